@@ -1,0 +1,44 @@
+# The two commands of README.md:
+#   make demo   set everything up and run the product with a demo shop (embedded defaults)
+#   make test   set everything up and run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
+
+.PHONY: demo test setup setup-test browser lint bench clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+setup: $(PY)
+	$(PY) -m pip install --quiet -e .
+	$(PY) -m chatwidget.i18n
+
+setup-test: $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m chatwidget.i18n
+
+# Real Chromium for the browser tests, from Debian (never a downloaded browser build).
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	  else echo "chromium missing: browser tests will be skipped (sudo apt-get install chromium)"; fi; fi
+
+demo: setup
+	$(PY) manage.py demo
+
+lint: setup-test
+	$(PY) -m ruff check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+test: setup-test browser lint
+	$(PY) -m pytest -q || [ $$? = 5 ]
+
+bench: setup-test
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m tests.bench.run
+
+clean:
+	rm -rf .run staticfiles test-artifacts

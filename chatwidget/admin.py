@@ -1,0 +1,34 @@
+from django.contrib import admin
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from chatwidget.models import Site
+from chatwidget.services import embed_snippet
+
+
+@admin.register(Site)
+class SiteAdmin(admin.ModelAdmin):
+    list_display = ("name", "key", "default_language", "context_budget", "created_at")
+    search_fields = ("name", "key")
+    readonly_fields = ("key", "embed_code", "created_at")
+    fieldsets = (
+        (None, {"fields": ("name", "key", "embed_code", "allowed_origins", "default_language",
+                           "greeting")}),
+        (_("Assistant"), {"fields": ("system_rules", "pinned_conventions", "model_name")}),
+        (_("Memory and limits"), {"fields": ("context_budget", "answer_reserve",
+                                             "verbatim_window_turns", "verbatim_min_exchanges",
+                                             "condense_after_turns", "message_max_length")}),
+        (_("Handover"), {"fields": ("staff_hours", "time_zone")}),
+    )
+
+    @admin.display(description=_("Script tag to paste"))
+    def embed_code(self, obj: Site) -> str:
+        if not obj.pk:
+            return "-"
+        request = getattr(self, "_request", None)
+        base = request.build_absolute_uri("/") if request else "/"
+        return format_html("<code>{}</code>", embed_snippet(site=obj, base_url=base))
+
+    def get_form(self, request, obj=None, **kwargs):  # noqa: ANN001, ANN201
+        self._request = request
+        return super().get_form(request, obj, **kwargs)

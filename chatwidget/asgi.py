@@ -1,0 +1,27 @@
+"""ASGI entry point: HTTP (Django) and websockets (Channels), served by Daphne."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+
+from chatwidget.routing import websocket_urlpatterns  # noqa: E402
+
+try:
+    from handover.routing import websocket_urlpatterns as staff_patterns  # noqa: E402
+except ImportError:  # pragma: no cover
+    staff_patterns = []
+
+# The widget's socket checks the Origin against each Site's allowed origins in the consumer
+# (the list is per site); the staff socket sits behind the session auth of admin.
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns + staff_patterns)),
+    }
+)

@@ -1,0 +1,42 @@
+"""Structured logs that never carry message text.
+
+Our own code logs ids, counts and kinds only. As a second line of defence, the filter
+replaces exception messages (which may quote user input) with their type, and drops any
+`extra` field whose name suggests text.
+"""
+
+import json
+import logging
+import traceback
+
+_TEXT_KEYS = {"text", "content", "message_text", "prompt", "messages", "body"}
+_STD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None)).keys()) | {"message", "asctime"}
+
+
+class ScrubTextFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        for key in list(vars(record)):
+            if key in _TEXT_KEYS and key not in _STD:
+                setattr(record, key, "[scrubbed]")
+        if record.exc_info and record.exc_info[1] is not None:
+            exc_type, exc, tb = record.exc_info
+            frames = "".join(traceback.format_tb(tb)) if tb else ""
+            record.exc_text = f"{frames}{exc_type.__name__ if exc_type else 'Exception'}: [scrubbed]"
+            record.exc_info = None
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        data = {
+            "ts": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+            "level": record.levelname,
+            "logger": record.name,
+            "event": record.getMessage(),
+        }
+        for key, value in vars(record).items():
+            if key not in _STD and not key.startswith("_"):
+                data[key] = value
+        if record.exc_text:
+            data["exc"] = record.exc_text
+        return json.dumps(data, default=str)

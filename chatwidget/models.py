@@ -1,0 +1,114 @@
+import secrets
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_site_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def validate_origin(value: str) -> None:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+        raise ValidationError(
+            _("%(value)s is not an origin such as https://shop.example.com"),
+            params={"value": value},
+        )
+
+
+class Site(models.Model):
+    """One shop that embeds the widget. Edited by owners in admin."""
+
+    class Language(models.TextChoices):
+        EN = "en", _("English")
+        DE = "de", _("German")
+
+    name = models.CharField(_("name"), max_length=120)
+    key = models.CharField(
+        _("public site key"), max_length=64, unique=True, default=new_site_key, editable=False
+    )
+    allowed_origins = models.JSONField(
+        _("allowed origins"),
+        default=list,
+        help_text=_("Origins allowed to embed the widget, e.g. https://shop.example.com"),
+    )
+    system_rules = models.TextField(
+        _("system rules"),
+        blank=True,
+        default="You are the shop's helpful assistant. Answer briefly and factually. "
+        "If you do not know, say so and offer a person.",
+    )
+    pinned_conventions = models.TextField(
+        _("pinned conventions"),
+        blank=True,
+        help_text=_("Facts that must always hold, sent with every call."),
+    )
+    greeting = models.CharField(
+        _("greeting"), max_length=300, blank=True, default="Hello! How can I help you today?"
+    )
+    default_language = models.CharField(
+        _("default language"), max_length=2, choices=Language.choices, default=Language.EN
+    )
+    model_name = models.CharField(
+        _("model name"), max_length=100, blank=True, help_text=_("Empty: CHAT_MODEL setting.")
+    )
+    context_budget = models.PositiveIntegerField(
+        _("context budget (tokens)"),
+        default=8000,
+        validators=[MinValueValidator(1000), MaxValueValidator(1_000_000)],
+    )
+    answer_reserve = models.PositiveIntegerField(
+        _("answer reserve (tokens)"),
+        default=800,
+        validators=[MinValueValidator(100), MaxValueValidator(100_000)],
+    )
+    message_max_length = models.PositiveIntegerField(
+        _("message length limit (characters)"),
+        default=4000,
+        validators=[MinValueValidator(50), MaxValueValidator(20_000)],
+    )
+    verbatim_min_exchanges = models.PositiveSmallIntegerField(
+        _("verbatim minimum (exchanges)"), default=3, validators=[MinValueValidator(1)]
+    )
+    condense_after_turns = models.PositiveSmallIntegerField(
+        _("condense when this many turns are outside the verbatim window"),
+        default=6,
+        validators=[MinValueValidator(1)],
+        help_text=_("The verbatim window is the newest turns kept word for word."),
+    )
+    verbatim_window_turns = models.PositiveSmallIntegerField(
+        _("verbatim window (turns)"), default=12, validators=[MinValueValidator(6)]
+    )
+    staff_hours = models.CharField(
+        _("staff hours"),
+        max_length=200,
+        blank=True,
+        default="mon-fri 09:00-17:00",
+        help_text=_("When a person can answer, e.g. 'mon-fri 09:00-17:00; sat 10:00-14:00'. "
+                    "Empty: always."),
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Berlin")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("site")
+        verbose_name_plural = _("sites")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if not isinstance(self.allowed_origins, list):
+            raise ValidationError({"allowed_origins": _("Enter a list of origins.")})
+        for origin in self.allowed_origins:
+            validate_origin(origin)
+        if self.answer_reserve >= self.context_budget // 2:
+            raise ValidationError(
+                {"answer_reserve": _("The answer reserve must be under half the budget.")}
+            )

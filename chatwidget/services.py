@@ -1,0 +1,129 @@
+"""Site set-up and the answer flow of one turn (context -> model -> stored answer)."""
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from urllib.parse import urlsplit
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from chatwidget import llm
+from chatwidget.events import apublish, conversation_group
+from chatwidget.models import Site, validate_origin
+from memory.models import Conversation, ConversationState, TurnRole
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[dict], Awaitable[None]]
+
+
+def site_create(*, name: str, origins: list[str]) -> Site:
+    cleaned = []
+    for origin in origins:
+        parts = urlsplit(origin.strip())
+        normal = f"{parts.scheme}://{parts.netloc}".lower()
+        validate_origin(normal)
+        cleaned.append(normal)
+    site = Site(name=name, allowed_origins=cleaned)
+    site.full_clean()
+    site.save()
+    return site
+
+
+def embed_snippet(*, site: Site, base_url: str) -> str:
+    return (
+        f'<script src="{base_url.rstrip("/")}/static/widget/v1/loader.js" '
+        f'data-site="{site.key}" async></script>'
+    )
+
+
+def _prepare(conversation_id: int, request_seq: int):
+    from memory.context import context_build
+
+    conv = Conversation.objects.only("state", "language").get(pk=conversation_id)
+    if conv.state != ConversationState.BOT:
+        return None, conv.language
+    return context_build(conversation_id=conversation_id, request_seq=request_seq), conv.language
+
+
+def _state(conversation_id: int) -> str:
+    return Conversation.objects.values_list("state", flat=True).get(pk=conversation_id)
+
+
+async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
+                          client_id: str | None) -> None:
+    """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
+    answer and publish it to every tab. The bot stays silent unless the state is `bot`."""
+    from memory.services import seq_reserve, turn_append
+
+    built, language = await database_sync_to_async(_prepare)(conversation_id, request_seq)
+    if built is None:
+        return
+    seq = await database_sync_to_async(seq_reserve)(conversation_id=conversation_id)
+    parts: list[str] = []
+    handover_reason: str | None = None
+    started = timezone.now()
+    if settings.DEMO_MODE:
+        text = llm.demo_reply(
+            sections=built.sections,
+            verbatim_turns=len(built.trace.verbatim_seqs),
+            covered_turns=built.trace.core_covers_through,
+            core_version=built.trace.core_version,
+            budget=built.trace.budget,
+            reserve=built.trace.reserve,
+            language=language,
+        )
+        for line in text.splitlines(keepends=True):
+            parts.append(line)
+            await send({"type": "delta", "seq": seq, "text": line})
+            await asyncio.sleep(0)
+    else:
+        try:
+            async for event in llm.stream_reply(
+                messages=built.messages, model=built.model, tools=[llm.HANDOVER_TOOL]
+            ):
+                if isinstance(event, llm.Delta):
+                    parts.append(event.text)
+                    await send({"type": "delta", "seq": seq, "text": event.text})
+                elif event.name == "request_handover":
+                    handover_reason = str(event.arguments.get("reason", ""))[:500]
+        except llm.ModelUnavailable:
+            await send({
+                "type": "error",
+                "code": "model_unavailable",
+                "message": _model_unavailable_text(language),
+                "id": client_id,
+            })
+            return
+    text = "".join(parts).strip()
+    if text:
+        # The state may have changed while streaming (staff took over): still store what
+        # the visitor has already seen, so the transcript matches the screen.
+        await database_sync_to_async(turn_append)(
+            conversation_id=conversation_id, role=TurnRole.ASSISTANT, text=text, seq=seq
+        )
+    log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
+                                     "ms": int((timezone.now() - started).total_seconds() * 1000)})
+    if handover_reason is not None:
+        from handover.services import handover_request
+
+        await database_sync_to_async(handover_request)(
+            conversation_id=conversation_id, trigger="model", reason=handover_reason
+        )
+
+
+def _model_unavailable_text(language: str) -> str:
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    with translation.override(language):
+        return gettext(
+            "The assistant is not available right now. Your message is saved; "
+            "please try again in a moment or ask for a person."
+        )
+
+
+async def publish_state(conversation_id: int, state: str) -> None:
+    await apublish(conversation_group(conversation_id), {"type": "state", "state": state})

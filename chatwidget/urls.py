@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from chatwidget import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
+    path("widget/v1/<str:site_key>/config.json", views.widget_config, name="widget-config"),
+    path("widget/v1/<str:site_key>/export", views.widget_export, name="widget-export"),
+    path("privacy/<str:site_key>/", views.privacy, name="privacy"),
+    path("privacy/", views.privacy, name="privacy-default"),
+    path("admin/handover/", include("handover.urls")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,127 @@
+"""HTTP views: widget config and export, privacy page, health. Thin: parse, call, render."""
+
+import json
+import logging
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import translation
+from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
+
+from chatwidget.models import Site
+from chatwidget.selectors import origin_allowed, site_info_by_key
+
+log = logging.getLogger(__name__)
+
+
+def _public_base(request: HttpRequest) -> str:
+    return settings.PUBLIC_URL.rstrip("/") or f"{request.scheme}://{request.get_host()}"
+
+
+def _cors(response: HttpResponse, request: HttpRequest, info) -> HttpResponse:
+    origin = request.headers.get("Origin")
+    if info is not None and origin_allowed(info=info, origin=origin):
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response["Access-Control-Allow-Headers"] = "Content-Type"
+        response["Access-Control-Max-Age"] = "600"
+        response["Access-Control-Expose-Headers"] = "Content-Disposition"
+    response["Vary"] = "Origin"
+    return response
+
+
+def _language(request: HttpRequest, default: str) -> str:
+    lang = (request.GET.get("lang") or "").lower()[:2]
+    return lang if lang in ("en", "de") else default
+
+
+@require_GET
+@cache_control(public=True, max_age=300)
+def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
+    from chatwidget.widget_config import widget_config_for
+
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    lang = _language(request, info.language)
+    with translation.override(lang):
+        data = widget_config_for(info=info, base_url=_public_base(request), lang=lang)
+    return _cors(JsonResponse(data, json_dumps_params={"ensure_ascii": False}), request, info)
+
+
+@csrf_exempt  # no cookies are read; the session token travels in the body, never in a URL
+@require_http_methods(["POST", "OPTIONS"])
+def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
+    from memory.export import conversation_export
+    from memory.selectors import conversation_get_by_token
+
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    if request.method == "OPTIONS":
+        return _cors(HttpResponse(status=204), request, info)
+    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
+        return JsonResponse({"error": "forbidden_origin"}, status=403)
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    token = body.get("session") if isinstance(body, dict) else None
+    fmt = body.get("format", "json") if isinstance(body, dict) else "json"
+    conv = conversation_get_by_token(site_id=info.id, token=token if isinstance(token, str) else None)
+    if conv is None:
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    content, content_type, filename = conversation_export(
+        conversation_id=conv.pk, fmt="txt" if fmt == "txt" else "json", masked=False
+    )
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return _cors(response, request, info)
+
+
+def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
+    from memory.privacy import storage_places
+
+    site = get_object_or_404(Site, key=site_key) if site_key else None
+    lang = _language(request, site.default_language if site else "en")
+    with translation.override(lang):
+        return render(
+            request, "privacy.html",
+            {"site": site, "places": storage_places(site=site), "LANG": lang},
+        )
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    return JsonResponse({"status": "ok"})
+
+
+def readyz(request: HttpRequest) -> HttpResponse:
+    checks: dict[str, str] = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        checks["database"] = "ok"
+    except Exception as exc:
+        checks["database"] = type(exc).__name__
+    try:
+        cache.set("readyz", "1", 5)
+        checks["cache"] = "ok" if cache.get("readyz") == "1" else "unavailable"
+    except Exception as exc:
+        checks["cache"] = type(exc).__name__
+    try:
+        from chatwidget.celery import app
+
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        checks["broker"] = "ok"
+    except Exception as exc:
+        checks["broker"] = type(exc).__name__
+    ok = all(v == "ok" for v in checks.values())
+    return JsonResponse({"status": "ok" if ok else "unavailable", "checks": checks},
+                        status=200 if ok else 503)

@@ -1,0 +1,115 @@
+"""Shared fixtures: sites, the fake OpenAI-compatible server, websocket clients."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken"))
+
+SHOP = "http://shop.test"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture
+def site(db):
+    from chatwidget.services import site_create
+
+    return site_create(name="Test shop", origins=[SHOP])
+
+
+@pytest.fixture(scope="session")
+def fake_llm_server():
+    from tests.fakellm import FakeLLM
+
+    server = FakeLLM().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def fake_llm(fake_llm_server, settings):
+    """The fake model, wired in: real openai client, real HTTP, on 127.0.0.1."""
+    from chatwidget import llm
+
+    fake_llm_server.script.clear()
+    fake_llm_server.requests.clear()
+    settings.OPENAI_API_KEY = "test-key"
+    settings.OPENAI_BASE_URL = fake_llm_server.base_url
+    settings.DEMO_MODE = False
+    settings.LLM_MAX_RETRIES = 1
+    settings.LLM_FIRST_TOKEN_TIMEOUT_SECONDS = 2.0
+    settings.LLM_TIMEOUT_SECONDS = 5.0
+    llm._client.cache_clear()
+    yield fake_llm_server
+    llm._client.cache_clear()
+
+
+class Client:
+    """A widget stand-in over `WebsocketCommunicator`."""
+
+    def __init__(self, communicator) -> None:
+        self.c = communicator
+
+    async def send(self, frame) -> None:
+        await self.c.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
+
+    async def recv(self, timeout: float = 5) -> dict:
+        return json.loads(await self.c.receive_from(timeout=timeout))
+
+    async def recv_until(self, kind: str, timeout: float = 5, **match) -> tuple[dict, list[dict]]:
+        seen = []
+        while True:
+            frame = await self.recv(timeout)
+            seen.append(frame)
+            if frame.get("type") == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame, seen
+
+    async def nothing(self, timeout: float = 0.3) -> bool:
+        return await self.c.receive_nothing(timeout=timeout)
+
+    async def hello(self, session=None, last_seq=None) -> dict:
+        await self.send({"type": "hello", "session": session, "last_seq": last_seq})
+        return await self.recv()
+
+    async def say(self, text: str, cid: str) -> dict:
+        await self.send({"type": "message", "id": cid, "text": text})
+        ack, _ = await self.recv_until("ack", id=cid)
+        return ack
+
+    async def answer(self, timeout: float = 10) -> tuple[dict, list[dict]]:
+        """Frames up to the complete assistant message."""
+        return await self.recv_until("message", timeout=timeout, role="assistant")
+
+    async def close(self) -> None:
+        await self.c.disconnect()
+
+
+@pytest.fixture
+def connect():
+    from channels.testing import WebsocketCommunicator
+
+    from chatwidget.asgi import application
+
+    opened: list[Client] = []
+
+    async def _connect(site_key: str, origin: str | None = SHOP, client=("10.0.0.1", 1234)):
+        headers = [(b"origin", origin.encode())] if origin else []
+        comm = WebsocketCommunicator(application, f"/ws/chat/{site_key}/", headers=headers)
+        comm.scope["client"] = client
+        connected, _ = await comm.connect()
+        assert connected
+        c = Client(comm)
+        opened.append(c)
+        return c
+
+    yield _connect

@@ -1,0 +1,240 @@
+"""A fake OpenAI-compatible chat-completions server on 127.0.0.1 (asyncio, stdlib only).
+
+The one thing faked in the test suite is the language model, and only here, as an HTTP
+server, so the real `openai` client path (streaming, retries, timeouts) runs.
+
+    server = FakeLLM().start()          # in a background thread; server.base_url -> ".../v1"
+    server.script.append(Reply("Hello"))  # next answers, in order; else `default`
+    server.requests                      # every request body received (parsed JSON)
+
+Run standalone for benchmarks: `python -m tests.fakellm --port 9100 --first-token-ms 300`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Reply:
+    text: str = "OK."
+    first_token_ms: float = 0.0
+    token_ms: float = 0.0
+    chunk_words: int = 1
+
+
+@dataclass
+class Status:
+    code: int = 500
+    retry_after: float | None = None
+
+
+@dataclass
+class Hang:
+    seconds: float = 3600.0
+
+
+@dataclass
+class ToolCallReply:
+    name: str = "request_handover"
+    arguments: dict = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass
+class JsonReply:
+    data: dict = field(default_factory=dict)
+
+
+Behaviour = Reply | Status | Hang | ToolCallReply | JsonReply
+
+
+def _last_user_text(body: dict) -> str:
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") == "user":
+            content = message.get("content")
+            return content if isinstance(content, str) else json.dumps(content)
+    return ""
+
+
+class FakeLLM:
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 0,
+                 default: Callable[[dict], Behaviour] | None = None) -> None:
+        self.host = host
+        self.port = port
+        self.script: list[Behaviour] = []
+        self.requests: list[dict] = []
+        self.default = default or (lambda body: Reply(f"You said: {_last_user_text(body)}"))
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._server: asyncio.base_events.Server | None = None
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    def next_behaviour(self, body: dict) -> Behaviour:
+        with self._lock:
+            self.requests.append(body)
+            if self.script:
+                return self.script.pop(0)
+        return self.default(body)
+
+    # --- the server ------------------------------------------------------------------------
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while True:
+                request_line = await reader.readline()
+                if not request_line:
+                    return
+                headers = {}
+                while True:
+                    line = await reader.readline()
+                    if line in (b"\r\n", b"\n", b""):
+                        break
+                    name, _, value = line.decode("latin-1").partition(":")
+                    headers[name.strip().lower()] = value.strip()
+                length = int(headers.get("content-length", "0"))
+                raw = await reader.readexactly(length) if length else b""
+                method, path, _ = request_line.decode("latin-1").split(" ", 2)
+                if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
+                    await self._send(writer, 404, {"error": {"message": "not found"}})
+                    continue
+                body = json.loads(raw or b"{}")
+                behaviour = self.next_behaviour(body)
+                keep = await self._respond(writer, body, behaviour)
+                if not keep:
+                    return
+        except (ConnectionError, asyncio.IncompleteReadError):
+            return
+        finally:
+            try:
+                writer.close()
+            except Exception:
+                pass
+
+    async def _send(self, writer, status: int, data: dict, extra: dict | None = None) -> None:
+        payload = json.dumps(data).encode()
+        head = [f"HTTP/1.1 {status} X", "Content-Type: application/json",
+                f"Content-Length: {len(payload)}"]
+        for k, v in (extra or {}).items():
+            head.append(f"{k}: {v}")
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        await writer.drain()
+
+    async def _respond(self, writer, body: dict, behaviour: Behaviour) -> bool:
+        model = body.get("model", "fake")
+        if isinstance(behaviour, Status):
+            extra = {"Retry-After": str(behaviour.retry_after)} if behaviour.retry_after is not None else {}
+            await self._send(writer, behaviour.code, {"error": {"message": "fake error",
+                                                                "type": "server_error"}}, extra)
+            return True
+        if isinstance(behaviour, Hang):
+            await asyncio.sleep(behaviour.seconds)
+            return False
+        if not body.get("stream"):
+            if isinstance(behaviour, JsonReply):
+                content = json.dumps(behaviour.data)
+            else:
+                content = getattr(behaviour, "text", "")
+            await self._send(writer, 200, {
+                "id": "fake", "object": "chat.completion", "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": sum(len(str(m.get("content", "")).split()) for m in body.get("messages", [])),
+                          "completion_tokens": len(content.split()), "total_tokens": 0},
+            })
+            return True
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                     b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
+
+        async def event(data: dict | str) -> None:
+            text = data if isinstance(data, str) else json.dumps(data)
+            chunk = f"data: {text}\n\n".encode()
+            writer.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
+            await writer.drain()
+
+        def chunk(delta: dict, finish: str | None = None) -> dict:
+            return {"id": "fake", "object": "chat.completion.chunk", "created": int(time.time()),
+                    "model": model,
+                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+        if isinstance(behaviour, ToolCallReply):
+            if behaviour.text:
+                await event(chunk({"role": "assistant", "content": behaviour.text}))
+            await event(chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                               "function": {"name": behaviour.name,
+                                                            "arguments": ""}}]}))
+            await event(chunk({"tool_calls": [{"index": 0, "function": {
+                "arguments": json.dumps(behaviour.arguments)}}]}))
+            await event(chunk({}, "tool_calls"))
+        else:
+            reply = behaviour if isinstance(behaviour, Reply) else Reply(str(behaviour))
+            if reply.first_token_ms:
+                await asyncio.sleep(reply.first_token_ms / 1000)
+            words = reply.text.split(" ")
+            for i in range(0, len(words), reply.chunk_words):
+                piece = " ".join(words[i:i + reply.chunk_words])
+                if i + reply.chunk_words < len(words):
+                    piece += " "
+                await event(chunk({"role": "assistant", "content": piece} if i == 0
+                                  else {"content": piece}))
+                if reply.token_ms:
+                    await asyncio.sleep(reply.token_ms / 1000)
+            await event(chunk({}, "stop"))
+        await event("[DONE]")
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+        return True
+
+    # --- running -----------------------------------------------------------------------------
+
+    async def serve(self) -> None:
+        self._server = await asyncio.start_server(self._handle, self.host, self.port, backlog=2048)
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._ready.set()
+        async with self._server:
+            await self._server.serve_forever()
+
+    def start(self) -> FakeLLM:
+        def run() -> None:
+            self._loop = asyncio.new_event_loop()
+            try:
+                self._loop.run_until_complete(self.serve())
+            except asyncio.CancelledError:
+                pass
+
+        threading.Thread(target=run, daemon=True, name="fakellm").start()
+        self._ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        if self._loop and self._server:
+            self._loop.call_soon_threadsafe(self._server.close)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=9100)
+    parser.add_argument("--first-token-ms", type=float, default=300)
+    parser.add_argument("--token-ms", type=float, default=10)
+    parser.add_argument("--words", type=int, default=30)
+    args = parser.parse_args()
+    text = " ".join(["word"] * args.words)
+    server = FakeLLM(port=args.port, default=lambda body: Reply(
+        text, first_token_ms=args.first_token_ms, token_ms=args.token_ms))
+    print(f"fake LLM on {server.base_url}", flush=True)
+    asyncio.run(server.serve())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,134 @@
+"""UI strings of the chat widget (static/widget/v1/loader.js).
+
+The config view sends them, translated into the visitor's language, as
+``{k: str(v) for k, v in WIDGET_STRINGS.items()}`` in the ``strings`` field of
+``/widget/v1/<site>/config.json``. The widget renders every string with
+``textContent``, so they are plain text, never HTML.
+
+Placeholders are filled in by the widget, not by Django: ``%(months)s`` in
+``remember_me`` (from ``recognition_cookie.months``). Keep them verbatim in
+translations.
+
+``err_<code>`` is the fallback for an ``error`` frame without a ``message``;
+unknown codes fall back to ``err_generic``.
+"""
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+WIDGET_STRINGS: dict[str, Promise] = {
+    # launcher and panel
+    "title": _("Chat with us"),
+    "open": _("Open chat"),
+    "close": _("Close chat"),
+    "new_message": _("new message"),
+    "unavailable": _("The chat is not available right now."),
+    "menu": _("Options"),
+    # composer
+    "message_label": _("Your message"),
+    "placeholder": _("Type your message…"),
+    "send": _("Send"),
+    # conversation
+    "you": _("You"),
+    "assistant": _("Assistant"),
+    "staff": _("Support team"),
+    "typing": _("The assistant is typing…"),
+    "removed_hint": _(
+        "Some details were removed for your safety (for example card numbers or "
+        "passwords). Please never share them in the chat."
+    ),
+    # conversation state banners
+    "talk_to_person": _("Talk to a person"),
+    "waiting": _("A member of the team will reply here."),
+    "human": _("You are now chatting with a member of the team."),
+    "closed": _("This conversation has been closed."),
+    # connection status
+    "reconnecting": _("Reconnecting…"),
+    "offline": _("You are offline. Your messages will be sent when the connection is back."),
+    # menu: export, erasure, recognition consent, profile
+    "download_json": _("Download conversation (JSON)"),
+    "download_text": _("Download conversation (text)"),
+    "forget": _("Delete this conversation"),
+    "forget_confirm": _(
+        "Delete this conversation and everything stored with it? This cannot be undone."
+    ),
+    "forget_yes": _("Delete"),
+    "cancel": _("Cancel"),
+    "forgotten": _("The conversation has been deleted."),
+    "remember_me": _("Remember me on this device for %(months)s months"),
+    "remember_explain": _(
+        "Stores a cookie on this device and a short profile with us, so the assistant "
+        "recognises you next time. You can switch this off at any time."
+    ),
+    "privacy": _("Privacy policy"),
+    "what_we_know": _("What do you know about me?"),
+    "profile_title": _("What we have stored about you"),
+    "nothing_stored": _("Nothing is stored about you."),
+    "forget_me": _("Forget me"),
+    # error frames, by code
+    "err_too_long": _("Your message is too long. Please shorten it."),
+    "err_rate_limited": _("You are sending messages too quickly. Please wait a moment."),
+    "err_model_unavailable": _(
+        "The assistant is not available right now. Please try again later or talk to a person."
+    ),
+    "err_bad_frame": _("Your message could not be read. Please try again."),
+    "err_closed": _("This conversation has been closed."),
+    "err_generic": _("Something went wrong. Please try again."),
+}
+
+# German reference translations, for whoever writes locale/de/LC_MESSAGES/django.po.
+# Not used at run time. Keys match WIDGET_STRINGS.
+_DE_REFERENCE: dict[str, str] = {
+    "title": "Chatten Sie mit uns",
+    "open": "Chat öffnen",
+    "close": "Chat schließen",
+    "new_message": "neue Nachricht",
+    "unavailable": "Der Chat ist gerade nicht verfügbar.",
+    "menu": "Optionen",
+    "message_label": "Ihre Nachricht",
+    "placeholder": "Nachricht eingeben…",
+    "send": "Senden",
+    "you": "Sie",
+    "assistant": "Assistent",
+    "staff": "Support-Team",
+    "typing": "Der Assistent schreibt…",
+    "removed_hint": (
+        "Zu Ihrer Sicherheit wurden einige Angaben entfernt (zum Beispiel Kartennummern "
+        "oder Passwörter). Bitte teilen Sie diese nie im Chat."
+    ),
+    "talk_to_person": "Mit einem Menschen sprechen",
+    "waiting": "Ein Mitglied unseres Teams antwortet Ihnen hier.",
+    "human": "Sie chatten jetzt mit einem Mitglied unseres Teams.",
+    "closed": "Dieses Gespräch wurde beendet.",
+    "reconnecting": "Verbindung wird wiederhergestellt…",
+    "offline": "Sie sind offline. Ihre Nachrichten werden gesendet, sobald die Verbindung wieder steht.",
+    "download_json": "Gespräch herunterladen (JSON)",
+    "download_text": "Gespräch herunterladen (Text)",
+    "forget": "Dieses Gespräch löschen",
+    "forget_confirm": (
+        "Dieses Gespräch und alles dazu Gespeicherte löschen? Das kann nicht rückgängig "
+        "gemacht werden."
+    ),
+    "forget_yes": "Löschen",
+    "cancel": "Abbrechen",
+    "forgotten": "Das Gespräch wurde gelöscht.",
+    "remember_me": "Mich auf diesem Gerät %(months)s Monate lang wiedererkennen",
+    "remember_explain": (
+        "Speichert ein Cookie auf diesem Gerät und ein kurzes Profil bei uns, damit der "
+        "Assistent Sie beim nächsten Mal wiedererkennt. Sie können das jederzeit abschalten."
+    ),
+    "privacy": "Datenschutzerklärung",
+    "what_we_know": "Was wissen Sie über mich?",
+    "profile_title": "Was wir über Sie gespeichert haben",
+    "nothing_stored": "Über Sie ist nichts gespeichert.",
+    "forget_me": "Mich vergessen",
+    "err_too_long": "Ihre Nachricht ist zu lang. Bitte kürzen Sie sie.",
+    "err_rate_limited": "Sie senden Nachrichten zu schnell. Bitte warten Sie einen Moment.",
+    "err_model_unavailable": (
+        "Der Assistent ist gerade nicht verfügbar. Bitte versuchen Sie es später erneut "
+        "oder sprechen Sie mit einem Menschen."
+    ),
+    "err_bad_frame": "Ihre Nachricht konnte nicht gelesen werden. Bitte versuchen Sie es erneut.",
+    "err_closed": "Dieses Gespräch wurde beendet.",
+    "err_generic": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+}

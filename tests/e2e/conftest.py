@@ -1,0 +1,165 @@
+"""A live stack for real-browser tests: Daphne + the demo shop on a second origin + the fake
+model, driven by Debian's Chromium through playwright (never a downloaded browser)."""
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+
+pytestmark = pytest.mark.e2e
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"process exited early with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"port {port} not ready after {timeout}s")
+
+
+@dataclass
+class Stack:
+    env: dict
+    widget_url: str
+    shop_url: str
+    site_key: str
+    fake: object
+    log_path: Path
+    procs: list = field(default_factory=list)
+
+    def manage(self, *args: str, input: str | None = None) -> str:  # noqa: A002
+        out = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, input=input,
+            capture_output=True, text=True, timeout=60, check=True,
+        )
+        return out.stdout
+
+    def shell(self, code: str) -> str:
+        return self.manage("shell", "-c", code)
+
+
+@pytest.fixture(scope="session")
+def live_stack():
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from tests.fakellm import FakeLLM
+
+    fake = FakeLLM().start()
+    tmp = Path(tempfile.mkdtemp(prefix="cw-e2e-"))
+    port, shop_port = free_port(), free_port()
+    log_path = tmp / "server.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+        "DATABASE_URL": f"sqlite:///{tmp / 'e2e.sqlite3'}",
+        "OPENAI_API_KEY": "e2e-key",
+        "OPENAI_BASE_URL": fake.base_url,
+        "CELERY_BROKER_URL": "memory://",
+        "LLM_MAX_RETRIES": "0",
+        "DEBUG": "1",
+        "PYTHONUNBUFFERED": "1",
+        "TIKTOKEN_CACHE_DIR": os.environ.get(
+            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")),
+    }
+    env.pop("REDIS_URL", None)
+    stack = Stack(env=env, widget_url=f"http://127.0.0.1:{port}",
+                  shop_url=f"http://127.0.0.1:{shop_port}", site_key="", fake=fake,
+                  log_path=log_path)
+    stack.manage("migrate", "--noinput")
+    out = stack.manage("createsite", "--name", "E2E shop", "--origin", stack.shop_url,
+                       "--base-url", stack.widget_url)
+    stack.site_key = re.search(r"Site key: (\S+)", out).group(1)
+    log = open(log_path, "w")  # noqa: SIM115
+    daphne = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    shop = subprocess.Popen(
+        [sys.executable, "manage.py", "demoshop", "--port", str(shop_port), "--widget-url",
+         stack.widget_url, "--site-key", stack.site_key], cwd=ROOT, env=env, stdout=log,
+        stderr=subprocess.STDOUT)
+    stack.procs = [daphne, shop]
+    try:
+        wait_port(port, daphne)
+        wait_port(shop_port, shop)
+        yield stack
+    finally:
+        for proc in stack.procs:
+            proc.terminate()
+        for proc in stack.procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+        fake.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context):
+    pg = context.new_page()
+    pg.set_default_timeout(10_000)
+    return pg
+
+
+@pytest.fixture
+def fake(live_stack):
+    live_stack.fake.script.clear()
+    live_stack.fake.requests.clear()
+    return live_stack.fake
+
+
+def shadow(page, selector: str):
+    """A locator inside the widget's shadow root (playwright pierces open shadow roots)."""
+    return page.locator(f"#cw-root {selector}")
+
+
+def artifact(name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / name

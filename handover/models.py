@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from memory.models import AuditEvent
+
 
 class Case(models.Model):
     """A handover: the bot stopped and a person owns the conversation."""
@@ -51,3 +53,20 @@ class Case(models.Model):
 
     def __str__(self) -> str:
         return str(_("Case %(id)s") % {"id": self.pk})
+
+
+class RevealManager(models.Manager):
+    def get_queryset(self):  # noqa: ANN201
+        return super().get_queryset().filter(action=AuditEvent.Action.REVEAL)
+
+
+class RevealEvent(AuditEvent):
+    """The reveal log: every plaintext reveal (who, when, what, why), read-only in admin."""
+
+    objects = RevealManager()
+
+    class Meta:
+        proxy = True
+        verbose_name = _("plaintext reveal")
+        verbose_name_plural = _("plaintext reveals")
+        ordering = ["-at"]

@@ -1,8 +1,20 @@
-from datetime import timedelta
+"""Reads for handover: the case page, the waiting count, the staff socket's masked turns."""
 
-from django.db.models import Q
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.db.models import Case as SqlCase
+from django.db.models import Count, IntegerField, Q, QuerySet, Value, When
+from django.utils import timezone
 
 from handover.models import Case
+from memory.selectors import case_transcript_is_expired
+from memory.models import Conversation, ConversationState, Turn
+from memory.redaction import mask
 
 
 def case_holds_conversation(*, conversation_id: int, policy, now) -> bool:
@@ -13,3 +25,171 @@ def case_holds_conversation(*, conversation_id: int, policy, now) -> bool:
         conversation_id=conversation_id,
         status__in=[Case.Status.WAITING, Case.Status.HUMAN, Case.Status.RESOLVED],
     ).exists()
+
+
+def case_waiting_count() -> int:
+    return Case.objects.filter(status=Case.Status.WAITING).count()
+
+
+def case_list_queryset() -> QuerySet[Case]:
+    """Waiting cases first, then cases with a person, then the rest; oldest first."""
+    return Case.objects.select_related("site", "claimed_by").annotate(
+        status_rank=SqlCase(
+            When(status=Case.Status.WAITING, then=Value(0)),
+            When(status=Case.Status.HUMAN, then=Value(1)),
+            default=Value(2),
+            output_field=IntegerField(),
+        )
+    )
+
+
+def case_open_for_conversation(*, conversation_id: int) -> Case | None:
+    return (Case.objects.filter(conversation_id=conversation_id,
+                                status__in=[Case.Status.WAITING, Case.Status.HUMAN])
+            .order_by("-requested_at").first())
+
+
+def turn_masked(turn: Turn) -> dict:
+    """A turn as staff see it: e-mail, phone, IBAN, address and health details masked."""
+    return {
+        "seq": turn.seq,
+        "role": turn.role,
+        "text": mask(turn.text, turn.spans or []),
+        "at": turn.created_at.isoformat(),
+        "author": turn.author.get_short_name() or turn.author.get_username()
+        if turn.author_id and turn.author else "",
+    }
+
+
+def turn_masked_by_seq(*, conversation_id: int, seq: int) -> dict | None:
+    turn = (Turn.objects.select_related("author")
+            .filter(conversation_id=conversation_id, seq=seq).first())
+    return turn_masked(turn) if turn else None
+
+
+def contact_masked(item: dict) -> str:
+    value = item.get("value", "")
+    return mask(value, [[item.get("kind", ""), 0, len(value)]])
+
+
+CORE_SECTIONS = ("request", "objects", "constraints", "open_points", "promises",
+                 "corrections", "settled")
+
+
+@dataclass
+class CasePage:
+    case: Case
+    state: str | None
+    core: dict  # section -> list of display strings ("request": one string)
+    core_empty: bool
+    contacts: list[dict]  # {"index", "kind", "masked"}
+    turns: list[dict]  # masked
+    transcript_gone: bool
+    last_seq: int
+
+
+def _core_display(data: dict) -> dict:
+    def objects(items):
+        out = []
+        for obj in items or []:
+            if isinstance(obj, dict):
+                ident = obj.get("id") or ""
+                label = obj.get("label") or ""
+                kind = obj.get("kind") or ""
+                out.append(" ".join(p for p in (f"[{kind}]" if kind else "", ident,
+                                                 f"({label})" if label and ident else label)
+                                    if p))
+            else:
+                out.append(str(obj))
+        return out
+
+    def constraints(items):
+        out = []
+        for c in items or []:
+            if isinstance(c, dict):
+                turn = f" (turn {c['turn']})" if c.get("turn") else ""
+                out.append(f"{c.get('what', '')}: {c.get('value', '')}{turn}")
+            else:
+                out.append(str(c))
+        return out
+
+    def corrections(items):
+        out = []
+        for c in items or []:
+            if isinstance(c, dict):
+                turn = f" (turn {c['turn']})" if c.get("turn") else ""
+                out.append(f"{c.get('was', '')} \u2192 {c.get('now', '')}{turn}")
+            else:
+                out.append(str(c))
+        return out
+
+    def plain(items):
+        return [str(i) for i in items or []]
+
+    return {
+        "request": str(data.get("request") or ""),
+        "objects": objects(data.get("objects")),
+        "constraints": constraints(data.get("constraints")),
+        "open_points": plain(data.get("open_points")),
+        "promises": plain(data.get("promises")),
+        "corrections": corrections(data.get("corrections")),
+        "settled": plain(data.get("settled")),
+    }
+
+
+def case_page(*, case_id: int) -> CasePage:
+    """Everything the case page shows, masked. Two queries for the transcript, whatever its
+    length (case, turns with authors)."""
+    case = Case.objects.select_related("site", "claimed_by", "conversation").get(pk=case_id)
+    core = _core_display(case.core or {})
+    gone = case_transcript_is_expired(case=case)
+    conv = None if gone else case.conversation
+    if gone:  # the run-off is over: only reason and note remain, even before the purge
+        core = _core_display({})
+    turns: list[dict] = []
+    if conv is not None:
+        turns = [turn_masked(t) for t in
+                 Turn.objects.filter(conversation=conv).select_related("author").order_by("seq")]
+    return CasePage(
+        case=case,
+        state=conv.state if conv else (case.conversation.state if case.conversation else None),
+        core=core,
+        core_empty=not any(core.values()),
+        contacts=[{"index": i, "kind": c.get("kind", ""), "masked": contact_masked(c),
+                   "seq": c.get("seq")}
+                  for i, c in enumerate([] if gone else case.contact or [])],
+        turns=turns,
+        transcript_gone=conv is None,
+        last_seq=turns[-1]["seq"] if turns else 0,
+    )
+
+
+def staff_assignable() -> list:
+    """Active staff users who may take cases (the Staff or Owner role, or superusers)."""
+    user_model = get_user_model()
+    perm = Permission.objects.filter(content_type__app_label="handover", codename="change_case")
+    return list(
+        user_model.objects.filter(is_active=True, is_staff=True)
+        .filter(Q(is_superuser=True) | Q(groups__permissions__in=perm)
+                | Q(user_permissions__in=perm))
+        .distinct().order_by("username")
+    )
+
+
+@dataclass(frozen=True)
+class LiveConversation:
+    id: int
+    site: str
+    started: datetime
+    last_activity: datetime
+    turns: int
+
+
+def conversations_live(*, within_minutes: int = 30, limit: int = 100) -> list[LiveConversation]:
+    """Conversations with the bot that were active lately: candidates for a take-over."""
+    since = timezone.now() - timedelta(minutes=within_minutes)
+    rows = (Conversation.objects.filter(state=ConversationState.BOT, last_activity_at__gte=since)
+            .select_related("site").annotate(n=Count("turns")).order_by("-last_activity_at")
+            [:limit])
+    return [LiveConversation(id=c.pk, site=c.site.name, started=c.created_at,
+                             last_activity=c.last_activity_at, turns=c.n) for c in rows]

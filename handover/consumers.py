@@ -1,0 +1,111 @@
+"""Staff websockets. Thin: check who connects, join a group, forward masked events.
+
+- /ws/staff/case/<id>/: the case page. Joins the conversation's group, so it hears every
+  new turn and state change, whichever process produced it. Turn events are re-read from
+  the database and masked before they are sent: the visitor's own tabs get their text as
+  typed, staff get e-mail, phone, IBAN, address and health details masked.
+- /ws/staff/: the waiting-cases badge in admin (STAFF_ALL_GROUP).
+
+Both sit behind Channels' session auth (asgi.py) and an Origin check against
+ALLOWED_HOSTS (routing.py); each checks the user's permission before accepting.
+Staff actions (reply, claim, release, resolve) go through the admin's HTTP views.
+"""
+
+import json
+import logging
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from chatwidget.events import STAFF_ALL_GROUP, conversation_group
+from handover.models import Case
+from handover.selectors import case_waiting_count, turn_masked_by_seq
+
+log = logging.getLogger(__name__)
+
+
+def _may_view_cases(user) -> bool:
+    return bool(
+        user is not None and user.is_authenticated and user.is_active and user.is_staff
+        and user.has_perm("handover.view_case")
+    )
+
+
+def _case_conversation(case_id: int) -> int | None:
+    return Case.objects.filter(pk=case_id).values_list("conversation_id", flat=True).first()
+
+
+class StaffCaseConsumer(AsyncWebsocketConsumer):
+    conversation_id: int | None = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if not await database_sync_to_async(_may_view_cases)(user):
+            log.info("staff socket refused", extra={"reason": "permission"})
+            await self.close(code=4403)
+            return
+        case_id = self.scope["url_route"]["kwargs"]["case_id"]
+        conversation_id = await database_sync_to_async(_case_conversation)(case_id)
+        if conversation_id is None:
+            await self.close(code=4404)
+            return
+        self.conversation_id = conversation_id
+        await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.conversation_id is not None:
+            await self.channel_layer.group_discard(
+                conversation_group(self.conversation_id), self.channel_name
+            )
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:  # noqa: ANN001
+        return None  # staff act through the case page's forms
+
+    async def chat_event(self, message: dict) -> None:
+        event = message.get("event") or {}
+        kind = event.get("type")
+        if kind == "message" and isinstance(event.get("seq"), int):
+            masked = await database_sync_to_async(turn_masked_by_seq)(
+                conversation_id=self.conversation_id, seq=event["seq"]
+            )
+            if masked is not None:
+                await self._send({"type": "message", **masked})
+        elif kind == "state":
+            await self._send({"type": "state", "state": event.get("state")})
+        elif kind == "forgotten":
+            await self._send({"type": "forgotten"})
+            await self.close()
+        # Anything else is not forwarded: an event type added later must be masked first.
+
+    async def _send(self, frame: dict) -> None:
+        await self.send(text_data=json.dumps(frame, ensure_ascii=False))
+
+
+class StaffConsumer(AsyncWebsocketConsumer):
+    """The live count of waiting cases."""
+
+    joined = False
+
+    async def connect(self) -> None:
+        if not await database_sync_to_async(_may_view_cases)(self.scope.get("user")):
+            await self.close(code=4403)
+            return
+        await self.channel_layer.group_add(STAFF_ALL_GROUP, self.channel_name)
+        self.joined = True
+        await self.accept()
+        count = await database_sync_to_async(case_waiting_count)()
+        await self.send(text_data=json.dumps({"type": "cases", "waiting": count}))
+
+    async def disconnect(self, code: int) -> None:
+        if self.joined:
+            await self.channel_layer.group_discard(STAFF_ALL_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None) -> None:  # noqa: ANN001
+        return None
+
+    async def chat_event(self, message: dict) -> None:
+        event = message.get("event") or {}
+        if event.get("type") == "cases":
+            await self.send(text_data=json.dumps(
+                {"type": "cases", "waiting": int(event.get("waiting", 0))}))

@@ -1,0 +1,197 @@
+"""Staff hours: when a person can answer.
+
+A Site states its hours as text, in its own time zone (Site.time_zone):
+
+    "mon-fri 09:00-17:00; sat 10:00-14:00"
+    "mon,wed,fri 08:30-12:00 13:00-17:30"
+    "mo-fr 09:00-17:00"            (German day abbreviations work too)
+
+Segments are separated by ";". Each segment is a list of days or day ranges (comma
+separated) followed by one or more time windows "HH:MM-HH:MM" (end may be 24:00; a window
+may not run past midnight: write two segments instead). An empty text means "always".
+
+Only the standard library is used (zoneinfo); the grammar is small enough that a parser
+library would add more than it saves.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+log = logging.getLogger(__name__)
+
+DAYS: dict[str, int] = {
+    "mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6,
+    "mo": 0, "di": 1, "mi": 2, "do": 3, "fr": 4, "sa": 5, "so": 6,
+}
+_WINDOW = re.compile(r"^([01]?\d|2[0-4]):([0-5]\d)-([01]?\d|2[0-4]):([0-5]\d)$")
+_DAY_TOKEN = re.compile(r"^([a-z]{2,3})(?:-([a-z]{2,3}))?$")
+
+
+class HoursError(ValueError):
+    """The staff hours text cannot be read."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    days: tuple[tuple[int, int], ...]  # day ranges, Monday = 0, inclusive
+    windows: tuple[tuple[int, int], ...]  # minutes after midnight, [start, end)
+
+    def covers_day(self, day: int) -> bool:
+        return any(first <= day <= last for first, last in self.days)
+
+
+def _minutes(hours: str, minutes: str) -> int:
+    value = int(hours) * 60 + int(minutes)
+    if value > 24 * 60:
+        raise HoursError(f"{hours}:{minutes} is not a time of day")
+    return value
+
+
+def _day(token: str) -> int:
+    try:
+        return DAYS[token]
+    except KeyError:
+        raise HoursError(f"unknown day {token!r}") from None
+
+
+def hours_parse(spec: str) -> tuple[Segment, ...]:
+    """Parse a staff hours text. Raises HoursError with a short reason."""
+    segments = []
+    for raw in (spec or "").lower().split(";"):
+        raw = raw.strip()
+        if not raw:
+            continue
+        parts = raw.replace(",", " , ").split()
+        day_tokens: list[str] = []
+        windows: list[tuple[int, int]] = []
+        for part in parts:
+            if part == ",":
+                continue
+            match = _WINDOW.match(part)
+            if match:
+                start = _minutes(match[1], match[2])
+                end = _minutes(match[3], match[4])
+                if end <= start:
+                    raise HoursError(f"{part}: the end must be after the start (same day)")
+                windows.append((start, end))
+            elif windows:
+                raise HoursError(f"{raw!r}: days come before the times")
+            else:
+                day_tokens.append(part)
+        if not day_tokens:
+            raise HoursError(f"{raw!r}: no days given")
+        if not windows:
+            raise HoursError(f"{raw!r}: no times given")
+        days = []
+        for token in day_tokens:
+            match = _DAY_TOKEN.match(token)
+            if not match:
+                raise HoursError(f"unknown day {token!r}")
+            first = _day(match[1])
+            last = _day(match[2]) if match[2] else first
+            if last < first:
+                raise HoursError(f"{token!r}: a day range runs Monday to Sunday")
+            days.append((first, last))
+        segments.append(Segment(days=tuple(days), windows=tuple(windows)))
+    return tuple(segments)
+
+
+def validate_staff_hours(value: str) -> None:
+    """A model/form validator for Site.staff_hours."""
+    from django.core.exceptions import ValidationError
+
+    try:
+        hours_parse(value)
+    except HoursError as exc:
+        raise ValidationError(str(exc)) from exc
+
+
+def _zone(time_zone: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        log.warning("unknown time zone, using UTC", extra={"time_zone": time_zone})
+        return ZoneInfo("UTC")
+
+
+def hours_is_open(*, spec: str, time_zone: str, at: datetime) -> bool:
+    """Is a person available at `at` (an aware datetime)? Empty hours: always.
+
+    Unreadable hours count as open: a configuration slip must not hide the team."""
+    try:
+        segments = hours_parse(spec)
+    except HoursError:
+        log.warning("unreadable staff hours treated as always open")
+        return True
+    if not segments:
+        return True
+    local = at.astimezone(_zone(time_zone))
+    minute = local.hour * 60 + local.minute
+    day = local.weekday()
+    return any(
+        seg.covers_day(day) and any(start <= minute < end for start, end in seg.windows)
+        for seg in segments
+    )
+
+
+def hours_next_open(*, spec: str, time_zone: str, at: datetime) -> datetime | None:
+    """The next moment (aware, in the site's zone) at which staff hours begin, within a week.
+    `at` itself when open now; None when the hours never open."""
+    if hours_is_open(spec=spec, time_zone=time_zone, at=at):
+        return at.astimezone(_zone(time_zone))
+    try:
+        segments = hours_parse(spec)
+    except HoursError:
+        return None
+    zone = _zone(time_zone)
+    local = at.astimezone(zone)
+    best: datetime | None = None
+    for offset in range(8):
+        date = (local + timedelta(days=offset)).date()
+        for seg in segments:
+            if not seg.covers_day(date.weekday()):
+                continue
+            for start, _end in seg.windows:
+                if start >= 24 * 60:
+                    continue
+                candidate = datetime.combine(
+                    date, time(start // 60, start % 60), tzinfo=zone
+                )
+                if candidate > local and (best is None or candidate < best):
+                    best = candidate
+        if best is not None:
+            return best
+    return None
+
+
+def hours_describe(*, spec: str, language: str) -> str:
+    """The hours in the visitor's language, e.g. "Mo–Fr 09:00–17:00; Sa 10:00–14:00"."""
+    from django.utils import translation
+    from django.utils.dates import WEEKDAYS_ABBR
+
+    try:
+        segments = hours_parse(spec)
+    except HoursError:
+        return spec
+    if not segments:
+        return ""
+
+    def clock(minutes: int) -> str:
+        return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+    with translation.override(language):
+        rendered = []
+        for seg in segments:
+            days = ", ".join(
+                str(WEEKDAYS_ABBR[first]) if first == last
+                else f"{WEEKDAYS_ABBR[first]}\u2013{WEEKDAYS_ABBR[last]}"
+                for first, last in seg.days
+            )
+            times = ", ".join(f"{clock(s)}\u2013{clock(e)}" for s, e in seg.windows)
+            rendered.append(f"{days} {times}")
+    return "; ".join(rendered)

@@ -1,0 +1,54 @@
+"""Analytics: counts per site and day. No text, no person, no conversation id.
+
+`DailyStat` is the only thing analytics keeps, so it needs no retention period of its own:
+a row says "site 3 had 41 conversations and 2 card numbers removed on 2026-05-04" and
+nothing that leads back to anyone.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from memory.models import DailyStat, TurnRole
+
+_TURN_FIELDS = {TurnRole.VISITOR: "visitor_turns", TurnRole.ASSISTANT: "assistant_turns"}
+
+
+def stat_record(
+    *,
+    site_id: int,
+    conversations: int = 0,
+    visitor_turns: int = 0,
+    assistant_turns: int = 0,
+    handovers: int = 0,
+    redactions: dict[str, int] | None = None,
+) -> None:
+    """Add counts to today's row of the site (created on first use). Safe under concurrency:
+    the row is locked for the increment; callers may be inside a transaction or not."""
+    if not (conversations or visitor_turns or assistant_turns or handovers or redactions):
+        return
+    day = timezone.localdate()
+    with transaction.atomic():
+        stat, _ = DailyStat.objects.select_for_update().get_or_create(site_id=site_id, day=day)
+        stat.conversations += conversations
+        stat.visitor_turns += visitor_turns
+        stat.assistant_turns += assistant_turns
+        stat.handovers += handovers
+        fields = ["conversations", "visitor_turns", "assistant_turns", "handovers"]
+        if redactions:
+            merged = dict(stat.redactions or {})
+            for kind, count in redactions.items():
+                merged[str(kind)] = int(merged.get(str(kind), 0)) + int(count)
+            stat.redactions = merged
+            fields.append("redactions")
+        stat.save(update_fields=fields)
+
+
+def stat_record_turn(*, site_id: int, role: str, findings: dict[str, int]) -> None:
+    """One committed turn: its role and what redaction found in it (kinds and counts)."""
+    field = _TURN_FIELDS.get(role)
+    stat_record(
+        site_id=site_id,
+        visitor_turns=1 if field == "visitor_turns" else 0,
+        assistant_turns=1 if field == "assistant_turns" else 0,
+        redactions=findings or None,
+    )

@@ -1,0 +1,259 @@
+"""Retention: per-site policies and the purge that enforces them.
+
+The purge is one service, `retention_purge_expired`, run by the beat task
+`memory.tasks.purge_expired` every few minutes and by `manage.py purge_expired`. It works
+in bounded batches, so a backlog (a worker that was down for a week) is cleared over several
+runs without one long transaction. Reads do not wait for it: `memory.selectors` treats
+expired data as gone already (`conversation_is_expired`, `conversations_live`,
+`case_transcript_is_expired`).
+
+What goes, per site and under the site's *current* policy:
+- a conversation (turns, cores, traces, cache entries) once its session period has passed
+  since the last turn and no open or recently resolved case holds it;
+- a case's raw copies (condensed core, contact details, the link to the transcript) once
+  the run-off after resolution is over; the case row keeps trigger, reason and note;
+- a recognition profile (with its facts) once the profile period has passed since the last
+  visit; the consent record stays as evidence;
+- audit events older than the audit period.
+"""
+
+import logging
+import time
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from chatwidget.events import conversation_group, publish_on_commit
+from memory.models import AuditEvent, Conversation, Profile, RetentionPolicy
+
+log = logging.getLogger(__name__)
+
+POLICY_FIELDS = ("session_hours", "case_days", "profile_months", "audit_days")
+DAYS_PER_MONTH = 30  # the recognition cookie uses the same month (memory.privacy)
+
+
+# --- policies ---------------------------------------------------------------------------------
+
+
+def retention_policy_ensure(*, site_id: int) -> RetentionPolicy:
+    """The site's policy row, created with the defaults when missing."""
+    policy, _ = RetentionPolicy.objects.get_or_create(site_id=site_id)
+    return policy
+
+
+def retention_policy_update(*, site_id: int, actor, values: dict[str, int]) -> RetentionPolicy:
+    """Change a site's retention periods (validated against the bounds) and log the change:
+    old and new numbers and the actor. The caller has checked the owner permission."""
+    unknown = set(values) - set(POLICY_FIELDS)
+    if unknown:
+        raise ValueError(f"not a retention field: {sorted(unknown)}")
+    with transaction.atomic():
+        retention_policy_ensure(site_id=site_id)
+        policy = RetentionPolicy.objects.select_for_update().get(site_id=site_id)
+        changes = {}
+        for field, value in values.items():
+            old = getattr(policy, field)
+            if old != value:
+                changes[field] = {"old": old, "new": int(value)}
+                setattr(policy, field, int(value))
+        if not changes:
+            return policy
+        policy.updated_by = actor if getattr(actor, "pk", None) else None
+        policy.full_clean()
+        policy.save()
+        audit_record(
+            action=AuditEvent.Action.RETENTION, actor=actor, site_id=site_id,
+            target=f"site {site_id} / retention policy", details={"changes": changes},
+        )
+    log.info("retention policy changed", extra={"site": site_id, "fields": sorted(changes)})
+    return policy
+
+
+def audit_record(
+    *, action: str, actor=None, site_id: int | None = None, conversation_ref: int | None = None,
+    target: str = "", reason: str = "", details: dict | None = None,
+) -> AuditEvent:
+    """One audit event. `details` holds counts and ids only, never message text."""
+    label = actor.get_username() if getattr(actor, "pk", None) else ""
+    return AuditEvent.objects.create(
+        action=action, actor=actor if label else None, actor_label=label, site_id=site_id,
+        conversation_ref=conversation_ref, target=target[:200], reason=reason,
+        details=details or {},
+    )
+
+
+# --- cache entries keyed by a conversation ------------------------------------------------------
+
+
+def conversation_cache_keys(*, conversation_id: int) -> list[str]:
+    """Every cache key the product writes for one conversation: the condensation lock and the
+    per-session rate-limit buckets (current and previous window, `chatwidget.ratelimit`)."""
+    from chatwidget.ratelimit import parse_rate
+
+    _, window = parse_rate(settings.RATE_LIMIT_PER_SESSION)
+    bucket = int(time.time() // window)
+    keys = [f"condense:lock:{conversation_id}", f"sess:{conversation_id}"]
+    keys += [f"rl:sess:{conversation_id}:{b}" for b in (bucket - 1, bucket, bucket + 1)]
+    return keys
+
+
+def conversation_cache_clear(*, conversation_ids: list[int]) -> None:
+    keys = [k for cid in conversation_ids for k in conversation_cache_keys(conversation_id=cid)]
+    if keys:
+        cache.delete_many(keys)
+
+
+# --- the purge --------------------------------------------------------------------------------
+
+
+@dataclass
+class PurgeCounts:
+    conversations: int = 0
+    turns: int = 0
+    cores: int = 0
+    traces: int = 0
+    cases: int = 0
+    profiles: int = 0
+    audit_events: int = 0
+    batches: int = 0
+    finished: bool = True
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _deleted(counts: dict[str, int], model: str) -> int:
+    return counts.get(model, 0)
+
+
+def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
+                              per_site: dict[int, dict[str, int]]) -> int:
+    """Delete one batch of expired conversations. The expiry is checked again under a row
+    lock, so a visitor who writes at this very moment keeps the conversation."""
+    from handover.models import Case
+    from memory.selectors import conversations_expired
+
+    with transaction.atomic():
+        locked = Conversation.objects.select_for_update(skip_locked=True).filter(pk__in=ids)
+        rows = list(
+            conversations_expired(now=now, queryset=locked).values_list("pk", "site_id")
+        )
+        if not rows:
+            return 0
+        pks = [pk for pk, _ in rows]
+        totals.cases += Case.objects.filter(conversation_id__in=pks).update(
+            core={}, contact=[], transcript_purged_at=now
+        )
+        _, counts = Conversation.objects.filter(pk__in=pks).delete()
+        for pk, site_id in rows:
+            site = per_site.setdefault(site_id, {"conversations": 0})
+            site["conversations"] += 1
+            # Open tabs drop the transcript they still show and close (DESIGN: `forgotten`).
+            publish_on_commit(conversation_group(pk), {"type": "forgotten"})
+        transaction.on_commit(lambda: conversation_cache_clear(conversation_ids=pks))
+    totals.conversations += _deleted(counts, "memory.Conversation")
+    totals.turns += _deleted(counts, "memory.Turn")
+    totals.cores += _deleted(counts, "memory.Core")
+    totals.traces += _deleted(counts, "memory.ContextTrace")
+    return len(pks)
+
+
+def _purge_case_copies(*, now, policy: RetentionPolicy, site_ids: list[int],
+                       batch_size: int) -> int:
+    """Cases past their run-off whose conversation is still live (the visitor chatted on
+    after the case) or already gone: clear the raw copies and unlink the transcript, so the
+    case shows only its note. The conversation then follows the session period alone."""
+    from handover.models import Case
+    from memory.selectors import case_run_off_q
+
+    pending = Case.objects.filter(site_id__in=site_ids, transcript_purged_at__isnull=True).filter(
+        case_run_off_q(policy=policy, now=now)
+    )
+    done = 0
+    while True:
+        ids = list(pending.order_by("pk").values_list("pk", flat=True)[:batch_size])
+        if not ids:
+            return done
+        done += Case.objects.filter(pk__in=ids).update(
+            core={}, contact=[], conversation=None, transcript_purged_at=now
+        )
+
+
+def retention_purge_expired(*, now=None, batch_size: int = 500,
+                            time_budget_s: float = 60.0) -> PurgeCounts:
+    """Purge everything that has expired under the current policies, in batches of
+    `batch_size`, until done or `time_budget_s` has passed (the next run continues).
+    Safe to run twice and concurrently (rows are locked with SKIP LOCKED)."""
+    from memory.selectors import _policy_groups, conversations_expired
+
+    now = now or timezone.now()
+    started = time.monotonic()
+    totals = PurgeCounts()
+    per_site: dict[int, dict[str, int]] = {}
+
+    def over_budget() -> bool:
+        return time.monotonic() - started > time_budget_s
+
+    # 1. conversations whose session period is over and that no case holds
+    expired = conversations_expired(now=now).order_by("pk")
+    last_pk = 0
+    while True:
+        ids = list(expired.filter(pk__gt=last_pk).values_list("pk", flat=True)[:batch_size])
+        if not ids:
+            break
+        totals.batches += 1
+        _purge_conversation_batch(ids=ids, now=now, totals=totals, per_site=per_site)
+        last_pk = ids[-1]  # rows skipped as locked are retried by the next run
+        if over_budget():
+            totals.finished = False
+            break
+
+    groups = _policy_groups()
+    # 2. case copies past their run-off; 3. profiles; 4. audit events
+    for site_ids, policy in groups:
+        if not totals.finished:
+            break
+        totals.cases += _purge_case_copies(
+            now=now, policy=policy, site_ids=site_ids, batch_size=batch_size
+        )
+        profiles = Profile.objects.filter(
+            site_id__in=site_ids,
+            last_visit_at__lt=now - timedelta(days=DAYS_PER_MONTH * policy.profile_months),
+        )
+        totals.profiles += _delete_in_batches(profiles, model="memory.Profile",
+                                              batch_size=batch_size)
+        events = AuditEvent.objects.filter(
+            site_id__in=site_ids, at__lt=now - timedelta(days=policy.audit_days)
+        )
+        totals.audit_events += _delete_in_batches(events, model="memory.AuditEvent",
+                                                  batch_size=batch_size)
+        if over_budget():
+            totals.finished = False
+    if totals.finished:
+        default_days = RetentionPolicy().audit_days
+        totals.audit_events += _delete_in_batches(
+            AuditEvent.objects.filter(site__isnull=True,
+                                      at__lt=now - timedelta(days=default_days)),
+            model="memory.AuditEvent", batch_size=batch_size,
+        )
+
+    for site_id, counts in per_site.items():
+        audit_record(action=AuditEvent.Action.PURGE, site_id=site_id,
+                     target=f"site {site_id} / expired conversations", details=counts)
+    log.info("retention purge", extra=totals.as_dict())
+    return totals
+
+
+def _delete_in_batches(queryset, *, model: str, batch_size: int) -> int:
+    deleted = 0
+    while True:
+        ids = list(queryset.order_by("pk").values_list("pk", flat=True)[:batch_size])
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            _, counts = queryset.model.objects.filter(pk__in=ids).delete()
+        deleted += counts.get(model, 0)

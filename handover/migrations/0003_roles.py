@@ -14,18 +14,18 @@ from django.db import migrations
 STAFF = [
     ("handover", "case", "view_case"),
     ("handover", "case", "change_case"),
+    ("memory", "conversation", "view_conversation"),
+    ("memory", "profile", "view_profile"),
+    ("memory", "profilefact", "view_profilefact"),
+    ("memory", "profile", "approve_profilefact"),  # "staff approval" of proposed contact facts
 ]
 OWNER = STAFF + [
     ("handover", "case", "reveal_plaintext"),
     ("handover", "revealevent", "view_revealevent"),
     ("memory", "retentionpolicy", "view_retentionpolicy"),
     ("memory", "retentionpolicy", "change_retentionpolicy"),
-    ("memory", "conversation", "view_conversation"),
     ("memory", "conversation", "export_conversation"),
     ("memory", "conversation", "erase_conversation"),
-    ("memory", "profile", "view_profile"),
-    ("memory", "profilefact", "view_profilefact"),
-    ("memory", "profile", "approve_profilefact"),
     ("memory", "auditevent", "view_auditevent"),
 ]
 ROLES = {"Staff": STAFF, "Owner": OWNER}

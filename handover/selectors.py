@@ -12,9 +12,9 @@ from django.db.models import Count, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from handover.models import Case
-from memory.selectors import case_transcript_is_expired
 from memory.models import Conversation, ConversationState, Turn
 from memory.redaction import mask
+from memory.selectors import case_transcript_is_expired
 
 
 def case_holds_conversation(*, conversation_id: int, policy, now) -> bool:

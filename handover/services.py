@@ -25,7 +25,6 @@ From `waiting` on, the bot does not answer (chatwidget.services.answer_generate 
 from __future__ import annotations
 
 import copy
-import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -414,6 +413,7 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
 def core_add_promise(*, conversation_id: int, text: str) -> Core:
     """A new core version: the latest data plus one promise (a call back, a handover).
     Condensation builds on the latest version, so the promise carries forward."""
+    from memory.condense import core_render
     from memory.tokens import count_tokens
 
     with transaction.atomic():
@@ -424,12 +424,13 @@ def core_add_promise(*, conversation_id: int, text: str) -> Core:
         if text not in promises:
             promises.append(text)
         data["promises"] = promises
-        rendered = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        covers = latest.covers_through_seq if latest else conv.condensed_through_seq
+        rendered = core_render(data=data, covers_through=covers)
         core = Core.objects.create(
             conversation=conv,
             version=(latest.version if latest else 0) + 1,
             data=data,
-            covers_through_seq=latest.covers_through_seq if latest else conv.condensed_through_seq,
+            covers_through_seq=covers,
             token_count=count_tokens(rendered),
             source=latest.source if latest else Core.Source.EXTRACTIVE,
             repairs={"promise_added": 1},

@@ -1,22 +1,49 @@
 """The context builder: what one model call is sent, within the token budget.
 
-First version (foundation): system rules, pinned conventions and the newest turns that fit.
+    T_system + T_pinned + T_profile + T_tools + T_core + Σ T_verbatim + T_request + R_answer ≤ B
+
+- System rules and pinned conventions ride in every call.
+- The condensed core, rendered compactly and marked as the current state (counted once,
+  when it was stored).
+- Verbatim turns, newest first: at least the last `Site.verbatim_min_exchanges` exchanges,
+  then every turn the core does not cover yet, as far as the budget allows.
+- Every turn older than the verbatim turns is covered by the core. When condensation lags
+  and the uncovered turns do not fit, an inline condensation runs before the call
+  (`core_refresh_inline`). Nothing is dropped silently: what is left out is named in the
+  trace with a reason.
+
+Cost is the same at turn 10 and turn 10,000: four queries (conversation, current core, a
+LIMITed slice of the newest turns, the trace insert), stored token counts, and no
+tokenisation of history. Only the owner's texts (cached per text) and, rarely, an
+over-long request are tokenised here.
 """
 
+import functools
+import json
+import logging
 from dataclasses import dataclass, field
 
 from django.conf import settings
 
 from chatwidget.models import Site
-from memory.models import ContextTrace, Conversation, Turn, TurnRole
-from memory.tokens import count_tokens
+from memory.models import ContextTrace, Conversation, Core, Turn
+from memory.tokens import count_tokens, encoding_name_for, get_encoding
+
+log = logging.getLogger(__name__)
 
 ROLE_TO_CHAT = {
-    TurnRole.VISITOR: "user",
-    TurnRole.ASSISTANT: "assistant",
-    TurnRole.STAFF: "assistant",
-    TurnRole.SYSTEM: "system",
+    "visitor": "user",
+    "assistant": "assistant",
+    "staff": "assistant",
+    "system": "system",
 }
+
+# Reasons in ContextTrace.left_out (ids and counts only, never text).
+LEFT_MIN_WINDOW = "min_window_over_budget"  # newest turns that did not fit; covered by the core
+LEFT_REQUEST_TRUNCATED = "request_truncated"  # count: tokens cut from the request's end
+LEFT_CORE_TRIMMED = "core_items_trimmed"  # count: least current core items not sent
+LEFT_NOT_COVERED = "not_covered"  # must not happen: inline condensation failed (logged)
+LEFT_BUDGET_TOO_SMALL = "budget_too_small"  # system rules + pinned exceed the budget
 
 
 @dataclass
@@ -31,53 +58,186 @@ def site_model(site: Site) -> str:
     return site.model_name or settings.CHAT_MODEL
 
 
+@functools.lru_cache(maxsize=256)
+def _owner_text_tokens(text: str, model: str) -> int:
+    """Owner-set texts change rarely; counting them once per text keeps builds flat."""
+    return count_tokens(text, model=model) if text else 0
+
+
+@functools.lru_cache(maxsize=8)
+def tools_tokens(model: str) -> int:
+    """The tool definitions sent with every model call take budget too."""
+    from chatwidget.llm import HANDOVER_TOOL
+
+    return count_tokens(json.dumps([HANDOVER_TOOL]), model=model)
+
+
+def _profile_section(conversation: Conversation) -> tuple[str | None, int]:
+    """The recognition profile, rendered for the model, and its token count.
+
+    Hook for the recognition issue: return (text, tokens) for a conversation with a
+    consented profile; (None, 0) sends nothing. Keep it to at most one query.
+    Filled by memory.profiles: background from earlier visits, marked as such (no query
+    without a profile; one with). Tokenised here: a profile is small and bounded."""
+    if not conversation.profile_id:
+        return None, 0
+    from memory.profiles import profile_background
+
+    text = profile_background(conversation=conversation).text
+    return (text, count_tokens(text, model=site_model(conversation.site))) if text else (None, 0)
+
+
+def _truncate(text: str, *, tokens: int, model: str) -> str:
+    enc = get_encoding(encoding_name_for(model))
+    ids = enc.encode(text, disallowed_special=())
+    return enc.decode(ids[:max(tokens, 0)]) + " […]"
+
+
+def _fetch_limit(site: Site) -> int:
+    """How many of the newest turns one build may read: the verbatim window, the condensation
+    threshold and the minimum, twice over. More uncovered turns than this means the worker
+    lags far behind; they are condensed inline instead of being read here."""
+    return 2 * (site.verbatim_window_turns + site.condense_after_turns
+                + 2 * site.verbatim_min_exchanges) + 1
+
+
+def _select(rows: list[Turn], *, covered: int, min_turns: int,
+            room: int) -> tuple[list[Turn], bool]:
+    """Newest first: the minimum window, then uncovered turns, while they fit in `room`.
+    Returns (chosen, overflow) where overflow means a needed turn did not fit."""
+    chosen: list[Turn] = []
+    used = 0
+    for i, turn in enumerate(rows):
+        if turn.seq <= covered and i >= min_turns:
+            return chosen, False
+        if used + turn.token_count > room:
+            return chosen, True
+        chosen.append(turn)
+        used += turn.token_count
+    return chosen, False
+
+
 def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
     conv = Conversation.objects.select_related("site").get(pk=conversation_id)
     site = conv.site
     model = site_model(site)
-    system_text = site.system_rules
-    pinned_text = site.pinned_conventions
-    t_system = count_tokens(system_text, model=model) if system_text else 0
-    t_pinned = count_tokens(pinned_text, model=model) if pinned_text else 0
-    available = site.context_budget - site.answer_reserve - t_system - t_pinned
-
-    window = list(
-        Turn.objects.filter(conversation=conv, seq__lte=request_seq)
-        .order_by("-seq")
-        .only("seq", "role", "text", "token_count")[: site.verbatim_window_turns * 2]
+    budget, reserve = site.context_budget, site.answer_reserve
+    core: Core | None = (Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
+                         .only("version", "data", "covers_through_seq", "token_count").first())
+    covered = core.covers_through_seq if core else 0
+    min_turns = 2 * site.verbatim_min_exchanges
+    limit = _fetch_limit(site)
+    lower = max(0, min(covered, request_seq - min_turns - 1))
+    fetched = list(
+        Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
+        .order_by("-seq").only("seq", "role", "text", "token_count")[:limit + 1]
     )
-    chosen: list[Turn] = []
-    used = 0
-    for turn in window:
-        if used + turn.token_count > available and chosen:
-            break
-        chosen.append(turn)
-        used += turn.token_count
+    unfetched = len(fetched) > limit  # more uncovered turns exist than one build reads
+    fetched = fetched[:limit]
+    request_turn = fetched[0] if fetched and fetched[0].seq == request_seq else None
+    rows = fetched[1:] if request_turn else fetched
+
+    left_out: list[dict] = []
+    t_system = _owner_text_tokens(site.system_rules, model)
+    t_pinned = _owner_text_tokens(site.pinned_conventions, model)
+    profile_text, t_profile = _profile_section(conv)
+    t_tools = tools_tokens(model)
+    fixed = t_system + t_pinned + t_profile + t_tools
+    if fixed > budget - reserve:
+        log.error("context budget too small for system rules and pinned conventions",
+                  extra={"conversation": conv.pk, "site": site.pk, "fixed": fixed})
+        left_out.append({"reason": LEFT_BUDGET_TOO_SMALL, "seqs": [], "count": fixed})
+    room = budget - reserve - fixed
+
+    # the request: always sent; cut only if it alone would break the budget
+    request_text = request_turn.text if request_turn else ""
+    t_request = request_turn.token_count if request_turn else 0
+    max_request = max(room // 2, room - (core.token_count if core else 0))
+    if request_turn and t_request > max_request:
+        request_text = _truncate(request_text, tokens=max_request - 12, model=model)
+        cut = t_request - count_tokens(request_text, model=model)
+        t_request = count_tokens(request_text, model=model)
+        left_out.append({"reason": LEFT_REQUEST_TRUNCATED, "seqs": [request_seq], "count": cut})
+    room -= t_request
+
+    core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
+    t_core = core.token_count if core else 0
+    chosen, overflow = _select(rows, covered=covered, min_turns=min_turns, room=room - t_core)
+    uncovered_left = unfetched or any(t.seq > covered for t in rows[len(chosen):])
+    inline = False
+    if uncovered_left and (overflow or unfetched):
+        # Condensation lags and the uncovered turns do not fit: condense them now, leaving
+        # room for a core of up to core_cap tokens.
+        from memory.condense import core_refresh_inline
+
+        chosen, _ = _select(rows, covered=covered, min_turns=min_turns,
+                            room=room - max(t_core, core_cap))
+        through = (chosen[-1].seq if chosen else request_seq) - 1
+        log.info("inline condensation", extra={"conversation": conv.pk, "through": through})
+        core = core_refresh_inline(conversation_id=conv.pk, through_seq=through) or core
+        inline = True
+        covered = core.covers_through_seq if core else 0
+        t_core = core.token_count if core else 0
+        missing = [t.seq for t in rows[len(chosen):] if t.seq > covered]
+        if missing or (unfetched and covered < through):
+            log.error("turns neither verbatim nor covered",
+                      extra={"conversation": conv.pk, "count": len(missing)})
+            left_out.append({"reason": LEFT_NOT_COVERED, "seqs": missing, "count": len(missing)})
+    short = [t.seq for t in rows[len(chosen):min_turns]]
+    if short:
+        left_out.append({"reason": LEFT_MIN_WINDOW, "seqs": sorted(short), "count": len(short)})
+
+    core_text = None
+    if core is not None:
+        from memory.condense import core_render, core_render_within
+
+        verbatim_tokens = sum(t.token_count for t in chosen)
+        core_room = room - verbatim_tokens
+        if t_core <= core_room:
+            core_text = core_render(data=core.data, covers_through=core.covers_through_seq)
+        else:
+            core_text, t_core, dropped = core_render_within(
+                data=core.data, covers_through=core.covers_through_seq,
+                max_tokens=core_room, model=model)
+            left_out.append({"reason": LEFT_CORE_TRIMMED, "seqs": [], "count": dropped})
+
     chosen.reverse()
-    messages = []
-    if system_text:
-        messages.append({"role": "system", "content": system_text})
-    if pinned_text:
-        messages.append({"role": "system", "content": pinned_text})
+    messages: list[dict] = []
+    if site.system_rules:
+        messages.append({"role": "system", "content": site.system_rules})
+    if site.pinned_conventions:
+        messages.append({"role": "system", "content": site.pinned_conventions})
+    if profile_text:
+        messages.append({"role": "system", "content": profile_text})
+    if core_text:
+        messages.append({"role": "system", "content": core_text})
     for turn in chosen:
         messages.append({"role": ROLE_TO_CHAT[turn.role], "content": turn.text})
-    request_tokens = chosen[-1].token_count if chosen else 0
+    if request_turn:
+        messages.append({"role": ROLE_TO_CHAT[request_turn.role], "content": request_text})
+
     sections = {
         "system": t_system,
         "pinned": t_pinned,
-        "core": 0,
-        "verbatim": used - request_tokens,
-        "request": request_tokens,
+        "profile": t_profile,
+        "tools": t_tools,
+        "core": t_core if core_text else 0,
+        "verbatim": sum(t.token_count for t in chosen),
+        "request": t_request,
     }
     trace = ContextTrace.objects.create(
         conversation=conv,
         request_seq=request_seq,
         mode="demo" if settings.DEMO_MODE else "model",
         model_name=model,
-        budget=site.context_budget,
-        reserve=site.answer_reserve,
+        budget=budget,
+        reserve=reserve,
         sections=sections,
         total_tokens=sum(sections.values()),
-        verbatim_seqs=[t.seq for t in chosen],
+        verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if request_turn else []),
+        core_version=core.version if core_text else 0,
+        core_covers_through=core.covers_through_seq if core_text else 0,
+        left_out=left_out,
+        inline_condensed=inline,
     )
     return BuiltContext(messages=messages, trace=trace, model=model, sections=sections)

@@ -293,3 +293,18 @@ def test_the_reason_is_redacted_and_masked(conversation):
     case = request(conversation, reason="card 4111 1111 1111 1111, mail bob@example.com")
     assert "4111" not in case.reason and "bob@example.com" not in case.reason
     assert "[card number removed]" in case.reason
+
+
+def test_a_promise_added_during_condensation_is_carried_forward(conversation, fake_llm):
+    """core_add_promise lands between the condenser reading the core and storing its step."""
+    from memory.condense import _core_store, _Step, core_latest
+
+    base = core_latest(conversation_id=conversation.pk)
+    base_version = base.version if base else 0
+    services.core_add_promise(conversation_id=conversation.pk, text="call back Monday 9-12")
+    step = _Step(data={"request": "a kurta", "objects": [], "constraints": [], "open_points": [],
+                       "promises": [], "corrections": [], "settled": []},
+                 covers_through=10_000, source="model", prompt_tokens=0, completion_tokens=0,
+                 repairs={}, base_version=base_version)
+    stored = _core_store(conversation_id=conversation.pk, step=step, model="gpt-4o-mini")
+    assert "call back Monday 9-12" in stored.data["promises"]

@@ -1,0 +1,63 @@
+"""Deterministic identifier extraction (memory/extract.py): what must survive condensation."""
+
+import pytest
+
+from memory.extract import identifiers_extract, normalise, numberish_tokens, occurs
+
+
+def kinds(text):
+    return [(f.kind, f.value) for f in identifiers_extract(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The cotton kurta KU-2291-M, please", [("article", "KU-2291-M")]),
+        ("Art.-Nr. 4711 is out of stock", [("article", "4711")]),
+        ("Return label for order 55-1031 sent", [("order", "55-1031")]),
+        ("My order #100234567 has not arrived", [("order", "100234567")]),
+        ("Bestellnummer 12345 fehlt", [("order", "12345")]),
+        ("Kundennummer K-77812", [("customer", "K-77812")]),
+        ("customer no. 998877", [("customer", "998877")]),
+        ("contract number V2024/99", [("contract", "V2024/99")]),
+        ("Vertragsnummer 55/778-A", [("contract", "55/778-A")]),
+        ("delivery by 05.10.2026", [("date", "05.10.2026")]),
+        ("on 2026-10-05 please", [("date", "2026-10-05")]),
+        ("before 5 October", [("date", "5 October")]),
+        ("am 5. Oktober", [("date", "5. Oktober")]),
+        ("by October 5th, 2026", [("date", "October 5th, 2026")]),
+        ("3 Stück bitte", [("quantity", "3 Stück")]),
+        ("I need 2 pcs", [("quantity", "2 pcs")]),
+        ("in size L", [("size", "L")]),
+        ("Größe 42", [("size", "42")]),
+        ("shoes EU 44", [("size", "EU 44")]),
+        ("jeans 38/40", [("size", "38/40")]),
+        ("do you have it in XL", [("size", "XL")]),
+        ("in mint green", [("colour", "mint green")]),
+    ],
+)
+def test_identifiers_and_values_are_found(text, expected):
+    assert kinds(text) == expected
+
+
+def test_several_in_order_of_appearance():
+    found = kinds("Cotton kurta KU-2291-M in size L, mint, 2 pcs by 05.10.2026; order 55-1031.")
+    assert found == [("article", "KU-2291-M"), ("size", "L"), ("colour", "mint"),
+                     ("quantity", "2 pcs"), ("date", "05.10.2026"), ("order", "55-1031")]
+
+
+def test_plain_prose_has_no_identifiers():
+    assert kinds("I am in Berlin and I would like a nice shirt for a wedding") == []
+
+
+def test_numberish_tokens_skip_turn_references():
+    assert numberish_tokens("label for order 55-1031 sent (turn 5), 3 pcs, KU-2291-M.") == [
+        "55-1031", "3", "KU-2291-M"]
+
+
+def test_occurs_is_whole_token():
+    hay = normalise("Cotton kurta KU-2291-M, order 55-1031, 12 pcs")
+    assert occurs("KU-2291-M", hay) and occurs("ku-2291-m", hay) and occurs("55-1031", hay)
+    assert not occurs("2291", hay), "part of an identifier is not the identifier"
+    assert not occurs("1", hay) and not occurs("55-10", hay)
+    assert occurs("#55-1031", hay)

@@ -10,7 +10,10 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from chatwidget import daphne_fix  # noqa: E402
 from chatwidget.routing import websocket_urlpatterns  # noqa: E402
+
+daphne_fix.apply()
 
 try:
     from handover.routing import websocket_urlpatterns as staff_patterns  # noqa: E402

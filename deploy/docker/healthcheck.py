@@ -2,12 +2,12 @@
 
 Used by the image's HEALTHCHECK (the slim base has no curl). Standard library only.
 
-The request carries a Host header taken from ALLOWED_HOSTS (first usable entry), so Django's
-host validation accepts it, and ``X-Forwarded-Proto: https`` so the SSL redirect does not
-answer it with a 301 (production.py also exempts /healthz and /readyz from the redirect).
+/healthz is answered by the first middleware (chatwidget/health.py), before Django checks
+the Host header against ALLOWED_HOSTS and before the https redirect, so the request needs
+no configured host name and no X-Forwarded-Proto.
 
 Environment: HEALTHCHECK_PORT (default 8000), HEALTHCHECK_PATH (default /healthz),
-HEALTHCHECK_TIMEOUT seconds (default 4), ALLOWED_HOSTS.
+HEALTHCHECK_TIMEOUT seconds (default 4).
 """
 
 from __future__ import annotations
@@ -17,28 +17,13 @@ import os
 import sys
 
 
-def host_header(allowed_hosts: str) -> str:
-    for entry in allowed_hosts.split(","):
-        entry = entry.strip()
-        if not entry or entry == "*":
-            continue
-        # ".example.com" allows example.com and its subdomains.
-        return entry.lstrip(".")
-    return "localhost"
-
-
 def main() -> int:
     port = int(os.environ.get("HEALTHCHECK_PORT", "8000"))
     path = os.environ.get("HEALTHCHECK_PATH", "/healthz")
     timeout = float(os.environ.get("HEALTHCHECK_TIMEOUT", "4"))
-    host = host_header(os.environ.get("ALLOWED_HOSTS", ""))
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
-        connection.request(
-            "GET",
-            path,
-            headers={"Host": host, "X-Forwarded-Proto": "https", "User-Agent": "healthcheck"},
-        )
+        connection.request("GET", path, headers={"User-Agent": "healthcheck"})
         status = connection.getresponse().status
     except OSError as exc:
         print(f"healthcheck: {path} unreachable on port {port}: {exc}", file=sys.stderr)
@@ -46,7 +31,7 @@ def main() -> int:
     finally:
         connection.close()
     if status != 200:
-        print(f"healthcheck: {path} answered {status} (Host: {host})", file=sys.stderr)
+        print(f"healthcheck: {path} answered {status}", file=sys.stderr)
         return 1
     return 0
 

@@ -7,19 +7,51 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import Error as DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django_redis.exceptions import ConnectionInterrupted
+from redis.exceptions import RedisError
 
 from chatwidget import services
 from chatwidget.events import conversation_group
 from chatwidget.ratelimit import rate_limit_hit
 from chatwidget.selectors import origin_allowed, site_info_by_key
+from memory import profiles
 from memory import selectors as memory_selectors
 from memory import services as memory_services
 
 log = logging.getLogger(__name__)
 
 MAX_CLIENT_ID = 64
+# How often an open socket renews its conversation-group membership in the channel layer: a
+# Redis restart without persistence forgets every group, and this brings the tab back.
+GROUP_RENEW_SECONDS = 30
+# When Daphne stops (SIGTERM), an answer being streamed may finish within this many seconds
+# before the socket closes (keep it below the stop timeout of systemd/Kubernetes: 30 s).
+SHUTDOWN_GRACE_SECONDS = 10
+# Close code meaning "this process cannot serve you now: reconnect and resume" (shutdown,
+# Redis or the database away). 1012/1013 would say so, but servers may only send 1000 and
+# 3000-4999 (RFC 6455, 7.4.2), so it is an application code.
+CLOSE_RECONNECT = 4503
+
+
+def _drain() -> None:
+    """Runs after every database call already queued for the worker thread."""
+
+
+def _rate_hit(*, key: str, rate: str) -> bool:
+    """A rate-limit count that fails open while the cache (Redis) is unreachable: a short
+    outage must not stop every conversation."""
+    try:
+        return rate_limit_hit(key=key, rate=rate)
+    except (ConnectionInterrupted, RedisError, OSError) as exc:
+        log.warning("cache unavailable", extra={"at": "rate_limit", "error": type(exc).__name__})
+        return False
+
+
+def _unavailable_text() -> str:
+    return _("The chat is briefly unavailable. Please try again in a moment.")
 
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
@@ -34,13 +66,23 @@ class ChatConsumer(AsyncWebsocketConsumer):
     site = None
     conversation_id: int | None = None
     token: str | None = None
+    profile_id: int | None = None  # the recognition profile of this visit (after consent)
     greeted = False
+    renewer: asyncio.Task | None = None
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.answer_lock = asyncio.Lock()
         key = self.scope["url_route"]["kwargs"]["site_key"]
-        self.site = await database_sync_to_async(site_info_by_key)(key=key)
+        try:
+            self.site = await database_sync_to_async(site_info_by_key)(key=key)
+        except DatabaseError as exc:
+            log.warning("database unavailable", extra={"at": "connect",
+                                                       "error": type(exc).__name__})
+            await self.accept()
+            await self._error("unavailable", _unavailable_text())
+            await self.close(code=CLOSE_RECONNECT)
+            return
         headers = dict(self.scope.get("headers", []))
         origin = headers.get(b"origin", b"").decode("latin-1") or None
         client = self.scope.get("client") or ("?", 0)
@@ -61,9 +103,39 @@ class ChatConsumer(AsyncWebsocketConsumer):
         for task in list(getattr(self, "tasks", ())):
             task.cancel()
         if self.conversation_id is not None:
-            await self.channel_layer.group_discard(
-                conversation_group(self.conversation_id), self.channel_name
-            )
+            await self._group("discard", self.conversation_id)
+
+    async def __call__(self, scope, receive, send) -> None:
+        """Two ways this socket ends without the visitor closing it, both with a clean close
+        (CLOSE_RECONNECT) after which the widget reconnects, to any process, and resumes
+        from its last seq: the channel layer's receive fails (Redis restarted or away), or
+        Daphne stops (SIGTERM cancels every consumer)."""
+        try:
+            await super().__call__(scope, receive, send)
+        except RedisError as exc:
+            log.warning("channel layer unavailable", extra={"at": "receive",
+                                                             "error": type(exc).__name__})
+            await self._close_for_reconnect(grace=0)
+        except asyncio.CancelledError:
+            await self._close_for_reconnect(grace=SHUTDOWN_GRACE_SECONDS)
+            raise
+
+    async def _close_for_reconnect(self, *, grace: float) -> None:
+        if self.renewer is not None:
+            self.renewer.cancel()
+        running = [t for t in getattr(self, "tasks", ()) if t is not self.renewer]
+        if running and grace:  # let an answer being streamed finish, within the grace
+            await asyncio.wait(running, timeout=grace)
+        for task in running:
+            task.cancel()
+        try:
+            # A database call still running in the worker thread publishes its events after
+            # commit through this event loop: let it finish while the loop still runs, or
+            # the thread waits on a stopped loop and the process never exits.
+            await asyncio.wait_for(database_sync_to_async(_drain)(), timeout=5)
+            await self.close(code=CLOSE_RECONNECT)
+        except Exception as exc:  # the socket or the database may already be gone
+            log.info("close for reconnect incomplete", extra={"error": type(exc).__name__})
 
     # --- frames from the widget -----------------------------------------------------------
 
@@ -91,7 +163,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self._error("unknown_type", _("Unknown frame type."))
             return
         with translation.override(self.language):
-            await handler(frame)
+            try:
+                await handler(frame)
+            except DatabaseError as exc:
+                # Each service call is one transaction: nothing was half-written, and a retry
+                # with the same client id is idempotent.
+                log.warning("database unavailable", extra={"at": kind,
+                                                           "error": type(exc).__name__})
+                client_id = frame.get("id") if isinstance(frame.get("id"), str) else None
+                await self._error("unavailable", _unavailable_text(), client_id)
 
     async def on_hello(self, frame: dict) -> None:
         token = frame.get("session")
@@ -109,11 +189,25 @@ class ChatConsumer(AsyncWebsocketConsumer):
             self.token = None
             await self._send({"type": "welcome", "session": None, "resumed": False,
                               "state": "bot", "turns": []})
+            await self._recognise(frame, None)
             return
         self.token = token
         await self._join(conv.pk)
         await self._send({"type": "welcome", "session": token, "resumed": True,
                           "state": conv.state, "turns": turns})
+        await self._recognise(frame, conv.pk)
+
+    async def _recognise(self, frame: dict, conversation_id: int | None) -> None:
+        """The recognition cookie's token, sent with hello only after consent: a live profile
+        is linked (and its cookie renewed); an unknown or expired one is deleted in the widget."""
+        token = frame.get("recognition")
+        if not isinstance(token, str) or not token:
+            return
+        result = await database_sync_to_async(profiles.profile_recognise)(
+            site_id=self.site.id, token=token, conversation_id=conversation_id
+        )
+        self.profile_id = result.profile_id
+        await self._send(result.frame())
 
     async def on_message(self, frame: dict) -> None:
         client_id = frame.get("id")
@@ -131,21 +225,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 client_id,
             )
             return
-        if await self._rate_limited():
+        received = await database_sync_to_async(self._receive)(client_id, text)
+        if received is None:
             await self._error("rate_limited", _("Too many messages. Please wait a moment."),
                               client_id)
             return
-        result, conv, new_token, hint = await database_sync_to_async(
-            memory_services.visitor_message_receive
-        )(site_id=self.site.id, token=self.token, client_id=client_id, text=text,
-          language=self.language)
+        result, conv, new_token, hint = received
         if new_token:
             self.token = new_token
-            # the first message was counted under this connection; count it for the session
-            await database_sync_to_async(rate_limit_hit)(
-                key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)
-        if self.conversation_id != conv.pk:
-            await self._join(conv.pk)
+        await self._join(conv.pk)  # also renews the membership before the answer is published
         await self._send({"type": "ack", "id": client_id, "seq": result.turn.seq,
                           "session": self.token})
         if hint is not None and new_token:  # published before this socket joined the group
@@ -153,6 +241,12 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if not result.created:
             return  # a retry: the answer to the first attempt is already on its way
         if conv.state != "bot":
+            if conv.state in ("waiting", "human"):  # the team has it: contact details, call back
+                from handover.services import handover_visitor_message
+
+                await database_sync_to_async(handover_visitor_message)(
+                    conversation_id=conv.pk, seq=result.turn.seq
+                )
             return
         self._spawn(self._answer(conv.pk, result.turn.seq, client_id))
 
@@ -163,9 +257,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         reason = frame.get("reason") if isinstance(frame.get("reason"), str) else ""
         from handover.services import handover_request
 
-        await database_sync_to_async(handover_request)(
+        # In the background: the state changes at once, then the case's core is condensed
+        # (it may call the model); this socket keeps taking frames meanwhile.
+        self._spawn(database_sync_to_async(handover_request)(
             conversation_id=self.conversation_id, trigger="visitor", reason=reason[:500]
-        )
+        ))
 
     async def on_forget(self, frame: dict) -> None:
         if self.conversation_id is not None:
@@ -177,10 +273,27 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.close()
 
     async def on_consent(self, frame: dict) -> None:
-        await self._error("unknown_type", _("Unknown frame type."))
+        """Recognition consent: granted, a profile and a token for the widget's cookie;
+        withdrawn, the profile and its linked transcripts are deleted at once."""
+        recognition = frame.get("recognition")
+        if not isinstance(recognition, bool):
+            await self._error("bad_frame", _("Consent needs recognition true or false."))
+            return
+        if recognition and await self._rate_limited():
+            await self._error("rate_limited", _("Too many messages. Please wait a moment."))
+            return
+        service = profiles.consent_grant if recognition else profiles.consent_withdraw
+        result = await database_sync_to_async(service)(
+            site_id=self.site.id, conversation_id=self.conversation_id, profile_id=self.profile_id
+        )
+        self.profile_id = result.profile_id
+        await self._send(result.frame())
 
     async def on_profile(self, frame: dict) -> None:
-        await self._error("unknown_type", _("Unknown frame type."))
+        fields = await database_sync_to_async(profiles.profile_fields_for_visitor)(
+            site_id=self.site.id, profile_id=self.profile_id, conversation_id=self.conversation_id
+        )
+        await self._send({"type": "profile", "fields": fields})
 
     # --- events from the channel layer ----------------------------------------------------
 
@@ -196,38 +309,80 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def _answer(self, conversation_id: int, seq: int, client_id: str) -> None:
         async with self.answer_lock:
-            await services.answer_generate(
-                conversation_id=conversation_id, request_seq=seq, send=self._send,
-                client_id=client_id,
-            )
+            try:
+                await services.answer_generate(
+                    conversation_id=conversation_id, request_seq=seq, send=self._send,
+                    client_id=client_id,
+                )
+            except DatabaseError as exc:
+                log.warning("database unavailable", extra={"at": "answer",
+                                                           "error": type(exc).__name__})
+                with translation.override(self.language):
+                    await self._error("unavailable", _unavailable_text(), client_id)
 
-    def _spawn(self, coro) -> None:
+    def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
         task.add_done_callback(self._task_done)
+        return task
 
     def _task_done(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("answer task failed", extra={"error": type(task.exception()).__name__})
 
-    async def _rate_limited(self) -> bool:
-        def check() -> bool:
-            by_address = rate_limit_hit(key=f"addr:{self.address}",
-                                        rate=settings.RATE_LIMIT_PER_ADDRESS)
-            by_session = rate_limit_hit(key=f"sess:{self.conversation_id or self.channel_name}",
-                                        rate=settings.RATE_LIMIT_PER_SESSION)
-            return by_address or by_session
+    def _rate_check(self) -> bool:
+        """Sync: count this message against the address and the session; True when limited."""
+        by_address = _rate_hit(key=f"addr:{self.address}", rate=settings.RATE_LIMIT_PER_ADDRESS)
+        by_session = _rate_hit(key=f"sess:{self.conversation_id or self.channel_name}",
+                               rate=settings.RATE_LIMIT_PER_SESSION)
+        return by_address or by_session
 
-        return await database_sync_to_async(check)()
+    async def _rate_limited(self) -> bool:
+        return await database_sync_to_async(self._rate_check)()
+
+    def _receive(self, client_id: str, text: str):
+        """Sync, one thread hop per message (each hop queues behind every other
+        conversation's database work): the rate limits, then the memory service. None when
+        rate-limited."""
+        if self._rate_check():
+            return None
+        received = memory_services.visitor_message_receive(
+            site_id=self.site.id, token=self.token, client_id=client_id, text=text,
+            language=self.language, profile_id=self.profile_id)
+        result, conv, new_token, hint = received
+        if new_token:  # the first message was counted under this connection; count it for
+            _rate_hit(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)  # the session
+        return received
 
     async def _join(self, conversation_id: int) -> None:
-        if self.conversation_id is not None:
-            await self.channel_layer.group_discard(
-                conversation_group(self.conversation_id), self.channel_name
-            )
+        """Join the conversation's group (every tab, every process); joining the same one
+        again renews the membership, which a Redis restart may have dropped."""
+        if self.conversation_id not in (None, conversation_id):
+            await self._group("discard", self.conversation_id)
         self.conversation_id = conversation_id
-        await self.channel_layer.group_add(conversation_group(conversation_id), self.channel_name)
+        await self._group("add", conversation_id)
+        if self.renewer is None:
+            self.renewer = self._spawn(self._renew_group())
+
+    async def _renew_group(self) -> None:
+        while True:
+            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            if self.conversation_id is not None:
+                await self._group("add", self.conversation_id)
+
+    async def _group(self, action: str, conversation_id: int) -> None:
+        """Group membership must not cost the socket: with Redis away, the visitor still
+        gets acks and streamed answers, and the membership is renewed once it is back."""
+        group = conversation_group(conversation_id)
+        try:
+            if action == "add":
+                await self.channel_layer.group_add(group, self.channel_name)
+            else:
+                await self.channel_layer.group_discard(group, self.channel_name)
+        except (RedisError, TimeoutError) as exc:
+            log.warning("channel layer unavailable", extra={"at": f"group_{action}",
+                                                             "error": type(exc).__name__})
 
     async def _send(self, frame: dict) -> None:
         await self.send(text_data=json.dumps(frame, ensure_ascii=False))

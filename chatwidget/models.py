@@ -108,6 +108,12 @@ class Site(models.Model):
             raise ValidationError({"allowed_origins": _("Enter a list of origins.")})
         for origin in self.allowed_origins:
             validate_origin(origin)
+        from handover.hours import validate_staff_hours
+
+        try:
+            validate_staff_hours(self.staff_hours)
+        except ValidationError as exc:
+            raise ValidationError({"staff_hours": exc.messages}) from None
         if self.answer_reserve >= self.context_budget // 2:
             raise ValidationError(
                 {"answer_reserve": _("The answer reserve must be under half the budget.")}

@@ -12,7 +12,7 @@ from django.utils import timezone
 from chatwidget import llm
 from chatwidget.events import apublish, conversation_group
 from chatwidget.models import Site, validate_origin
-from memory.models import Conversation, ConversationState, TurnRole
+from memory.models import Conversation, TurnRole
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,9 @@ def site_create(*, name: str, origins: list[str]) -> Site:
     site = Site(name=name, allowed_origins=cleaned)
     site.full_clean()
     site.save()
+    from memory.retention import retention_policy_ensure
+
+    retention_policy_ensure(site_id=site.pk)  # every site starts with the default periods
     return site
 
 
@@ -40,12 +43,17 @@ def embed_snippet(*, site: Site, base_url: str) -> str:
 
 
 def _prepare(conversation_id: int, request_seq: int):
+    """Everything before the model call in one thread hop: reserve the answer's seq while the
+    conversation is with the bot (one statement), then build the context. Returns
+    (built, seq, language), or (None, None, None) when the bot must stay silent."""
     from memory.context import context_build
+    from memory.services import answer_seq_reserve
 
-    conv = Conversation.objects.only("state", "language").get(pk=conversation_id)
-    if conv.state != ConversationState.BOT:
-        return None, conv.language
-    return context_build(conversation_id=conversation_id, request_seq=request_seq), conv.language
+    reserved = answer_seq_reserve(conversation_id=conversation_id)
+    if reserved is None:
+        return None, None, None
+    seq, language = reserved
+    return context_build(conversation_id=conversation_id, request_seq=request_seq), seq, language
 
 
 def _state(conversation_id: int) -> str:
@@ -56,12 +64,11 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
                           client_id: str | None) -> None:
     """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
     answer and publish it to every tab. The bot stays silent unless the state is `bot`."""
-    from memory.services import seq_reserve, turn_append
+    from memory.services import turn_append
 
-    built, language = await database_sync_to_async(_prepare)(conversation_id, request_seq)
+    built, seq, language = await database_sync_to_async(_prepare)(conversation_id, request_seq)
     if built is None:
         return
-    seq = await database_sync_to_async(seq_reserve)(conversation_id=conversation_id)
     parts: list[str] = []
     handover_reason: str | None = None
     started = timezone.now()

@@ -33,8 +33,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext, gettext_noop
 
 from chatwidget.events import STAFF_ALL_GROUP, conversation_group, publish_on_commit
 from chatwidget.models import Site
@@ -53,18 +52,18 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     S.CLOSED: frozenset(),
 }
 # What the visitor is told (system turns, translated into the conversation's language).
-NOTICE_WAITING = N_("A member of the team will reply here.")
-NOTICE_OUTSIDE_HOURS_KNOWN = N_(
+NOTICE_WAITING = gettext_noop("A member of the team will reply here.")
+NOTICE_OUTSIDE_HOURS_KNOWN = gettext_noop(
     "Our team is not available right now (hours: %(hours)s). We will get back to you at the "
     "contact details you gave us.")
-NOTICE_OUTSIDE_HOURS_ASK = N_(
+NOTICE_OUTSIDE_HOURS_ASK = gettext_noop(
     "Our team is not available right now (hours: %(hours)s). Leave your e-mail address or "
     "phone number here and we will get back to you.")
-NOTICE_CALLBACK_NOTED = N_("Thank you. We will get back to you during our hours (%(hours)s).")
-NOTICE_JOINED_NAMED = N_("%(name)s from the team has joined the conversation.")
-NOTICE_JOINED = N_("A member of the team has joined the conversation.")
-NOTICE_RELEASED = N_("You are chatting with the assistant again. Ask for a person at any time.")
-NOTICE_CLOSED = N_("The team has closed this conversation. Thank you!")
+NOTICE_CALLBACK_NOTED = gettext_noop("Thank you. We will get back to you during our hours (%(hours)s).")
+NOTICE_JOINED_NAMED = gettext_noop("%(name)s from the team has joined the conversation.")
+NOTICE_JOINED = gettext_noop("A member of the team has joined the conversation.")
+NOTICE_RELEASED = gettext_noop("You are chatting with the assistant again. Ask for a person at any time.")
+NOTICE_CLOSED = gettext_noop("The team has closed this conversation. Thank you!")
 OPEN_STATUSES = (Case.Status.WAITING, Case.Status.HUMAN)
 CONTACT_KINDS = ("email", "phone", "address")
 MAX_CONTACTS = 10

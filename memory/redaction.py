@@ -97,23 +97,29 @@ PLACEHOLDERS_DE: dict[str, str] = {
 
 PLACEHOLDERS_BY_LANGUAGE: dict[str, dict[str, str]] = {"en": PLACEHOLDERS, "de": PLACEHOLDERS_DE}
 
+
+def gettext_noop(message: str) -> str:
+    """Marks a string for `makemessages` without importing Django; callers translate."""
+    return message
+
+
 #: kind -> a short hint for the visitor: why the value was removed, where to go instead.
-#: Plain English; translation is left to callers.
+#: Plain English msgids; callers translate with gettext (memory.services.removed_hint).
 HINTS: dict[str, str] = {
-    CARD: (
+    CARD: gettext_noop(
         "For your safety we removed the card number. Please never share card details in "
         "the chat; pay through the shop's checkout instead."
     ),
-    SECURITY_CODE: (
+    SECURITY_CODE: gettext_noop(
         "For your safety we removed the security code. Nobody from the shop will ever ask "
         "for it; enter it only in the shop's checkout."
     ),
-    PASSWORD: (
+    PASSWORD: gettext_noop(
         "For your safety we removed the password. We never need it: if you cannot sign in, "
         'use "Forgot password" on the login page.'
     ),
-    PIN: ("For your safety we removed the PIN. Never share a PIN with anyone, including us."),
-    OTP: (
+    PIN: gettext_noop("For your safety we removed the PIN. Never share a PIN with anyone, including us."),
+    OTP: gettext_noop(
         "For your safety we removed the code. One-time codes and TANs are only for you: "
         "never share them with anyone, including us."
     ),

@@ -3,6 +3,7 @@
 import hashlib
 from datetime import timedelta
 
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from memory.models import Conversation, RetentionPolicy, Turn
@@ -31,6 +32,82 @@ def conversation_is_expired(*, conversation: Conversation, now=None) -> bool:
     if conversation_expires_at(conversation=conversation, policy=policy) > now:
         return False
     return not case_holds_conversation(conversation_id=conversation.pk, policy=policy, now=now)
+
+
+def _policy_groups() -> list[tuple[list[int], RetentionPolicy]]:
+    """Sites grouped by identical policy values (sites without a row get the defaults).
+    Shop installations have few distinct policies, so the filters below stay small."""
+    from chatwidget.models import Site
+
+    fields = ("session_hours", "case_days", "profile_months", "audit_days")
+    groups: dict[tuple, list[int]] = {}
+    rows = Site.objects.values_list("pk", *(f"retention__{f}" for f in fields))
+    defaults = RetentionPolicy()
+    for pk, *values in rows:
+        key = tuple(getattr(defaults, f) if v is None else v for f, v in zip(fields, values, strict=True))
+        groups.setdefault(key, []).append(pk)
+    return [(ids, RetentionPolicy(**dict(zip(fields, key, strict=True)))) for key, ids in groups.items()]
+
+
+def case_run_off_q(*, policy: RetentionPolicy, now, prefix: str = "") -> Q:
+    """Cases whose run-off is over: resolved (or released) more than case_days ago."""
+    from handover.models import Case
+
+    cutoff = now - timedelta(days=policy.case_days)
+    return Q(**{f"{prefix}status__in": [Case.Status.RESOLVED, Case.Status.RELEASED]}) & (
+        Q(**{f"{prefix}resolved_at__lt": cutoff})
+        | Q(**{f"{prefix}resolved_at__isnull": True, f"{prefix}requested_at__lt": cutoff})
+    )
+
+
+def conversations_expired_q(*, now=None) -> Q:
+    """The filter for conversations whose session transcript has expired under the current
+    policy of their site and that no open or recently resolved case holds (the same rule as
+    `conversation_is_expired`, for querysets: purge, admin lists, handover views)."""
+    from handover.models import Case
+
+    now = now or timezone.now()
+    expired = Q(pk__in=[])
+    for site_ids, policy in _policy_groups():
+        holding = Case.objects.filter(
+            conversation=OuterRef("pk"),
+            status__in=[Case.Status.WAITING, Case.Status.HUMAN, Case.Status.RESOLVED],
+        ).filter(Q(resolved_at__isnull=True) | Q(resolved_at__gt=now - timedelta(days=policy.case_days)))
+        expired |= (
+            Q(site_id__in=site_ids)
+            & Q(last_activity_at__lte=now - timedelta(hours=policy.session_hours))
+            & ~Q(Exists(holding))
+        )
+    return expired
+
+
+def conversations_expired(*, now=None, queryset: QuerySet | None = None) -> QuerySet:
+    qs = Conversation.objects.all() if queryset is None else queryset
+    return qs.filter(conversations_expired_q(now=now))
+
+
+def conversations_live(*, now=None, queryset: QuerySet | None = None) -> QuerySet:
+    """What staff may still see: expired transcripts are gone before the purge has run."""
+    qs = Conversation.objects.all() if queryset is None else queryset
+    return qs.exclude(conversations_expired_q(now=now))
+
+
+def case_transcript_is_expired(*, case, now=None) -> bool:
+    """True when a case's raw copies (core, contact, transcript) may no longer be shown: the
+    run-off after resolution is over, the purge has run, or the conversation has expired."""
+    now = now or timezone.now()
+    if case.transcript_purged_at is not None:
+        return True
+    policy = retention_for_site(site_id=case.site_id)
+    cutoff = now - timedelta(days=policy.case_days)
+    if case.status in ("resolved", "released"):
+        ended = case.resolved_at or case.requested_at
+        if ended is not None and ended < cutoff:
+            return True
+    if case.conversation_id is None:
+        return True
+    conv = Conversation.objects.filter(pk=case.conversation_id).first()
+    return conv is None or conversation_is_expired(conversation=conv, now=now)
 
 
 def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversation | None:

@@ -9,6 +9,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from chatwidget.events import conversation_group, publish_on_commit
+from memory.analytics import stat_record, stat_record_turn
 from memory.models import Conversation, Turn, TurnRole
 from memory.redaction import redact
 from memory.selectors import token_hash, turn_public
@@ -30,6 +31,7 @@ def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversat
     conv = Conversation.objects.create(
         site_id=site_id, token_hash=token_hash(token), language=language
     )
+    stat_record(site_id=site_id, conversations=1)
     return conv, token
 
 
@@ -85,11 +87,14 @@ def turn_append(
             conv.findings = _merge_counts(conv.findings, result.findings)
             update.append("findings")
         conv.save(update_fields=update)
+        stat_record_turn(site_id=conv.site_id, role=role, findings=result.findings)
         if publish:
             publish_on_commit(
                 conversation_group(conv.pk), {"type": "message", **turn_public(turn)}
             )
         transaction.on_commit(lambda: _after_turn(conv.pk))
+        if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)
+            transaction.on_commit(lambda: _profile_after_turn(conv.pk, seq), robust=True)
     log.info(
         "turn appended",
         extra={"conversation": conv.pk, "seq": seq, "role": role, "tokens": tokens,
@@ -104,6 +109,12 @@ def _after_turn(conversation_id: int) -> None:
     condense_schedule_if_due(conversation_id=conversation_id)
 
 
+def _profile_after_turn(conversation_id: int, seq: int) -> None:
+    from memory.profiles import profile_update_after_turn
+
+    profile_update_after_turn(conversation_id=conversation_id, seq=seq)
+
+
 def seq_reserve(*, conversation_id: int) -> int:
     """Reserve the seq of an answer before it streams. If the answer fails, the number is
     skipped: seqs are strictly increasing per conversation, not gap-free."""
@@ -112,28 +123,79 @@ def seq_reserve(*, conversation_id: int) -> int:
         return Conversation.objects.values_list("next_seq", flat=True).get(pk=conversation_id) - 1
 
 
+def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
+    """Reserve the seq of the bot's answer while the conversation is still with the bot.
+
+    Returns (seq, the conversation's language), or None when the bot must stay silent (staff
+    took over, closed, erased). One `UPDATE ... RETURNING` where the database has it
+    (PostgreSQL, SQLite >= 3.35): the state check and the reservation in one round trip, on
+    the hot path of every answer. Like `seq_reserve`, a failed answer leaves the number unused.
+    """
+    from django.db import connection
+
+    from memory.models import ConversationState
+
+    if connection.vendor == "postgresql" or (
+        connection.vendor == "sqlite" and connection.Database.sqlite_version_info >= (3, 35)
+    ):
+        q = connection.ops.quote_name
+        column = {f: q(Conversation._meta.get_field(f).column)
+                  for f in ("id", "state", "next_seq", "language")}
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {q(Conversation._meta.db_table)} "  # noqa: S608 - names from the model
+                f"SET {column['next_seq']} = {column['next_seq']} + 1 "
+                f"WHERE {column['id']} = %s AND {column['state']} = %s "
+                f"RETURNING {column['next_seq']}, {column['language']}",
+                [conversation_id, ConversationState.BOT],
+            )
+            row = cursor.fetchone()
+        return (row[0] - 1, row[1]) if row else None
+    with transaction.atomic():
+        conv = (Conversation.objects.select_for_update().only("state", "language", "next_seq")
+                .filter(pk=conversation_id).first())
+        if conv is None or conv.state != ConversationState.BOT:
+            return None
+        Conversation.objects.filter(pk=conversation_id).update(next_seq=F("next_seq") + 1)
+        return conv.next_seq, conv.language
+
+
 def visitor_message_receive(
-    *, site_id: int, token: str | None, client_id: str, text: str, language: str = "en"
+    *, site_id: int, token: str | None, client_id: str, text: str, language: str = "en",
+    profile_id: int | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
     Returns (result, conversation, new_token, hint). new_token is set only when a conversation
     was created here (the widget stores it in its cookie); hint is the system turn telling the
-    visitor what was removed, if anything was."""
+    visitor what was removed, if anything was. With `profile_id` (a recognised visit) a
+    conversation created here is linked to that profile."""
     from memory.selectors import conversation_get_by_token
 
     new_token = None
     conv = conversation_get_by_token(site_id=site_id, token=token) if token else None
     if conv is None:
         conv, new_token = conversation_start(site_id=site_id, language=language)
+        if profile_id:  # a recognised visit (memory.profiles): the new conversation joins it
+            from memory.profiles import profile_link_conversation
+
+            profile_link_conversation(profile_id=profile_id, conversation_id=conv.pk)
     result = turn_append(
         conversation_id=conv.pk, role=TurnRole.VISITOR, text=text, client_id=client_id
     )
     hint = None
+    last = result
     if result.created and result.removed:
-        hint = turn_append(conversation_id=conv.pk, role=TurnRole.SYSTEM,
-                           text=removed_hint(removed=result.removed, language=conv.language)).turn
-    conv.refresh_from_db(fields=["state", "next_seq"])
+        last = turn_append(conversation_id=conv.pk, role=TurnRole.SYSTEM,
+                           text=removed_hint(removed=result.removed, language=conv.language))
+        hint = last.turn
+    if last.created:
+        # turn_append read the conversation under its row lock and left it on the new turn:
+        # its state is current, no second read (tests/bench: one statement less per message)
+        locked = last.turn.conversation
+        conv.state, conv.next_seq = locked.state, locked.next_seq
+    else:
+        conv.refresh_from_db(fields=["state", "next_seq"])
     return result, conv, new_token, hint
 
 
@@ -148,28 +210,76 @@ def removed_hint(*, removed: dict[str, int], language: str) -> str:
         return " ".join(gettext(HINTS[kind]) for kind in removed if kind in HINTS)
 
 
-def conversation_erase(*, conversation_id: int) -> dict[str, int]:
-    """Erase a conversation now: turns, cores, traces and cached state. Every open tab is
-    told (`forgotten`) and closes. Returns counts for the audit log."""
-    from django.core.cache import cache
-
-    from chatwidget.events import conversation_group, publish_on_commit
+def conversation_erase(
+    *, conversation_id: int, actor=None, reason: str = "", delete_cases: bool = False
+) -> dict[str, int]:
+    """Erase a conversation now (Art. 17): turns, cores, traces, cached state (rate-limit
+    buckets, condensation lock) and the raw copies held by its handover cases (condensed
+    core, contact details). With `delete_cases` the case rows go too; otherwise each keeps
+    trigger, reason and note. Every open tab is told (`forgotten`) and closes. Writes an
+    audit event (actor, reason, counts) and returns the counts."""
+    from handover.models import Case
+    from memory.models import AuditEvent, ProfileFact
+    from memory.retention import audit_record, conversation_cache_clear
 
     with transaction.atomic():
         conv = Conversation.objects.select_for_update().filter(pk=conversation_id).first()
         if conv is None:
             return {}
+        cases = Case.objects.filter(conversation_id=conversation_id)
+        if delete_cases:
+            case_count = cases.delete()[1].get("handover.Case", 0)
+        else:
+            case_count = cases.update(core={}, contact=[], transcript_purged_at=timezone.now())
+        _, deleted = conv.delete()
         counts = {
-            "turns": conv.turns.count(),
-            "cores": conv.cores.count(),
-            "traces": conv.traces.count(),
+            "turns": deleted.get("memory.Turn", 0),
+            "cores": deleted.get("memory.Core", 0),
+            "traces": deleted.get("memory.ContextTrace", 0),
+            "cases_deleted" if delete_cases else "cases_cleared": case_count,
+            # what this conversation taught a recognition profile goes with it
+            "profile_facts": ProfileFact.objects.filter(source_conversation=conversation_id)
+            .delete()[0],
         }
-        conv.delete()
-        cache.delete_many([f"condense:lock:{conversation_id}", f"sess:{conversation_id}"])
+        audit_record(
+            action=AuditEvent.Action.ERASE, actor=actor, site_id=conv.site_id,
+            conversation_ref=conversation_id, target=f"conversation {conversation_id}",
+            reason=reason, details=counts,
+        )
+        transaction.on_commit(
+            lambda: conversation_cache_clear(conversation_ids=[conversation_id])
+        )
         publish_on_commit(conversation_group(conversation_id), {"type": "forgotten"})
     log.info("conversation erased", extra={"conversation": conversation_id, **counts})
     return counts
 
 
 def conversation_erase_by_visitor(*, conversation_id: int) -> dict[str, int]:
-    return conversation_erase(conversation_id=conversation_id)
+    """The visitor's `forget`: everything goes, the case rows too (nothing of the person)."""
+    return conversation_erase(
+        conversation_id=conversation_id, reason="visitor request", delete_cases=True
+    )
+
+
+def conversation_export_for_staff(
+    *, conversation_id: int, actor, reason: str, masked: bool = True
+) -> tuple[str, str, str]:
+    """A staff export (Art. 15 on request): JSON, masked unless the caller allowed plaintext
+    (owner with the reveal permission). Logged with actor and reason before it is handed out.
+    Returns (content, content type, file name)."""
+    from memory.export import conversation_export
+    from memory.models import AuditEvent
+    from memory.retention import audit_record
+
+    conv = Conversation.objects.only("site_id").get(pk=conversation_id)
+    with transaction.atomic():
+        content, content_type, filename = conversation_export(
+            conversation_id=conversation_id, fmt="json", masked=masked
+        )
+        audit_record(
+            action=AuditEvent.Action.EXPORT, actor=actor, site_id=conv.site_id,
+            conversation_ref=conversation_id, target=f"conversation {conversation_id}",
+            reason=reason, details={"masked": masked, "bytes": len(content.encode())},
+        )
+    log.info("conversation exported", extra={"conversation": conversation_id, "masked": masked})
+    return content, content_type, filename

@@ -40,6 +40,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: answers /healthz and /readyz before the ALLOWED_HOSTS check and the https
+    # redirect, so probes that reach a process by its address need no Host header.
+    "chatwidget.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -85,17 +88,43 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL", default="")
 if REDIS_URL:
+    from redis.asyncio.retry import Retry as AsyncRetry
+    from redis.backoff import ExponentialBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+    from redis.retry import Retry
+
+    # After a Redis restart every pooled connection is dead; without a retry the first
+    # command on each one fails (a lost live event, a failed group join). Retry a few times
+    # within about a second, then fail (the consumer closes the socket; the widget resumes).
+    _REDIS_RETRY_ON = [RedisConnectionError, RedisTimeoutError]
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 200, "expiry": 30},
+            "CONFIG": {
+                "hosts": [{
+                    "address": REDIS_URL,
+                    "socket_connect_timeout": 2,
+                    "retry": AsyncRetry(ExponentialBackoff(cap=0.5, base=0.1), 3),
+                    "retry_on_error": _REDIS_RETRY_ON,
+                }],
+                "capacity": 200,
+                "expiry": 30,
+            },
         }
     }
     CACHES = {
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 2, "SOCKET_TIMEOUT": 2},
+            "OPTIONS": {
+                "SOCKET_CONNECT_TIMEOUT": 2,
+                "SOCKET_TIMEOUT": 2,
+                "CONNECTION_POOL_KWARGS": {
+                    "retry": Retry(ExponentialBackoff(cap=0.5, base=0.1), 2),
+                    "retry_on_error": _REDIS_RETRY_ON,
+                },
+            },
         }
     }
 else:
@@ -149,13 +178,41 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or (
     REDIS_URL or "filesystem://"
 )
 if CELERY_BROKER_URL == "filesystem://":
-    _broker_dir = RUN_DIR / "broker"
+    # The embedded broker: a folder shared by the web process and the worker. Both create
+    # it, so whichever starts first can publish or consume.
+    _broker_dir = Path(env("CELERY_FILESYSTEM_BROKER_DIR", default=str(RUN_DIR / "broker")))
+    for _sub in ("out", "processed"):
+        try:
+            (_broker_dir / _sub).mkdir(parents=True, exist_ok=True)
+        except OSError:  # read-only image: the broker reports the problem when used
+            pass
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir / "out"),
         "data_folder_out": str(_broker_dir / "out"),
         "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        # A task delivered to a worker that died (acks_late: never acknowledged) goes back to
+        # the queue this long after delivery. Keep it above CELERY_TASK_TIME_LIMIT and above
+        # every countdown/ETA, or a running or waiting task is delivered a second time.
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+        "socket_connect_timeout": 2,
+    }
+# Publishing a task happens on the request path (after commit). When the broker is down it
+# must fail fast, not block the visitor's reply: one quick retry, then the caller logs the
+# error; the periodic `condense-lagging` task re-enqueues what was missed.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker waits for the broker at start
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker that dies mid-task leaves the task for another
@@ -166,12 +223,30 @@ CELERY_TASK_SOFT_TIME_LIMIT = 90
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
-    "purge-expired": {"task": "memory.tasks.purge_expired", "schedule": timedelta(minutes=5)},
+    # CHATWIDGET_PURGE_INTERVAL_SECONDS: how often the retention purge runs (default 300).
+    "purge-expired": {
+        "task": "memory.tasks.purge_expired",
+        "schedule": timedelta(seconds=env.int("CHATWIDGET_PURGE_INTERVAL_SECONDS", default=300)),
+    },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",
-        "schedule": timedelta(minutes=2),
+        "schedule": timedelta(seconds=env.int("MEMORY_CONDENSE_LAGGING_INTERVAL_SECONDS",
+                                              default=120)),
     },
 }
+
+# --- conversation memory: condensation (memory/condense.py) -----------------------------------
+# One condensation per conversation at a time: a cache lock that outlives the task's hard
+# time limit, so a worker killed mid-task releases it by expiry.
+MEMORY_CONDENSE_LOCK_SECONDS = env.int("MEMORY_CONDENSE_LOCK_SECONDS",
+                                       default=CELERY_TASK_TIME_LIMIT + 30)
+MEMORY_CONDENSE_QUEUED_SECONDS = 60  # suppresses duplicate enqueues while one is queued
+MEMORY_CONDENSE_CHUNK_TOKENS = env.int("MEMORY_CONDENSE_CHUNK_TOKENS", default=3000)
+MEMORY_CONDENSE_CHUNK_TURNS = 80  # per condensation step (model call)
+MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS = env.float("MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS",
+                                                  default=80.0)
+MEMORY_CONDENSE_LAGGING_HOURS = 24  # condense_lagging looks at conversations this recent
+MEMORY_CORE_MAX_TOKENS = env.int("MEMORY_CORE_MAX_TOKENS", default=600)  # rendered core cap
 
 # --- the product ----------------------------------------------------------------------------
 SESSION_COOKIE_NAME_WIDGET = "cw_session"

@@ -205,7 +205,8 @@ def test_the_embedded_filesystem_broker_works_as_manage_py_demo_starts_it(
              log_path=workers.log_path)
     enqueue(conv.pk, broker="filesystem://", transport_options={
         "data_folder_in": str(broker_dir / "out"), "data_folder_out": str(broker_dir / "out"),
-        "processed_folder": str(broker_dir / "processed"), "store_processed": False})
+        "processed_folder": str(broker_dir / "processed"), "store_processed": False,
+        "control_folder": str(broker_dir / "control")})
     core = wait_for(lambda: core_of(conv), what="the core", log_path=workers.log_path)
     assert core.covers_through_seq == 14 - 8
     assert "KU-2291-M" in json.dumps(core.data)

@@ -50,7 +50,7 @@ class Command(BaseCommand):
                               site.key], env=env),
         ]
         if not no_worker:
-            for sub in ("out", "processed"):
+            for sub in ("out", "processed", "control"):
                 (settings.RUN_DIR / "broker" / sub).mkdir(parents=True, exist_ok=True)
             procs.append(subprocess.Popen(
                 [py, "-m", "celery", "-A", "chatwidget", "worker", "-B", "-l", "warning",

@@ -9,7 +9,7 @@ export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
 export TEST_DATABASE_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/test)
 export TEST_REDIS_URL ?= $(shell (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && echo redis://127.0.0.1:6379/15)
 
-.PHONY: demo test setup setup-test browser lint bench clean
+.PHONY: demo test setup setup-test browser lint bench clean messages
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -45,3 +45,8 @@ bench: setup-test
 
 clean:
 	rm -rf .run staticfiles test-artifacts
+
+# Refresh the German catalogue after changing marked strings (needs GNU gettext).
+messages: setup-test
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=deploy --ignore=staticfiles --no-obsolete
+	$(PY) -m chatwidget.i18n

@@ -113,7 +113,8 @@ textarea:disabled{background:#f1f1f1;color:#555}::placeholder{color:#6b6b6b;whit
   let ctl = [];            // control frames held until welcome
   let R, W, L, A, P, log, sc, ty, ta, sendB, cnt, st, bn, hp, mn, mb, cb, fb, cf, dls, greet;
 
-  const maxSeq = () => Math.max(0, ...rows.keys());
+  // resume after the last complete turn: an answer seen only as deltas comes back whole
+  const maxSeq = () => { let m = 0; rows.forEach((r, k) => { if (r.done !== 0 && k > m) m = k; }); return m; };
   const say = (t) => { A.textContent = ""; setTimeout(() => (A.textContent = t), 60); };
   const scroll = (force) => { if (force) stick = true; if (stick && sc) sc.scrollTop = 1e9; };
 
@@ -196,7 +197,7 @@ textarea:disabled{background:#f1f1f1;color:#555}::placeholder{color:#6b6b6b;whit
       ctl.splice(0).forEach(send);
     },
     ack(f) {
-      touched = true;
+      touched = true; status();
       setTok(f.session, true); // first interaction: cookie created here
       const q = queue.get(f.id);
       if (!q) return;
@@ -230,6 +231,10 @@ textarea:disabled{background:#f1f1f1;color:#555}::placeholder{color:#6b6b6b;whit
     error(f) {
       typing(false);
       const text = f.message || T["err_" + f.code] || T.err_generic, q = queue.get(f.id), r = ids.get(f.id);
+      if (q && f.code === "unavailable") { // briefly down: keep it and resend with the same id
+        setTimeout(() => queue.has(f.id) && send({ type: "message", id: f.id, text: q.text }), 2e3 + Math.random() * 3e3);
+        return status(text);
+      }
       if (q) { queue.delete(f.id); q.row.classList.add("f"); q.row.p = 0; if (!ta.value) ta.value = q.text; }
       if (r) note(r, text, "e"); else add(h("p", { c: "n e" }, text));
       say(text);

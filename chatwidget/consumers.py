@@ -100,8 +100,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.language = self.site.language
 
     async def disconnect(self, code: int) -> None:
-        for task in list(getattr(self, "tasks", ())):
-            task.cancel()
+        # An answer being streamed is not cancelled: it is stored and published to the
+        # conversation's group, so a visitor who changed pages gets it on the next one.
+        if self.renewer is not None:
+            self.renewer.cancel()
         if self.conversation_id is not None:
             await self._group("discard", self.conversation_id)
 
@@ -239,7 +241,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if hint is not None and new_token:  # published before this socket joined the group
             await self._send({"type": "message", **memory_selectors.turn_public(hint)})
         if not result.created:
-            return  # a retry: the answer to the first attempt is already on its way
+            # A retry (the ack was lost): answered only if no answer is on its way or stored.
+            if conv.state == "bot":
+                self._spawn(self._answer(conv.pk, result.turn.seq, client_id, retry=True))
+            return
         if conv.state != "bot":
             if conv.state in ("waiting", "human"):  # the team has it: contact details, call back
                 from handover.services import handover_visitor_message
@@ -307,12 +312,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     # --- helpers ----------------------------------------------------------------------------
 
-    async def _answer(self, conversation_id: int, seq: int, client_id: str) -> None:
+    async def _answer(self, conversation_id: int, seq: int, client_id: str,
+                      retry: bool = False) -> None:
         async with self.answer_lock:
             try:
                 await services.answer_generate(
                     conversation_id=conversation_id, request_seq=seq, send=self._send,
-                    client_id=client_id,
+                    client_id=client_id, retry=retry,
                 )
             except DatabaseError as exc:
                 log.warning("database unavailable", extra={"at": "answer",

@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from chatwidget import llm
@@ -42,15 +43,32 @@ def embed_snippet(*, site: Site, base_url: str) -> str:
     )
 
 
-def _prepare(conversation_id: int, request_seq: int):
-    """Everything before the model call in one thread hop: reserve the answer's seq while the
+def _answering_key(conversation_id: int, request_seq: int) -> str:
+    return f"answering:{conversation_id}:{request_seq}"
+
+
+def _prepare(conversation_id: int, request_seq: int, retry: bool):
+    """Everything before the model call in one thread hop: claim the request (one answer per
+    visitor turn, across sockets and processes), reserve the answer's seq while the
     conversation is with the bot (one statement), then build the context. Returns
-    (built, seq, language), or (None, None, None) when the bot must stay silent."""
+    (built, seq, language), or (None, None, None) when the bot must stay silent.
+
+    `retry`: the visitor re-sent a message that was already stored (its ack was lost). It is
+    answered only if no answer is on its way or stored yet."""
     from memory.context import context_build
+    from memory.models import Turn
     from memory.services import answer_seq_reserve
 
+    key = _answering_key(conversation_id, request_seq)
+    if not cache.add(key, 1, timeout=int(settings.LLM_TIMEOUT_SECONDS * 3) + 60):
+        return None, None, None  # another socket is answering this turn
+    if retry and Turn.objects.filter(conversation_id=conversation_id, seq__gt=request_seq,
+                                     role=TurnRole.ASSISTANT).exists():
+        cache.delete(key)
+        return None, None, None
     reserved = answer_seq_reserve(conversation_id=conversation_id)
     if reserved is None:
+        cache.delete(key)
         return None, None, None
     seq, language = reserved
     return context_build(conversation_id=conversation_id, request_seq=request_seq), seq, language
@@ -60,13 +78,26 @@ def _state(conversation_id: int) -> str:
     return Conversation.objects.values_list("state", flat=True).get(pk=conversation_id)
 
 
-async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
-                          client_id: str | None) -> None:
-    """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
-    answer and publish it to every tab. The bot stays silent unless the state is `bot`."""
+def _finish(conversation_id: int, request_seq: int, seq: int, text: str) -> None:
     from memory.services import turn_append
 
-    built, seq, language = await database_sync_to_async(_prepare)(conversation_id, request_seq)
+    try:
+        if text:
+            turn_append(conversation_id=conversation_id, role=TurnRole.ASSISTANT, text=text,
+                        seq=seq)
+    finally:
+        cache.delete(_answering_key(conversation_id, request_seq))
+
+
+async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
+                          client_id: str | None, retry: bool = False) -> None:
+    """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
+    answer and publish it to every tab. The bot stays silent unless the state is `bot`.
+
+    The answer outlives the socket that asked: a visitor who changes pages mid-stream finds
+    the complete answer on the next page (sends to a closed socket are dropped)."""
+    built, seq, language = await database_sync_to_async(_prepare)(
+        conversation_id, request_seq, retry)
     if built is None:
         return
     parts: list[str] = []
@@ -97,6 +128,7 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
                 elif event.name == "request_handover":
                     handover_reason = str(event.arguments.get("reason", ""))[:500]
         except llm.ModelUnavailable:
+            await database_sync_to_async(_finish)(conversation_id, request_seq, seq, "")
             await send({
                 "type": "error",
                 "code": "model_unavailable",
@@ -104,13 +136,10 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
                 "id": client_id,
             })
             return
-    text = "".join(parts).strip()
-    if text:
-        # The state may have changed while streaming (staff took over): still store what
-        # the visitor has already seen, so the transcript matches the screen.
-        await database_sync_to_async(turn_append)(
-            conversation_id=conversation_id, role=TurnRole.ASSISTANT, text=text, seq=seq
-        )
+    # The state may have changed while streaming (staff took over): still store what the
+    # visitor has already seen, so the transcript matches the screen.
+    await database_sync_to_async(_finish)(conversation_id, request_seq, seq,
+                                          "".join(parts).strip())
     log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
                                      "ms": int((timezone.now() - started).total_seconds() * 1000)})
     if handover_reason is not None:

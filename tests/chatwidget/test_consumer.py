@@ -321,3 +321,42 @@ def test_site_refuses_malformed_staff_hours(db):
     with pytest.raises(ValidationError) as err:
         site.full_clean()
     assert "staff_hours" in err.value.message_dict
+
+
+async def test_answer_survives_a_page_change_mid_stream(site, connect, fake_llm):
+    """The visitor leaves the page while the answer streams: the next page gets it whole."""
+    fake_llm.script.append(Reply("one two three four five six seven eight", first_token_ms=50,
+                                 token_ms=80))
+    a = await connect(site.key)
+    await a.hello()
+    token = (await a.say("tell me a story", "p1"))["session"]
+    await a.recv_until("delta")
+    await a.close()  # page change
+    b = await connect(site.key)
+    welcome = await b.hello(session=token, last_seq=1)
+    stored = [t for t in welcome["turns"] if t["role"] == "assistant"]
+    if not stored:  # still streaming when the next page said hello: it arrives as a message
+        stored = [(await b.answer())[0]]
+    assert stored[0]["text"] == "one two three four five six seven eight"
+    assert len(fake_llm.requests) == 1
+
+
+async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
+    """The turn was committed but the ack never arrived (and no answer was started): the
+    retry with the same id gets the same ack and one answer."""
+    from memory.services import visitor_message_receive
+
+    c = await connect(site.key)
+    await c.hello()
+    token = (await c.say("first", "l0"))["session"]
+    await c.answer()
+    await database_sync_to_async(visitor_message_receive)(
+        site_id=site.pk, token=token, client_id="lost", text="second")
+    await c.send({"type": "message", "id": "lost", "text": "second"})
+    ack, _ = await c.recv_until("ack", id="lost")
+    final, _ = await c.answer()
+    assert final["text"] == "You said: second" and final["seq"] > ack["seq"]
+    await c.send({"type": "message", "id": "lost", "text": "second"})  # and once more
+    await c.recv_until("ack", id="lost")
+    assert await c.nothing(0.5)
+    assert sum(1 for r in fake_llm.requests if r.get("stream")) == 2

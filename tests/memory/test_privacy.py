@@ -111,3 +111,17 @@ def test_cookie_lifetime_matches_the_policy(site):
     places = {p["name"]: p for p in storage_places(site=site)}
     assert places[settings.SESSION_COOKIE_NAME_WIDGET]["seconds"] == 10 * 3600
     assert places[settings.RECOGNITION_COOKIE_NAME]["seconds"] == 2 * 30 * 86400
+
+
+def test_readme_cookie_table_is_the_generated_one(db):
+    """README's table is `manage.py privacy_table` output: regenerate it when this fails."""
+    from io import StringIO
+    from pathlib import Path
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("privacy_table", stdout=out)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    rows = [line for line in out.getvalue().splitlines() if line.startswith("| `")]
+    assert rows and all(row in readme for row in rows)

@@ -24,16 +24,7 @@ from django.views.decorators.http import require_POST
 from handover import selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import Case, RevealEvent
-
-CORE_LABELS = (
-    ("request", _("Request")),
-    ("objects", _("Objects")),
-    ("constraints", _("Constraints")),
-    ("open_points", _("Open points")),
-    ("promises", _("Promises")),
-    ("corrections", _("Corrections")),
-    ("settled", _("Settled")),
-)
+from memory.condense import CORE_LABELS
 
 
 class WaitingTimeFilter(admin.SimpleListFilter):

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from memory import profiles
+from memory.condense import CORE_LABELS
 from memory.models import (
     AuditEvent,
     ContextTrace,
@@ -264,15 +265,6 @@ class ConversationRightsMixin:
 TRANSCRIPT_LIMIT = 200  # newest turns shown on the page (the export has them all)
 TRACE_LIMIT = 50  # newest traces shown inline
 
-_CORE_LABELS = (
-    ("request", _("Request")),
-    ("objects", _("Objects")),
-    ("constraints", _("Constraints")),
-    ("open_points", _("Open points")),
-    ("promises", _("Promises")),
-    ("corrections", _("Corrections")),
-    ("settled", _("Settled")),
-)
 
 
 def _core_item(key: str, item) -> str:  # noqa: ANN001
@@ -294,7 +286,7 @@ def core_html(*, data: dict, covers_through: int) -> str:
     """A core as a readable form for staff (labels translated, values as stored)."""
     rows = [format_html("<p>{}</p>", _("Condensed from turns 1–%(n)s; newer turns override it.")
                         % {"n": covers_through})]
-    for key, label in _CORE_LABELS:
+    for key, label in CORE_LABELS:
         value = data.get(key)
         if not value:
             continue

@@ -47,6 +47,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from chatwidget import llm
 from memory import extract
@@ -638,6 +639,18 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
 # --------------------------------------------------------------------------------------
 # Rendering (what the model is sent; counted once when the core is stored)
 # --------------------------------------------------------------------------------------
+
+
+# The core's sections as staff read them (admin conversation and case pages), in form order.
+CORE_LABELS = (
+    ("request", gettext_lazy("Request")),
+    ("objects", gettext_lazy("Objects")),
+    ("constraints", gettext_lazy("Constraints")),
+    ("open_points", gettext_lazy("Open points")),
+    ("promises", gettext_lazy("Promises")),
+    ("corrections", gettext_lazy("Corrections")),
+    ("settled", gettext_lazy("Settled")),
+)
 
 
 def core_render(*, data: dict, covers_through: int) -> str:

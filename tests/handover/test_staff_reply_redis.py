@@ -3,7 +3,6 @@ held by a separate Daphne process, through the Redis channel layer and PostgreSQ
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,28 +14,12 @@ from django.db import connection
 from handover import services
 from handover.models import Case
 from tests.handover.conftest import make_user
+from tests.procs import free_port, wait_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port: int, proc: subprocess.Popen, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited early with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne not listening after {timeout}s")
 
 
 def recv_until(ws, kind: str, timeout: float = 10, **match) -> dict:

@@ -24,15 +24,11 @@ from urllib.parse import quote, urlencode
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.procs import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = "http://shop.test"
 START_TIMEOUT = 90.0  # seconds for a process to come up on a busy 2-core machine
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_until(predicate, *, timeout: float, interval: float = 0.2, what: str = "condition"):

@@ -6,6 +6,11 @@ from chatwidget.models import Site
 from chatwidget.services import embed_snippet
 
 
+admin.site.site_header = _("Shop chat assistant")
+admin.site.site_title = _("Shop chat assistant")
+admin.site.index_title = _("Conversations, handovers and settings")
+
+
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
     list_display = ("name", "key", "default_language", "context_budget", "created_at")

@@ -356,9 +356,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         received = memory_services.visitor_message_receive(
             site_id=self.site.id, token=self.token, client_id=client_id, text=text,
             language=self.language, profile_id=self.profile_id)
-        result, conv, new_token, hint = received
-        if new_token:  # the first message was counted under this connection; count it for
-            _rate_hit(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)  # the session
+        _, conv, new_token, _ = received
+        if new_token:
+            # the first message was counted under this connection; count it for the session
+            _rate_hit(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)
         return received
 
     async def _join(self, conversation_id: int) -> None:

@@ -7,7 +7,8 @@ server, so the real `openai` client path (streaming, retries, timeouts) runs.
     server.script.append(Reply("Hello"))  # next answers, in order; else `default`
     server.requests                      # every request body received (parsed JSON)
 
-Run standalone for benchmarks: `python -m tests.fakellm --port 9100 --first-token-ms 300`.
+Run standalone for benchmarks: `python -m tests.fakellm --port 9100 --first-token-ms 300`
+(`--no-record` keeps no request bodies, so memory stays flat under load).
 """
 
 from __future__ import annotations
@@ -65,8 +66,10 @@ def _last_user_text(body: dict) -> str:
 
 class FakeLLM:
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0,
-                 default: Callable[[dict], Behaviour] | None = None) -> None:
+                 default: Callable[[dict], Behaviour] | None = None,
+                 record: bool = True) -> None:
         self.host = host
+        self.record = record
         self.port = port
         self.script: list[Behaviour] = []
         self.requests: list[dict] = []
@@ -82,7 +85,8 @@ class FakeLLM:
 
     def next_behaviour(self, body: dict) -> Behaviour:
         with self._lock:
-            self.requests.append(body)
+            if self.record:
+                self.requests.append(body)
             if self.script:
                 return self.script.pop(0)
         return self.default(body)
@@ -228,9 +232,11 @@ def main() -> None:
     parser.add_argument("--first-token-ms", type=float, default=300)
     parser.add_argument("--token-ms", type=float, default=10)
     parser.add_argument("--words", type=int, default=30)
+    parser.add_argument("--no-record", action="store_true",
+                        help="do not keep request bodies (long benchmark runs)")
     args = parser.parse_args()
     text = " ".join(["word"] * args.words)
-    server = FakeLLM(port=args.port, default=lambda body: Reply(
+    server = FakeLLM(port=args.port, record=not args.no_record, default=lambda body: Reply(
         text, first_token_ms=args.first_token_ms, token_ms=args.token_ms))
     print(f"fake LLM on {server.base_url}", flush=True)
     asyncio.run(server.serve())

@@ -1,0 +1,535 @@
+"""The benchmark run: `make bench` or `python -m tests.bench.run [--quick] [--only ...]`.
+
+Starts a fresh bench database, the fake model (300 ms to the first token, 10 ms per token),
+Daphne with the product, and load clients in their own processes; writes a Markdown report,
+JSON and PNG plots to tests/bench/out/. See tests/bench/README.md for what each figure means.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import select
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import numpy as np
+
+from tests.bench import harness, report, weight
+from tests.bench.harness import OUT, PY, Procs
+
+SECTIONS = ("weight", "work", "overhead", "capacity", "ratios", "memory", "context")
+MODEL_FIRST_TOKEN_MS = 300.0
+MODEL_TOKEN_MS = 10.0
+MODEL_WORDS = 30
+P99_CAPACITY_MS = 50.0
+
+FULL = {
+    "levels": [1, 50, 200, 500],
+    "duration": 30.0,
+    "capacity_duration": 20.0,
+    "capacity_max": 2000,
+    "capacity_bisect": 3,
+    "memory_points": [1000, 2000, 5000],
+    "memory_cycles": 3,
+    "memory_cycle_n": 2000,
+    "ratio_load": 200,
+    "ratio_duration": 15.0,
+    "ratio_rounds": 2,
+    "work_turns": 30,
+}
+QUICK = {
+    "levels": [1, 20],
+    "duration": 6.0,
+    "warmup": 2.0,
+    "capacity_duration": 6.0,
+    "capacity_max": 40,
+    "capacity_bisect": 0,
+    "memory_points": [200, 400, 800],
+    "memory_cycles": 1,
+    "memory_cycle_n": 400,
+    "ratio_load": 20,
+    "ratio_duration": 5.0,
+    "ratio_rounds": 1,
+    "work_turns": 8,
+}
+
+_t_start = time.monotonic()
+
+
+def log(msg: str) -> None:
+    line = f"[{time.monotonic() - _t_start:7.1f}s] {msg}"
+    print(line, flush=True)
+    with open(OUT / "run.log", "a") as fh:
+        fh.write(line + "\n")
+
+
+def pct(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)), 2) if values else None
+
+
+# --- one load run ----------------------------------------------------------------------------------
+
+
+def settle(server: harness.Server, *, limit: float = 90.0) -> float:
+    """Wait until the server is idle (under 3% CPU over half a second): an overloaded run
+    leaves queued work behind, which must not be billed to the next run."""
+    start = time.monotonic()
+    while time.monotonic() - start < limit:
+        before = harness.cpu_seconds(server.pid)
+        time.sleep(0.5)
+        if harness.cpu_seconds(server.pid) - before < 0.015:
+            break
+    return round(time.monotonic() - start, 1)
+
+
+def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, interval: float,
+             duration: float, model_ms: float, llm_pid: int | None,
+             warmup: float | None = None) -> dict:
+    waited = settle(server)
+    if waited > 5:
+        log(f"  (waited {waited} s for {server.name} to finish the previous run's work)")
+    ramp = max(2.0, n / 100)
+    if warmup is None:
+        warmup = interval  # every conversation's first (costlier, creating) message is warm-up
+    pids = {"server": server.pid, **({"llm": llm_pid} if llm_pid else {})}
+    cpu0 = {k: harness.cpu_seconds(p) for k, p in pids.items()}
+    machine0 = harness.machine_cpu()
+    wall0 = time.monotonic()
+    data = harness.run_client(procs, [
+        "active", "--url", ws_url, "--conversations", str(n), "--interval", str(interval),
+        "--ramp", str(ramp), "--warmup", str(warmup), "--duration", str(duration),
+    ], timeout=ramp + warmup + duration + 120)
+    wall = time.monotonic() - wall0
+    cpu = {k: round(100 * (harness.cpu_seconds(p) - cpu0[k]) / wall, 1) for k, p in pids.items()}
+    machine1 = harness.machine_cpu()
+    # the whole machine's busy CPU, in % of one core; minus ours = everyone else's (the
+    # database's share of our work is in "others" too: it runs as the postgres user)
+    machine_pct = round(100 * (machine1[0] - machine0[0]) / wall, 1)
+    ours = cpu["server"] + cpu.get("llm", 0) + 100 * data["client_cpu_s"] / wall
+    overhead = [f - model_ms for f in data["first_ms"]]
+    row = {
+        "server": server.name,
+        "conversations": n,
+        "interval_s": interval,
+        "samples": len(overhead),
+        "overhead_p50": pct(overhead, 50),
+        "overhead_p95": pct(overhead, 95),
+        "overhead_p99": pct(overhead, 99),
+        "overhead_max": round(max(overhead), 2) if overhead else None,
+        "ack_p50": pct(data["ack_ms"], 50),
+        "ack_p99": pct(data["ack_ms"], 99),
+        "answer_p50": pct(data["total_ms"], 50),
+        "client_lag_p99": pct(data["client_lag_ms"], 99),
+        "client_cpu_pct": round(100 * data["client_cpu_s"] / wall, 1),
+        "server_cpu_pct": cpu["server"],
+        "llm_cpu_pct": cpu.get("llm"),
+        "machine_cpu_pct": machine_pct,
+        "other_cpu_pct": round(max(0.0, machine_pct - ours), 1),
+        "loadavg": harness.loadavg(),
+        "connected": data["connected"],
+        "connect_failed": data["connect_failed"],
+        "skipped_slots": data["skipped_slots"],
+        "errors": data["errors"],
+        "overhead_ms": [round(v, 2) for v in overhead],
+    }
+    log(f"  {server.name} n={n}: samples={row['samples']} overhead p50={row['overhead_p50']} "
+        f"p95={row['overhead_p95']} p99={row['overhead_p99']} ms; ack p50={row['ack_p50']}; "
+        f"cpu server={row['server_cpu_pct']}% llm={row['llm_cpu_pct']}% "
+        f"client={row['client_cpu_pct']}% machine={row['machine_cpu_pct']}% of {os.cpu_count()}00%; "
+        f"errors={row['errors'] or 0}")
+    return row
+
+
+# --- sections -----------------------------------------------------------------------------------
+
+
+def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict]) -> dict:
+    tried = {r["conversations"]: r for r in levels if r["interval_s"] == 5.0}
+
+    def ok(row: dict) -> bool:
+        return (row["overhead_p99"] is not None and row["overhead_p99"] <= P99_CAPACITY_MS
+                and row["samples"] > 0 and not row["connect_failed"]
+                and not row["errors"].get("timeout"))
+
+    def measure(n: int) -> dict:
+        log(f"capacity: {n} conversations")
+        row = load_run(procs, server, ws_url, n, interval=5.0,
+                       duration=cfg["capacity_duration"], model_ms=MODEL_FIRST_TOKEN_MS,
+                       llm_pid=llm_pid, warmup=cfg.get("warmup"))
+        tried[n] = row
+        return row
+
+    def bounds() -> tuple[int, int | None]:
+        good = [n for n, r in tried.items() if ok(r)]
+        best = max(good) if good else 0
+        bad = [n for n, r in tried.items() if not ok(r) and n > best]
+        return best, (min(bad) if bad else None)
+
+    best, worst = bounds()
+    while worst is None and best < cfg["capacity_max"]:
+        measure(min(cfg["capacity_max"], max(best * 2, 50)))
+        best, worst = bounds()
+    for _ in range(cfg["capacity_bisect"]):
+        if worst is None or worst - best <= max(5, best // 5):
+            break
+        mid = (best + worst) // 2
+        measure(int(round(mid / 25.0)) * 25 if mid > 100 else max(1, mid))
+        best, worst = bounds()
+    return {"largest_ok": best, "first_failing": worst, "p99_limit_ms": P99_CAPACITY_MS,
+            "runs": sorted(({k: v for k, v in r.items() if k != "overhead_ms"}
+                            for r in tried.values()), key=lambda r: r["conversations"])}
+
+
+def _idle_cmd(proc: subprocess.Popen, line: str, timeout: float) -> str:
+    proc.stdin.write((line + "\n").encode())
+    proc.stdin.flush()
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    if not ready:
+        raise TimeoutError(f"idle client did not answer {line!r} within {timeout}s")
+    return proc.stdout.readline().decode().strip()
+
+
+def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
+                   cycles: bool) -> dict:
+    client = procs.popen([PY, "-m", "tests.bench.loadclient", "idle", "--url", ws_url,
+                          "--timeout", "60"], env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        _idle_cmd(client, "open 100", 120)  # warm-up: imports, pools, first allocations
+        _idle_cmd(client, "close", 60)
+        time.sleep(3)
+        base = harness.rss_kib(server.pid)
+        points = [{"connections": 0, "rss_kib": base}]
+        for n in cfg["memory_points"]:
+            answer = _idle_cmd(client, f"open {n}", 300)
+            time.sleep(3)
+            points.append({"connections": n, "rss_kib": harness.rss_kib(server.pid),
+                           "client": answer})
+            log(f"  {server.name}: {answer}: RSS {points[-1]['rss_kib']} KiB")
+        xs = np.array([p["connections"] for p in points[1:]], dtype=float)
+        ys = np.array([p["rss_kib"] for p in points[1:]], dtype=float)
+        slope, intercept = np.polyfit(xs, ys, 1)
+        _idle_cmd(client, "close", 120)
+        time.sleep(5)
+        after_close = harness.rss_kib(server.pid)
+        log(f"  {server.name}: closed all: RSS {after_close} KiB")
+        cycle_rows = []
+        if cycles:
+            for i in range(cfg["memory_cycles"]):
+                answer = _idle_cmd(client, f"open {cfg['memory_cycle_n']}", 300)
+                time.sleep(2)
+                peak = harness.rss_kib(server.pid)
+                _idle_cmd(client, "close", 120)
+                time.sleep(5)
+                closed = harness.rss_kib(server.pid)
+                cycle_rows.append({"cycle": i + 1, "open": answer, "rss_open_kib": peak,
+                                   "rss_closed_kib": closed})
+                log(f"  cycle {i + 1}: open {peak} KiB, closed {closed} KiB")
+        _idle_cmd(client, "quit", 30)
+    finally:
+        procs.stop(client)
+    peak_n = cfg["memory_points"][-1]
+    peak_rss = points[-1]["rss_kib"]
+    result = {
+        "server": server.name,
+        "points": points,
+        "slope_kib_per_connection": round(float(slope), 2),
+        "intercept_kib": round(float(intercept)),
+        "rss_after_close_kib": after_close,
+        "returned_after_close_pct": round(100 * (peak_rss - after_close) / max(1, peak_rss - base), 1),
+        "cycles": cycle_rows,
+        "cycle_connections": cfg["memory_cycle_n"],
+        "peak_connections": peak_n,
+    }
+    if cycle_rows:
+        closes = [c["rss_closed_kib"] for c in cycle_rows]
+        # growth per cycle of the RSS left after closing: a leak shows as steady growth
+        result["growth_per_cycle_kib"] = round(float(np.polyfit(range(len(closes)), closes, 1)[0]), 1) if len(closes) > 1 else 0.0
+        result["cycle_growth_per_connection_kib"] = round(
+            result["growth_per_cycle_kib"] / cfg["memory_cycle_n"], 3)
+    return result
+
+
+def section_ratios(procs, servers: dict[str, harness.Server], urls: dict[str, str], llm_pid,
+                   cfg, load: int) -> dict:
+    runs: dict[str, list[dict]] = {name: [] for name in servers}
+    order = list(servers)
+    for rnd in range(cfg["ratio_rounds"]):
+        for name in order:
+            log(f"ratios round {rnd + 1}: {name} ({load} conversations)")
+            runs[name].append(load_run(
+                procs, servers[name], urls[name], load, interval=5.0,
+                duration=cfg["ratio_duration"],
+                model_ms=0.0 if name == "echo" else MODEL_FIRST_TOKEN_MS, llm_pid=llm_pid,
+                warmup=cfg.get("warmup")))
+
+    def med(name: str, key: str) -> float | None:
+        vals = [r[key] for r in runs.get(name, []) if r[key] is not None]
+        return round(float(np.median(vals)), 2) if vals else None
+
+    summary = {name: {"overhead_p50": med(name, "overhead_p50"),
+                      "overhead_p99": med(name, "overhead_p99"),
+                      "server_cpu_pct": med(name, "server_cpu_pct")} for name in runs}
+
+    def ratio(a: str, b: str, key: str) -> float | None:
+        x, y = summary.get(a, {}).get(key), summary.get(b, {}).get(key)
+        return round(x / y, 2) if x is not None and y not in (None, 0) else None
+
+    pairs = [("product (Daphne, in-memory)", "product", "echo (Daphne)", "echo"),
+             ("Redis layer", "redis", "in-memory layer", "product"),
+             ("uvicorn", "uvicorn", "Daphne", "product")]
+    ratios = [{"a": la, "b": lb, "p50_ratio": ratio(a, b, "overhead_p50"),
+               "p99_ratio": ratio(a, b, "overhead_p99"),
+               "a_p50": summary.get(a, {}).get("overhead_p50"),
+               "b_p50": summary.get(b, {}).get("overhead_p50"),
+               "a_p99": summary.get(a, {}).get("overhead_p99"),
+               "b_p99": summary.get(b, {}).get("overhead_p99")}
+              for la, a, lb, b in pairs if a in runs and b in runs]
+    return {"load": load, "rounds": cfg["ratio_rounds"], "order": order,
+            "summary": summary, "ratios": ratios,
+            "runs": {k: [{x: y for x, y in r.items() if x != "overhead_ms"} for r in v]
+                     for k, v in runs.items()}}
+
+
+def section_work(env: dict, site_key: str, turns: int) -> dict:
+    out = OUT / "work.json"
+    out.unlink(missing_ok=True)
+    done = subprocess.run([PY, "-m", "tests.bench.work", "--site-key", site_key, "--turns",
+                           str(turns), "--out", str(out)], cwd=harness.ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    if not out.exists():
+        raise RuntimeError(f"work probe exited {done.returncode}: {done.stderr[-1500:]}")
+    return json.loads(out.read_text())
+
+
+def section_context(env: dict, quick: bool, database_url: str) -> dict:
+    """bench_context.main() makes its own test database from the test settings: on the bench's
+    PostgreSQL server (as test_bench) when there is one."""
+    env = {**env, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test", "TEST_DB_NAME": "test_bench"}
+    if database_url.startswith("postgres"):
+        env["TEST_DATABASE_URL"] = database_url
+    else:
+        env.pop("TEST_DATABASE_URL", None)
+    out = OUT / "context.json"
+    out.unlink(missing_ok=True)
+    args = [PY, "-m", "tests.bench.context_hook", "--out", str(out)] + (["--quick"] if quick else [])
+    try:
+        done = subprocess.run(args, cwd=harness.ROOT, env=env, capture_output=True, text=True,
+                              timeout=600)
+    except subprocess.TimeoutExpired:
+        return {"available": False, "reason": "bench_context.main() ran past 600 s"}
+    if not out.exists():
+        return {"available": False, "reason": f"context hook exited {done.returncode}: "
+                                              f"{done.stderr[-500:]}"}
+    return json.loads(out.read_text())
+
+
+def profile_run(procs: Procs, server: harness.Server, ws_url: str, llm_pid: int, n: int,
+                cfg: dict) -> dict:
+    """py-spy (sampling, all threads, no idle frames) attached to the server during a load run."""
+    import shutil
+
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    if not Path(spy).exists():
+        log("profile skipped: py-spy is not installed (.venv/bin/pip install py-spy)")
+        return {"skipped": "py-spy not installed"}
+    raw = OUT / f"profile-{n}.txt"
+    interval = 1.0 if n == 1 else 5.0
+    seconds = int(max(2.0, n / 100) + interval + cfg["duration"])
+    recorder = procs.popen([spy, "record", "--pid", str(server.pid), "--duration", str(seconds),
+                            "--rate", "100", "--nonblocking", "--format", "raw", "--output", str(raw)],
+                           env=dict(os.environ), log_path=OUT / "py-spy.log")
+    log(f"profile: {n} conversations, py-spy on pid {server.pid}")
+    row = load_run(procs, server, ws_url, n, interval=interval, duration=cfg["duration"],
+                   model_ms=MODEL_FIRST_TOKEN_MS, llm_pid=llm_pid)
+    try:
+        recorder.wait(seconds + 30)
+    except subprocess.TimeoutExpired:
+        pass
+    procs.stop(recorder)
+    top = profile_summary(raw) if raw.exists() else "py-spy wrote nothing (see out/py-spy.log)"
+    (OUT / f"profile-{n}-top.txt").write_text(top)
+    return {"conversations": n, "raw": str(raw), "row": {k: v for k, v in row.items()
+                                                          if k != "overhead_ms"}}
+
+
+def profile_summary(raw_path, limit: int = 45) -> str:
+    """Inclusive and self sample counts per function from py-spy's collapsed stacks."""
+    from collections import Counter
+
+    inclusive: Counter[str] = Counter()
+    own: Counter[str] = Counter()
+    total = 0
+    for line in open(raw_path):
+        stack, _, count = line.rstrip().rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = stack.split(";")
+        for frame in set(frames):
+            inclusive[frame] += n
+        own[frames[-1]] += n
+    lines = [f"{total} samples (CPU only)", "", "inclusive:"]
+    lines += [f"{100 * c / total:6.1f}%  {f}" for f, c in inclusive.most_common(limit)]
+    lines += ["", "self:"]
+    lines += [f"{100 * c / total:6.1f}%  {f}" for f, c in own.most_common(limit)]
+    return "\n".join(lines) + "\n"
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+
+def machine() -> dict:
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        mem = open("/proc/meminfo").readline().split(":", 1)[1].strip()
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=harness.ROOT,
+                                capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        commit = ""
+    return {"cores": os.cpu_count(), "cpu": model, "memory": mem, "python": platform.python_version(),
+            "platform": platform.platform(), "commit": commit}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="a ~2-minute smoke run")
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help=f"comma-separated subset of {','.join(SECTIONS)}")
+    parser.add_argument("--levels", default="", help="override the overhead levels, e.g. 1,200")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="profile the server with py-spy during a run at N conversations "
+                             "(writes out/profile-N.txt and out/profile-N-top.txt)")
+    args = parser.parse_args(argv)
+    only = {s.strip() for s in args.only.split(",") if s.strip()}
+    cfg = dict(QUICK if args.quick else FULL)
+    if args.levels:
+        cfg["levels"] = [int(x) for x in args.levels.split(",")]
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "run.log").unlink(missing_ok=True)
+    harness.raise_nofile()
+    results: dict = {"meta": {"started": dt.datetime.now().isoformat(timespec="seconds"),
+                              "mode": "quick" if args.quick else "full",
+                              "sections": sorted(only), "config": cfg,
+                              "machine": machine(),
+                              "model": {"first_token_ms": MODEL_FIRST_TOKEN_MS,
+                                        "token_ms": MODEL_TOKEN_MS, "words": MODEL_WORDS}}}
+    procs = Procs()
+    status = 0
+    try:
+        db_url, db_desc = harness.database_prepare(log)
+        results["meta"]["database"] = db_desc
+        log(f"database: {db_desc}")
+        env = harness.server_env(database_url=db_url, llm_port=1)
+        harness.manage(["migrate", "--noinput", "-v", "0", "--skip-checks"], env=env)
+        site_key = harness.site_create(env=env)
+        llm_port, llm = harness.start_fakellm(procs, first_token_ms=MODEL_FIRST_TOKEN_MS,
+                                              token_ms=MODEL_TOKEN_MS, words=MODEL_WORDS)
+        env = harness.server_env(database_url=db_url, llm_port=llm_port)
+        product = harness.start_server(procs, name="product", env=env)
+        url = f"{product.ws_base}/ws/chat/{site_key}/"
+        log(f"site {site_key}; product on :{product.port}; fake model on :{llm_port}")
+
+        if args.profile:
+            results["profile"] = profile_run(procs, product, url, llm.pid, args.profile, cfg)
+
+        if "weight" in only:
+            results["weight"] = weight.measure(
+                f"http://127.0.0.1:{product.port}/widget/v1/{site_key}/config.json?lang=en")
+            log(f"weight: loader {results['weight']['loader']}, whole {results['weight']['whole']}")
+
+        if "work" in only:
+            results["work"] = section_work(env, site_key, cfg["work_turns"])
+            log(f"work per turn before the model call: {results['work']['before_model']}")
+
+        levels: list[dict] = []
+        if "overhead" in only or "capacity" in only:
+            for n in cfg["levels"]:
+                interval = 1.0 if n == 1 else 5.0
+                log(f"overhead: {n} conversations (a message every {interval:g} s)")
+                levels.append(load_run(procs, product, url, n, interval=interval,
+                                       duration=cfg["duration"], model_ms=MODEL_FIRST_TOKEN_MS,
+                                       llm_pid=llm.pid, warmup=cfg.get("warmup")))
+            results["overhead"] = levels
+        if "capacity" in only:
+            results["capacity"] = section_capacity(procs, product, url, llm.pid, cfg, levels)
+            log(f"capacity: largest ok {results['capacity']['largest_ok']}")
+
+        if "ratios" in only:
+            servers = {"product": product,
+                       "echo": harness.start_server(procs, name="echo", env=env, wait=False,
+                                                    app="tests.bench.echo_app:app")}
+            if harness.redis_available():
+                servers["redis"] = harness.start_server(
+                    procs, name="redis", wait=False, env=harness.server_env(
+                        database_url=db_url, llm_port=llm_port, redis=True))
+            else:
+                log("Redis not available: the channel-layer ratio is skipped")
+            servers["uvicorn"] = harness.start_server(procs, name="uvicorn", env=env,
+                                                      kind="uvicorn", wait=False)
+            for server in servers.values():
+                harness.wait_port(server.port, server.proc, timeout=90)
+            urls = {name: (f"{s.ws_base}/ws/chat/{site_key}/") for name, s in servers.items()}
+            # compare below saturation: a saturated server measures its queue, not its cost
+            load = cfg["ratio_load"]
+            if results.get("capacity"):
+                load = max(5, min(load, results["capacity"]["largest_ok"]))
+            results["ratios"] = section_ratios(procs, servers, urls, llm.pid, cfg, load)
+            for name, server in servers.items():
+                if name != "product":
+                    procs.stop(server.proc)
+
+        if "memory" in only:
+            procs.stop(product.proc)  # a fresh process: RSS is not polluted by the load runs
+            fresh = harness.start_server(procs, name="product-idle", env=env)
+            log("memory: idle connections (product, Daphne)")
+            mem = {"product": memory_profile(procs, fresh, f"{fresh.ws_base}/ws/chat/{site_key}/",
+                                             cfg, cycles=True)}
+            procs.stop(fresh.proc)
+            echo = harness.start_server(procs, name="echo-idle", env=env,
+                                        app="tests.bench.echo_app:app")
+            log("memory: idle connections (echo app, Daphne: the server's own share)")
+            mem["echo"] = memory_profile(procs, echo, f"{echo.ws_base}/ws/chat/{site_key}/",
+                                         cfg, cycles=False)
+            procs.stop(echo.proc)
+            results["memory"] = mem
+
+        if "context" in only:
+            log("context: tests.bench.bench_context.main()")
+            results["context"] = section_context(env, args.quick, db_url)
+            log(f"context: available={results['context'].get('available')}")
+    except Exception as exc:  # noqa: BLE001 - write what we have, then fail
+        status = 1
+        results["error"] = f"{type(exc).__name__}: {exc}"
+        log("FAILED: " + traceback.format_exc())
+    finally:
+        procs.stop_all()
+        harness.redis_flush()
+        results["meta"]["finished"] = dt.datetime.now().isoformat(timespec="seconds")
+        results["meta"]["wall_s"] = round(time.monotonic() - _t_start, 1)
+    paths = report.write(results)
+    log("report: " + ", ".join(str(p.relative_to(harness.ROOT)) for p in paths))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

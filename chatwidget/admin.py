@@ -5,7 +5,6 @@ from django.utils.translation import gettext_lazy as _
 from chatwidget.models import Site
 from chatwidget.services import embed_snippet
 
-
 admin.site.site_header = _("Shop chat assistant")
 admin.site.site_title = _("Shop chat assistant")
 admin.site.index_title = _("Conversations, handovers and settings")

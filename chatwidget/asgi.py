@@ -15,6 +15,11 @@ from chatwidget.routing import websocket_urlpatterns  # noqa: E402
 
 daphne_fix.apply()
 
+# Load the tokenizer now, not on the first visitor's turn (about 2 s of CPU on a small box).
+from memory.tokens import check_encoding_available  # noqa: E402
+
+check_encoding_available()
+
 try:
     from handover.routing import websocket_urlpatterns as staff_patterns  # noqa: E402
 except ImportError:  # pragma: no cover

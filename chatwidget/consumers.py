@@ -4,7 +4,6 @@ import asyncio
 import json
 import logging
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import Error as DatabaseError
@@ -14,6 +13,7 @@ from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import RedisError
 
 from chatwidget import services
+from chatwidget.aio import db_async
 from chatwidget.events import conversation_group
 from chatwidget.ratelimit import rate_limit_hit
 from chatwidget.selectors import origin_allowed, site_info_by_key
@@ -34,10 +34,6 @@ SHUTDOWN_GRACE_SECONDS = 10
 # Redis or the database away). 1012/1013 would say so, but servers may only send 1000 and
 # 3000-4999 (RFC 6455, 7.4.2), so it is an application code.
 CLOSE_RECONNECT = 4503
-
-
-def _drain() -> None:
-    """Runs after every database call already queued for the worker thread."""
 
 
 def _rate_hit(*, key: str, rate: str) -> bool:
@@ -75,7 +71,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.answer_lock = asyncio.Lock()
         key = self.scope["url_route"]["kwargs"]["site_key"]
         try:
-            self.site = await database_sync_to_async(site_info_by_key)(key=key)
+            self.site = await db_async(site_info_by_key)(key=key)
         except DatabaseError as exc:
             log.warning("database unavailable", extra={"at": "connect",
                                                        "error": type(exc).__name__})
@@ -131,10 +127,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         for task in running:
             task.cancel()
         try:
-            # A database call still running in the worker thread publishes its events after
-            # commit through this event loop: let it finish while the loop still runs, or
-            # the thread waits on a stopped loop and the process never exits.
-            await asyncio.wait_for(database_sync_to_async(_drain)(), timeout=5)
+            # (Database threads never wait on this loop: chatwidget.events hands events over
+            # without blocking, so a stopping loop cannot hang the process.)
             await self.close(code=CLOSE_RECONNECT)
         except Exception as exc:  # the socket or the database may already be gone
             log.info("close for reconnect incomplete", extra={"error": type(exc).__name__})
@@ -185,7 +179,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         lang = frame.get("lang")
         if lang in ("en", "de"):
             self.language = lang
-        conv, turns = await database_sync_to_async(_welcome_data)(self.site.id, token, last_seq)
+        conv, turns = await db_async(_welcome_data)(self.site.id, token, last_seq)
         self.greeted = True
         if conv is None:
             self.token = None
@@ -205,7 +199,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         token = frame.get("recognition")
         if not isinstance(token, str) or not token:
             return
-        result = await database_sync_to_async(profiles.profile_recognise)(
+        result = await db_async(profiles.profile_recognise)(
             site_id=self.site.id, token=token, conversation_id=conversation_id
         )
         self.profile_id = result.profile_id
@@ -227,7 +221,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 client_id,
             )
             return
-        received = await database_sync_to_async(self._receive)(client_id, text)
+        received = await db_async(self._receive)(client_id, text)
         if received is None:
             await self._error("rate_limited", _("Too many messages. Please wait a moment."),
                               client_id)
@@ -249,7 +243,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             if conv.state in ("waiting", "human"):  # the team has it: contact details, call back
                 from handover.services import handover_visitor_message
 
-                await database_sync_to_async(handover_visitor_message)(
+                await db_async(handover_visitor_message)(
                     conversation_id=conv.pk, seq=result.turn.seq
                 )
             return
@@ -264,13 +258,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
         # In the background: the state changes at once, then the case's core is condensed
         # (it may call the model); this socket keeps taking frames meanwhile.
-        self._spawn(database_sync_to_async(handover_request)(
+        self._spawn(db_async(handover_request)(
             conversation_id=self.conversation_id, trigger="visitor", reason=reason[:500]
         ))
 
     async def on_forget(self, frame: dict) -> None:
         if self.conversation_id is not None:
-            await database_sync_to_async(memory_services.conversation_erase_by_visitor)(
+            await db_async(memory_services.conversation_erase_by_visitor)(
                 conversation_id=self.conversation_id
             )
         else:
@@ -288,14 +282,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self._error("rate_limited", _("Too many messages. Please wait a moment."))
             return
         service = profiles.consent_grant if recognition else profiles.consent_withdraw
-        result = await database_sync_to_async(service)(
+        result = await db_async(service)(
             site_id=self.site.id, conversation_id=self.conversation_id, profile_id=self.profile_id
         )
         self.profile_id = result.profile_id
         await self._send(result.frame())
 
     async def on_profile(self, frame: dict) -> None:
-        fields = await database_sync_to_async(profiles.profile_fields_for_visitor)(
+        fields = await db_async(profiles.profile_fields_for_visitor)(
             site_id=self.site.id, profile_id=self.profile_id, conversation_id=self.conversation_id
         )
         await self._send({"type": "profile", "fields": fields})
@@ -345,7 +339,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         return by_address or by_session
 
     async def _rate_limited(self) -> bool:
-        return await database_sync_to_async(self._rate_check)()
+        return await db_async(self._rate_check)()
 
     def _receive(self, client_id: str, text: str):
         """Sync, one thread hop per message (each hop queues behind every other

@@ -14,10 +14,11 @@ def rate_limit_hit(*, key: str, rate: str) -> bool:
     """Count one event under `key`; True when the limit is exceeded."""
     limit, window = parse_rate(rate)
     bucket = f"rl:{key}:{int(time.time() // window)}"
-    cache.add(bucket, 0, timeout=window + 1)
     try:
-        count = cache.incr(bucket)
-    except ValueError:  # expired between add and incr
-        cache.set(bucket, 1, timeout=window + 1)
-        count = 1
+        count = cache.incr(bucket)  # the common case: one round trip
+    except ValueError:  # first event of this window
+        if cache.add(bucket, 1, timeout=window + 1):
+            count = 1
+        else:  # another process created it meanwhile
+            count = cache.incr(bucket)
     return count > limit

@@ -5,12 +5,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
 from chatwidget import llm
+from chatwidget.aio import db_async
 from chatwidget.events import apublish, conversation_group
 from chatwidget.models import Site, validate_origin
 from memory.models import Conversation, TurnRole
@@ -96,7 +96,7 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
 
     The answer outlives the socket that asked: a visitor who changes pages mid-stream finds
     the complete answer on the next page (sends to a closed socket are dropped)."""
-    built, seq, language = await database_sync_to_async(_prepare)(
+    built, seq, language = await db_async(_prepare)(
         conversation_id, request_seq, retry)
     if built is None:
         return
@@ -128,7 +128,7 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
                 elif event.name == "request_handover":
                     handover_reason = str(event.arguments.get("reason", ""))[:500]
         except llm.ModelUnavailable:
-            await database_sync_to_async(_finish)(conversation_id, request_seq, seq, "")
+            await db_async(_finish)(conversation_id, request_seq, seq, "")
             await send({
                 "type": "error",
                 "code": "model_unavailable",
@@ -138,14 +138,14 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
             return
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
-    await database_sync_to_async(_finish)(conversation_id, request_seq, seq,
+    await db_async(_finish)(conversation_id, request_seq, seq,
                                           "".join(parts).strip())
     log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
                                      "ms": int((timezone.now() - started).total_seconds() * 1000)})
     if handover_reason is not None:
         from handover.services import handover_request
 
-        await database_sync_to_async(handover_request)(
+        await db_async(handover_request)(
             conversation_id=conversation_id, trigger="model", reason=handover_reason
         )
 

@@ -6,6 +6,7 @@ nothing that leads back to anyone.
 """
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from memory.models import DailyStat, TurnRole
@@ -27,6 +28,15 @@ def stat_record(
     if not (conversations or visitor_turns or assistant_turns or handovers or redactions):
         return
     day = timezone.localdate()
+    if not redactions:  # the common case: one UPDATE ... SET n = n + k
+        updated = DailyStat.objects.filter(site_id=site_id, day=day).update(
+            conversations=F("conversations") + conversations,
+            visitor_turns=F("visitor_turns") + visitor_turns,
+            assistant_turns=F("assistant_turns") + assistant_turns,
+            handovers=F("handovers") + handovers,
+        )
+        if updated:
+            return
     with transaction.atomic():
         stat, _ = DailyStat.objects.select_for_update().get_or_create(site_id=site_id, day=day)
         stat.conversations += conversations

@@ -13,7 +13,7 @@ from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import RedisError
 
 from chatwidget import services
-from chatwidget.aio import db_async
+from chatwidget.db import db_async
 from chatwidget.events import conversation_group
 from chatwidget.ratelimit import rate_limit_hit
 from chatwidget.selectors import origin_allowed, site_info_by_key
@@ -349,7 +349,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return None
         received = memory_services.visitor_message_receive(
             site_id=self.site.id, token=self.token, client_id=client_id, text=text,
-            language=self.language, profile_id=self.profile_id)
+            language=self.language, profile_id=self.profile_id,
+            conversation_id=self.conversation_id)
         _, conv, new_token, _ = received
         if new_token:
             # the first message was counted under this connection; count it for the session

@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from chatwidget import llm
-from chatwidget.aio import db_async
+from chatwidget.db import db_async
 from chatwidget.events import apublish, conversation_group
 from chatwidget.models import Site, validate_origin
 from memory.models import Conversation, TurnRole

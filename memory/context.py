@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from chatwidget.db import relaxed_durability
 from chatwidget.models import Site
 from memory.models import ContextTrace, Conversation, Core, Turn
 from memory.tokens import count_tokens, encoding_name_for, get_encoding
@@ -225,19 +226,20 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
         "verbatim": sum(t.token_count for t in chosen),
         "request": t_request,
     }
-    trace = ContextTrace.objects.create(
-        conversation=conv,
-        request_seq=request_seq,
-        mode="demo" if settings.DEMO_MODE else "model",
-        model_name=model,
-        budget=budget,
-        reserve=reserve,
-        sections=sections,
-        total_tokens=sum(sections.values()),
-        verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if request_turn else []),
-        core_version=core.version if core_text else 0,
-        core_covers_through=core.covers_through_seq if core_text else 0,
-        left_out=left_out,
-        inline_condensed=inline,
-    )
+    with relaxed_durability():  # a trace lost in a crash costs nothing; an fsync costs ms
+        trace = ContextTrace.objects.create(
+            conversation=conv,
+            request_seq=request_seq,
+            mode="demo" if settings.DEMO_MODE else "model",
+            model_name=model,
+            budget=budget,
+            reserve=reserve,
+            sections=sections,
+            total_tokens=sum(sections.values()),
+            verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if request_turn else []),
+            core_version=core.version if core_text else 0,
+            core_covers_through=core.covers_through_seq if core_text else 0,
+            left_out=left_out,
+            inline_condensed=inline,
+        )
     return BuiltContext(messages=messages, trace=trace, model=model, sections=sections)

@@ -162,7 +162,7 @@ def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
 
 def visitor_message_receive(
     *, site_id: int, token: str | None, client_id: str, text: str, language: str = "en",
-    profile_id: int | None = None,
+    profile_id: int | None = None, conversation_id: int | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -173,7 +173,14 @@ def visitor_message_receive(
     from memory.selectors import conversation_get_by_token
 
     new_token = None
-    conv = conversation_get_by_token(site_id=site_id, token=token) if token else None
+    conv = None
+    if conversation_id is not None:
+        # The socket resolved and checked the token at hello (or created the conversation):
+        # no second lookup on every message. An erased conversation falls through below.
+        conv = Conversation.objects.filter(pk=conversation_id, site_id=site_id).only(
+            "pk", "language", "state", "next_seq").first()
+    elif token:
+        conv = conversation_get_by_token(site_id=site_id, token=token)
     if conv is None:
         conv, new_token = conversation_start(site_id=site_id, language=language)
         if profile_id:  # a recognised visit (memory.profiles): the new conversation joins it

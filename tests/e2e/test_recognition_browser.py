@@ -22,15 +22,17 @@ def cookie(page, name: str) -> str | None:
     return None
 
 
-def server_count(stack, model: str) -> int:
-    out = stack.shell(f"from memory.models import {model}; print({model}.objects.count())")
+def server_count(stack, model: str, where: str = "") -> int:
+    """Rows on the server; `where` narrows it (the live stack is shared by the e2e tests)."""
+    out = stack.shell(f"from memory.models import {model}; "
+                      f"print({model}.objects.filter({where}).count())")
     return int(out.strip().splitlines()[-1])
 
 
-def wait_for_count(stack, model: str, expected: int, timeout: float = 15) -> int:
+def wait_for_count(stack, model: str, expected: int, timeout: float = 15, where: str = "") -> int:
     deadline = time.monotonic() + timeout
     while True:
-        n = server_count(stack, model)
+        n = server_count(stack, model, where)
         if n == expected or time.monotonic() > deadline:
             return n
         time.sleep(0.3)
@@ -80,11 +82,15 @@ def test_grant_and_withdraw_recognition(live_stack, page, fake):
 
     open_menu(page)
     box = shadow(page, '#cw-menu input[type="checkbox"]')
+    session = cookie(page, "cw_session")
+    assert session, "the conversation's own session cookie"
     box.uncheck()
     page.wait_for_function(f"!document.cookie.includes('{COOKIE}=')")
     assert cookie(page, COOKIE) is None, "withdrawal deletes the cookie at once"
     assert wait_for_count(live_stack, "Profile", 0) == 0, "and the profile on the server"
-    assert wait_for_count(live_stack, "Conversation", 0) == 0, "with the linked transcript"
+    this_one = f"token_hash='{hashlib.sha256(session.encode()).hexdigest()}'"
+    assert wait_for_count(live_stack, "Conversation", 0, where=this_one) == 0, \
+        "with the linked transcript"
     assert server_count(live_stack, "ProfileFact") == 0
     shadow(page, ".lg > .n").last.wait_for()  # the widget says the conversation is deleted
     page.screenshot(path=str(artifact("recognition-withdrawn.png")))

@@ -1,6 +1,8 @@
 """Erasure (Art. 17): the visitor's `forget` over the websocket and the staff erase in admin.
 Both remove everything of the conversation and leave an audit event with counts only."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import Permission, User
@@ -59,6 +61,13 @@ async def test_visitor_forget_erases_everything_and_closes_every_tab(site, conne
     assert (await second.hello(session=token))["resumed"] is True
     await first.send({"type": "handover", "reason": "I want a person"})
     await first.recv_until("state", state="waiting")
+    # the handover stores a fresh core with its case in the background: let it finish
+    await first.recv_until("message", role="system")
+    for _ in range(100):
+        if await database_sync_to_async(
+                Case.objects.filter(conversation_id=conv.pk, core_version__gt=0).exists)():
+            break
+        await asyncio.sleep(0.05)
     await database_sync_to_async(add_core_and_case)(conv.pk)
     assert await database_sync_to_async(cache_keys_of)(conv.pk), "rate-limit bucket and lock"
 

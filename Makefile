@@ -37,7 +37,7 @@ lint: setup-test
 	$(PY) manage.py makemigrations --check --dry-run
 
 test: setup-test browser lint
-	$(PY) -m pytest -q || [ $$? = 5 ]
+	$(PY) -m pytest -q -rs || [ $$? = 5 ]
 
 bench: setup-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'

@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
 # Real PostgreSQL and Redis for the tests where they run (CI has both); else SQLite and skips.
 export TEST_DATABASE_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/test)
-export TEST_REDIS_URL ?= $(shell (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null && echo redis://127.0.0.1:6379/15)
+export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/15)
 
 .PHONY: demo test setup setup-test browser lint bench clean messages
 

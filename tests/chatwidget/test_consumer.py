@@ -361,25 +361,3 @@ async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
     assert await c.nothing(0.5)
     assert sum(1 for r in fake_llm.requests if r.get("stream")) == 2
 
-
-@pytest.mark.django_db(transaction=True)
-def test_relaxed_durability_only_for_its_own_transaction():
-    """A trace may skip the WAL flush; a turn's transaction around it keeps its durability."""
-    from django.db import connection, transaction
-
-    from chatwidget.db import relaxed_durability
-
-    if connection.vendor != "postgresql":
-        pytest.skip("synchronous_commit is a PostgreSQL setting (TEST_DATABASE_URL unset)")
-
-    def setting():
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW synchronous_commit")
-            return cursor.fetchone()[0]
-
-    with relaxed_durability():
-        assert setting() == "off"
-    with transaction.atomic():
-        with relaxed_durability():
-            assert setting() == "on"
-    assert setting() == "on"

@@ -212,18 +212,37 @@ class FakeLLM:
     def start(self) -> FakeLLM:
         def run() -> None:
             self._loop = asyncio.new_event_loop()
+            self._done = threading.Event()
             try:
                 self._loop.run_until_complete(self.serve())
             except asyncio.CancelledError:
                 pass
+            finally:  # let cancelled connection handlers finish before the loop goes
+                pending = asyncio.all_tasks(self._loop)
+                if pending:
+                    self._loop.run_until_complete(
+                        asyncio.gather(*pending, return_exceptions=True))
+                self._loop.close()
+                self._done.set()
 
         threading.Thread(target=run, daemon=True, name="fakellm").start()
         self._ready.wait(10)
         return self
 
     def stop(self) -> None:
-        if self._loop and self._server:
-            self._loop.call_soon_threadsafe(self._server.close)
+        """Close the server and cancel open connections (a hanging reply included)."""
+        if not (self._loop and self._server) or self._loop.is_closed():
+            return
+
+        def shutdown() -> None:
+            for task in asyncio.all_tasks(self._loop):
+                task.cancel()
+
+        try:
+            self._loop.call_soon_threadsafe(shutdown)
+        except RuntimeError:  # closed meanwhile
+            return
+        self._done.wait(10)
 
 
 def main() -> None:

@@ -113,3 +113,21 @@ def connect():
         return c
 
     yield _connect
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Drop this run's PostgreSQL test database even when a straggling connection (a worker
+    or server a test started) kept Django's own teardown from dropping it, so that unique
+    per-run names do not pile up on a shared server."""
+    name = os.environ.get("TEST_DB_NAME", "")
+    url = os.environ.get("TEST_DATABASE_URL", "")
+    if not name.startswith("test_chatwidget_") or not url.startswith("postgres"):
+        return
+    try:
+        import psycopg
+
+        base = url.rsplit("/", 1)[0] + "/postgres"
+        with psycopg.connect(base, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except Exception:  # noqa: BLE001 - best effort clean-up, never fails the run
+        pass

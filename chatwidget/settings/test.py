@@ -1,5 +1,8 @@
 """Settings for the pytest suite. Integration tests opt into PostgreSQL/Redis themselves."""
 
+import os
+import secrets
+
 from .base import *  # noqa: F403
 from .base import BASE_DIR, env
 
@@ -8,8 +11,13 @@ from .base import BASE_DIR, env
 DATABASES = {
     "default": env.db("TEST_DATABASE_URL", default="sqlite:///:memory:"),
 }
-if env("TEST_DB_NAME", default=""):  # parallel runs on one server need their own test DB
-    DATABASES["default"]["TEST"] = {"NAME": env("TEST_DB_NAME")}
+# Each run gets its own test database unless TEST_DB_NAME names one, so two suites can run
+# side by side on one server. The name goes into the environment so that processes the
+# tests start (workers, servers) see the same one.
+if "sqlite" not in DATABASES["default"]["ENGINE"]:
+    if not os.environ.get("TEST_DB_NAME"):
+        os.environ["TEST_DB_NAME"] = f"test_chatwidget_{os.getpid()}_{secrets.token_hex(3)}"
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["TEST_DB_NAME"]}
 # Redis for the tests that need a real one (channel layer across processes, Celery broker).
 TEST_REDIS_URL = env("TEST_REDIS_URL", default="")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,4 +1,5 @@
-"""The visitor's websocket: the protocol in DESIGN.md. Thin: parse, check, call services."""
+"""The visitor's websocket: the protocol in DESIGN.md. Thin: parse (chatwidget.protocol), call
+one service, send what it returns."""
 
 import asyncio
 import json
@@ -8,22 +9,23 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import Error as DatabaseError
 from django.utils import translation
-from django.utils.translation import gettext as _
-from django_redis.exceptions import ConnectionInterrupted
+from django.utils.translation import gettext_lazy as _
 from redis.exceptions import RedisError
 
-from chatwidget import services
+from chatwidget import protocol, services
 from chatwidget.db import db_async
 from chatwidget.events import conversation_group
-from chatwidget.ratelimit import rate_limit_hit
+from chatwidget.protocol import ErrorCode, ProtocolError
 from chatwidget.selectors import origin_allowed, site_info_by_key
+from handover.models import Case
+from handover.services import handover_request
 from memory import profiles
 from memory import selectors as memory_selectors
 from memory import services as memory_services
+from memory.models import ConversationState
 
 log = logging.getLogger(__name__)
 
-MAX_CLIENT_ID = 64
 # How often an open socket renews its conversation-group membership in the channel layer: a
 # Redis restart without persistence forgets every group, and this brings the tab back.
 GROUP_RENEW_SECONDS = 30
@@ -34,20 +36,8 @@ SHUTDOWN_GRACE_SECONDS = 10
 # Redis or the database away). 1012/1013 would say so, but servers may only send 1000 and
 # 3000-4999 (RFC 6455, 7.4.2), so it is an application code.
 CLOSE_RECONNECT = 4503
-
-
-def _rate_hit(*, key: str, rate: str) -> bool:
-    """A rate-limit count that fails open while the cache (Redis) is unreachable: a short
-    outage must not stop every conversation."""
-    try:
-        return rate_limit_hit(key=key, rate=rate)
-    except (ConnectionInterrupted, RedisError, OSError) as exc:
-        log.warning("cache unavailable", extra={"at": "rate_limit", "error": type(exc).__name__})
-        return False
-
-
-def _unavailable_text() -> str:
-    return _("The chat is briefly unavailable. Please try again in a moment.")
+UNAVAILABLE_TEXT = _("The chat is briefly unavailable. Please try again in a moment.")
+RATE_LIMITED_TEXT = _("Too many messages. Please wait a moment.")
 
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
@@ -76,7 +66,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             log.warning("database unavailable", extra={"at": "connect",
                                                        "error": type(exc).__name__})
             await self.accept()
-            await self._error("unavailable", _unavailable_text())
+            await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT))
             await self.close(code=CLOSE_RECONNECT)
             return
         headers = dict(self.scope.get("headers", []))
@@ -85,12 +75,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.address = str(client[0])
         await self.accept()
         if self.site is None:
-            await self._error("unknown_site", _("This chat is not configured for this site."))
+            await self._error(ProtocolError(ErrorCode.UNKNOWN_SITE,
+                                            _("This chat is not configured for this site.")))
             await self.close(code=4404)
             return
         if not origin_allowed(info=self.site, origin=origin):
             log.info("origin refused", extra={"site": self.site.id})
-            await self._error("forbidden_origin", _("This page may not use this chat."))
+            await self._error(ProtocolError(ErrorCode.FORBIDDEN_ORIGIN,
+                                            _("This page may not use this chat.")))
             await self.close(code=4403)
             return
         self.language = self.site.language
@@ -138,168 +130,141 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.site is None:
             return
-        if text_data is None or len(text_data) > settings.WS_MAX_FRAME_BYTES:
-            code = "bad_frame" if text_data is None else "too_long"
-            await self._error(code, _("This frame could not be read."))
-            return
-        try:
-            frame = json.loads(text_data)
-        except ValueError:
-            await self._error("bad_frame", _("This frame is not valid JSON."))
-            return
-        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-            await self._error("bad_frame", _("Every frame needs a type."))
-            return
-        kind = frame["type"]
-        if kind != "hello" and not self.greeted:
-            await self._error("bad_frame", _("Say hello first."))
-            return
-        handler = getattr(self, f"on_{kind}", None) if kind.isidentifier() else None
-        if handler is None:
-            await self._error("unknown_type", _("Unknown frame type."))
+        envelope = protocol.envelope_parse(text_data, max_bytes=settings.WS_MAX_FRAME_BYTES,
+                                           greeted=self.greeted)
+        if isinstance(envelope, ProtocolError):
+            await self._error(envelope)
             return
         with translation.override(self.language):
+            frame = protocol.frame_parse(envelope, max_length=self.site.max_length)
+            if isinstance(frame, ProtocolError):
+                await self._error(frame)
+                return
             try:
-                await handler(frame)
+                await self._dispatch(frame)
             except DatabaseError as exc:
                 # Each service call is one transaction: nothing was half-written, and a retry
                 # with the same client id is idempotent.
-                log.warning("database unavailable", extra={"at": kind,
+                log.warning("database unavailable", extra={"at": envelope.type.value,
                                                            "error": type(exc).__name__})
-                client_id = frame.get("id") if isinstance(frame.get("id"), str) else None
-                await self._error("unavailable", _unavailable_text(), client_id)
+                await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT,
+                                                envelope.client_id))
 
-    async def on_hello(self, frame: dict) -> None:
-        token = frame.get("session")
-        last_seq = frame.get("last_seq")
-        if not isinstance(token, str):
-            token = None
-        if not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0:
-            last_seq = None
-        lang = frame.get("lang")
-        if lang in ("en", "de"):
-            self.language = lang
-        conv, turns = await db_async(_welcome_data)(self.site.id, token, last_seq)
+    async def _dispatch(self, frame: protocol.Inbound) -> None:
+        match frame:
+            case protocol.Hello():
+                await self.on_hello(frame)
+            case protocol.Message():
+                await self.on_message(frame)
+            case protocol.HandoverRequest():
+                await self.on_handover(frame)
+            case protocol.Forget():
+                await self.on_forget()
+            case protocol.Consent():
+                await self.on_consent(frame)
+            case protocol.ProfileRequest():
+                await self.on_profile()
+
+    async def on_hello(self, frame: protocol.Hello) -> None:
+        if frame.lang is not None:
+            self.language = frame.lang
+        conv, turns = await db_async(_welcome_data)(self.site.id, frame.session, frame.last_seq)
         self.greeted = True
         if conv is None:
             self.token = None
-            await self._send({"type": "welcome", "session": None, "resumed": False,
-                              "state": "bot", "turns": []})
-            await self._recognise(frame, None)
+            await self._send(protocol.welcome_frame(session=None, resumed=False,
+                                                    state=ConversationState.BOT, turns=[]))
+            await self._recognise(frame.recognition, None)
             return
-        self.token = token
+        self.token = frame.session
         await self._join(conv.pk)
-        await self._send({"type": "welcome", "session": token, "resumed": True,
-                          "state": conv.state, "turns": turns})
-        await self._recognise(frame, conv.pk)
+        await self._send(protocol.welcome_frame(session=frame.session, resumed=True,
+                                                state=conv.state, turns=turns))
+        await self._recognise(frame.recognition, conv.pk)
 
-    async def _recognise(self, frame: dict, conversation_id: int | None) -> None:
+    async def _recognise(self, token: str | None, conversation_id: int | None) -> None:
         """The recognition cookie's token, sent with hello only after consent: a live profile
         is linked (and its cookie renewed); an unknown or expired one is deleted in the widget."""
-        token = frame.get("recognition")
-        if not isinstance(token, str) or not token:
+        if token is None:
             return
         result = await db_async(profiles.profile_recognise)(
             site_id=self.site.id, token=token, conversation_id=conversation_id
         )
         self.profile_id = result.profile_id
-        await self._send(result.frame())
+        await self._send(protocol.consent_frame(recognition=result.recognition,
+                                                token=result.token, max_age=result.max_age))
 
-    async def on_message(self, frame: dict) -> None:
-        client_id = frame.get("id")
-        text = frame.get("text")
-        if not isinstance(client_id, str) or not client_id or len(client_id) > MAX_CLIENT_ID:
-            await self._error("bad_frame", _("A message needs an id."), None)
+    async def on_message(self, frame: protocol.Message) -> None:
+        turn = await db_async(services.visitor_turn_receive)(
+            site_id=self.site.id, address=self.address,
+            session_key=str(self.conversation_id or self.channel_name), token=self.token,
+            client_id=frame.id, text=frame.text, language=self.language,
+            profile_id=self.profile_id, conversation_id=self.conversation_id)
+        outcome = turn.outcome
+        if outcome is services.TurnOutcome.RATE_LIMITED:
+            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT, frame.id))
             return
-        if not isinstance(text, str) or not text.strip():
-            await self._error("empty", _("The message is empty."), client_id)
-            return
-        if len(text) > self.site.max_length:
-            await self._error(
-                "too_long",
-                _("The message is too long (at most %(n)s characters).") % {"n": self.site.max_length},
-                client_id,
-            )
-            return
-        received = await db_async(self._receive)(client_id, text)
-        if received is None:
-            await self._error("rate_limited", _("Too many messages. Please wait a moment."),
-                              client_id)
-            return
-        result, conv, new_token, hint = received
-        if new_token:
-            self.token = new_token
-        await self._join(conv.pk)  # also renews the membership before the answer is published
-        await self._send({"type": "ack", "id": client_id, "seq": result.turn.seq,
-                          "session": self.token})
-        if hint is not None and new_token:  # published before this socket joined the group
-            await self._send({"type": "message", **memory_selectors.turn_public(hint)})
-        if not result.created:
-            # A retry (the ack was lost): answered only if no answer is on its way or stored.
-            if conv.state == "bot":
-                self._spawn(self._answer(conv.pk, result.turn.seq, client_id, retry=True))
-            return
-        if conv.state != "bot":
-            if conv.state in ("waiting", "human"):  # the team has it: contact details, call back
-                from handover.services import handover_visitor_message
+        if turn.new_token:
+            self.token = turn.new_token
+        await self._join(turn.conversation_id)  # also renews the membership before the answer
+        await self._send(protocol.ack_frame(client_id=frame.id, seq=turn.seq,
+                                            session=self.token))
+        if turn.hint is not None and turn.new_token:  # published before this socket joined
+            await self._send(protocol.message_frame(turn.hint))
+        if outcome in (services.TurnOutcome.ANSWER, services.TurnOutcome.ANSWER_IF_UNANSWERED):
+            retry = outcome is services.TurnOutcome.ANSWER_IF_UNANSWERED
+            self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, retry=retry))
+        elif outcome is services.TurnOutcome.CASE_UPDATE:
+            await db_async(services.visitor_turn_case_update)(turn=turn)
 
-                await db_async(handover_visitor_message)(
-                    conversation_id=conv.pk, seq=result.turn.seq
-                )
-            return
-        self._spawn(self._answer(conv.pk, result.turn.seq, client_id))
-
-    async def on_handover(self, frame: dict) -> None:
+    async def on_handover(self, frame: protocol.HandoverRequest) -> None:
         if self.conversation_id is None:
-            await self._error("no_conversation", _("Write a message first."))
+            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION,
+                                            _("Write a message first.")))
             return
-        reason = frame.get("reason") if isinstance(frame.get("reason"), str) else ""
-        from handover.services import handover_request
-
         # In the background: the state changes at once, then the case's core is condensed
         # (it may call the model); this socket keeps taking frames meanwhile.
         self._spawn(db_async(handover_request)(
-            conversation_id=self.conversation_id, trigger="visitor", reason=reason[:500]
+            conversation_id=self.conversation_id, trigger=Case.Trigger.VISITOR, reason=frame.reason
         ))
 
-    async def on_forget(self, frame: dict) -> None:
+    async def on_forget(self) -> None:
         if self.conversation_id is not None:
             await db_async(memory_services.conversation_erase_by_visitor)(
                 conversation_id=self.conversation_id
             )
         else:
-            await self._send({"type": "forgotten"})
+            await self._send(protocol.forgotten_frame())
             await self.close()
 
-    async def on_consent(self, frame: dict) -> None:
+    async def on_consent(self, frame: protocol.Consent) -> None:
         """Recognition consent: granted, a profile and a token for the widget's cookie;
         withdrawn, the profile and its linked transcripts are deleted at once."""
-        recognition = frame.get("recognition")
-        if not isinstance(recognition, bool):
-            await self._error("bad_frame", _("Consent needs recognition true or false."))
+        if frame.recognition and await db_async(services.visitor_rate_limited)(
+            address=self.address, session_key=str(self.conversation_id or self.channel_name)
+        ):
+            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT))
             return
-        if recognition and await self._rate_limited():
-            await self._error("rate_limited", _("Too many messages. Please wait a moment."))
-            return
-        service = profiles.consent_grant if recognition else profiles.consent_withdraw
+        service = profiles.consent_grant if frame.recognition else profiles.consent_withdraw
         result = await db_async(service)(
             site_id=self.site.id, conversation_id=self.conversation_id, profile_id=self.profile_id
         )
         self.profile_id = result.profile_id
-        await self._send(result.frame())
+        await self._send(protocol.consent_frame(recognition=result.recognition,
+                                                token=result.token, max_age=result.max_age))
 
-    async def on_profile(self, frame: dict) -> None:
+    async def on_profile(self) -> None:
         fields = await db_async(profiles.profile_fields_for_visitor)(
             site_id=self.site.id, profile_id=self.profile_id, conversation_id=self.conversation_id
         )
-        await self._send({"type": "profile", "fields": fields})
+        await self._send(protocol.profile_frame(fields=fields))
 
     # --- events from the channel layer ----------------------------------------------------
 
     async def chat_event(self, message: dict) -> None:
         event = message["event"]
         await self._send(event)
-        if event.get("type") == "forgotten":
+        if protocol.is_forgotten(event):
             self.conversation_id = None
             self.token = None
             await self.close()
@@ -318,7 +283,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 log.warning("database unavailable", extra={"at": "answer",
                                                            "error": type(exc).__name__})
                 with translation.override(self.language):
-                    await self._error("unavailable", _unavailable_text(), client_id)
+                    await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT,
+                                                    client_id))
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -330,32 +296,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("answer task failed", extra={"error": type(task.exception()).__name__})
-
-    def _rate_check(self) -> bool:
-        """Sync: count this message against the address and the session; True when limited."""
-        by_address = _rate_hit(key=f"addr:{self.address}", rate=settings.RATE_LIMIT_PER_ADDRESS)
-        by_session = _rate_hit(key=f"sess:{self.conversation_id or self.channel_name}",
-                               rate=settings.RATE_LIMIT_PER_SESSION)
-        return by_address or by_session
-
-    async def _rate_limited(self) -> bool:
-        return await db_async(self._rate_check)()
-
-    def _receive(self, client_id: str, text: str):
-        """Sync, one thread hop per message (each hop queues behind every other
-        conversation's database work): the rate limits, then the memory service. None when
-        rate-limited."""
-        if self._rate_check():
-            return None
-        received = memory_services.visitor_message_receive(
-            site_id=self.site.id, token=self.token, client_id=client_id, text=text,
-            language=self.language, profile_id=self.profile_id,
-            conversation_id=self.conversation_id)
-        _, conv, new_token, _ = received
-        if new_token:
-            # the first message was counted under this connection; count it for the session
-            _rate_hit(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)
-        return received
 
     async def _join(self, conversation_id: int) -> None:
         """Join the conversation's group (every tab, every process); joining the same one
@@ -389,6 +329,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def _send(self, frame: dict) -> None:
         await self.send(text_data=json.dumps(frame, ensure_ascii=False))
 
-    async def _error(self, code: str, message: str, client_id: str | None = None) -> None:
-        await self._send({"type": "error", "code": code, "message": str(message), "id": client_id})
-
+    async def _error(self, error: ProtocolError) -> None:
+        await self._send(protocol.error_frame(code=error.code, message=error.message,
+                                              client_id=error.client_id))

@@ -1,8 +1,13 @@
 """Fixed-window rate limits in the shared cache (Redis in production)."""
 
+import logging
 import time
 
 from django.core.cache import cache
+from django_redis.exceptions import ConnectionInterrupted
+from redis.exceptions import RedisError
+
+log = logging.getLogger(__name__)
 
 
 def parse_rate(rate: str) -> tuple[int, int]:
@@ -22,3 +27,13 @@ def rate_limit_hit(*, key: str, rate: str) -> bool:
         else:  # another process created it meanwhile
             count = cache.incr(bucket)
     return count > limit
+
+
+def rate_limit_hit_fail_open(*, key: str, rate: str) -> bool:
+    """`rate_limit_hit` that counts nothing while the cache (Redis) is unreachable: a short
+    outage must not stop every conversation."""
+    try:
+        return rate_limit_hit(key=key, rate=rate)
+    except (ConnectionInterrupted, RedisError, OSError) as exc:
+        log.warning("cache unavailable", extra={"at": "rate_limit", "error": type(exc).__name__})
+        return False

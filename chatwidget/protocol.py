@@ -1,0 +1,255 @@
+"""The visitor websocket's contract (DESIGN.md, "Protocol") in code.
+
+Inbound: `envelope_parse` checks what every frame needs (size, JSON, a type, hello first, a
+known type); `frame_parse` turns the envelope into one typed frame per type, or a
+`ProtocolError`. Outbound: one builder per frame type; nothing else in the project writes a
+frame dict. Frames are plain dicts of plain values (json and msgpack both take them).
+
+This module imports nothing of the project, so every layer may build frames with it (memory's
+services publish `message` and `forgotten` events; handover's publish `state` and `cases`).
+Messages are lazy translations: the consumer renders them in the visitor's language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+Frame = dict[str, Any]
+
+MAX_CLIENT_ID = 64
+MAX_REASON = 500
+LANGUAGES = ("en", "de")
+
+
+class FrameType(StrEnum):
+    # inbound (widget -> server)
+    HELLO = "hello"
+    HANDOVER = "handover"
+    FORGET = "forget"
+    # both ways: the widget sends a message/consent/profile request, the server answers
+    MESSAGE = "message"
+    CONSENT = "consent"
+    PROFILE = "profile"
+    # outbound (server -> widget, server -> staff)
+    WELCOME = "welcome"
+    ACK = "ack"
+    DELTA = "delta"
+    STATE = "state"
+    ERROR = "error"
+    FORGOTTEN = "forgotten"
+    CASES = "cases"
+
+
+INBOUND_TYPES = frozenset({FrameType.HELLO, FrameType.MESSAGE, FrameType.HANDOVER,
+                           FrameType.FORGET, FrameType.CONSENT, FrameType.PROFILE})
+
+
+class ErrorCode(StrEnum):
+    BAD_FRAME = "bad_frame"
+    TOO_LONG = "too_long"
+    UNKNOWN_TYPE = "unknown_type"
+    EMPTY = "empty"
+    RATE_LIMITED = "rate_limited"
+    NO_CONVERSATION = "no_conversation"
+    UNAVAILABLE = "unavailable"
+    UNKNOWN_SITE = "unknown_site"
+    FORBIDDEN_ORIGIN = "forbidden_origin"
+    MODEL_UNAVAILABLE = "model_unavailable"
+
+
+# --- inbound ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProtocolError:
+    """A frame the server answers with an `error` frame instead of acting on it."""
+
+    code: ErrorCode
+    message: str | Promise
+    client_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A frame that passed the checks every frame needs; `client_id` is its `id` if it is a
+    string (an error about it names it)."""
+
+    type: FrameType
+    data: dict[str, Any]
+    client_id: str | None
+
+
+@dataclass(frozen=True)
+class Hello:
+    session: str | None
+    last_seq: int | None
+    lang: str | None
+    recognition: str | None
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class HandoverRequest:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Forget:
+    pass
+
+
+@dataclass(frozen=True)
+class Consent:
+    recognition: bool
+
+
+@dataclass(frozen=True)
+class ProfileRequest:
+    pass
+
+
+Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest
+
+
+def envelope_parse(text_data: str | None, *, max_bytes: int, greeted: bool
+                   ) -> Envelope | ProtocolError:
+    """Size, JSON, a type; before `hello` nothing else; a type the server knows."""
+    if text_data is None or len(text_data) > max_bytes:
+        code = ErrorCode.BAD_FRAME if text_data is None else ErrorCode.TOO_LONG
+        return ProtocolError(code, _("This frame could not be read."))
+    try:
+        raw = json.loads(text_data)
+    except ValueError:
+        return ProtocolError(ErrorCode.BAD_FRAME, _("This frame is not valid JSON."))
+    if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):
+        return ProtocolError(ErrorCode.BAD_FRAME, _("Every frame needs a type."))
+    kind = raw["type"]
+    if kind != FrameType.HELLO and not greeted:
+        return ProtocolError(ErrorCode.BAD_FRAME, _("Say hello first."))
+    if kind not in INBOUND_TYPES:
+        return ProtocolError(ErrorCode.UNKNOWN_TYPE, _("Unknown frame type."))
+    client_id = raw.get("id") if isinstance(raw.get("id"), str) else None
+    return Envelope(type=FrameType(kind), data=raw, client_id=client_id)
+
+
+def _hello(data: dict) -> Hello:
+    session = data.get("session")
+    last_seq = data.get("last_seq")
+    if not isinstance(last_seq, int) or isinstance(last_seq, bool) or last_seq < 0:
+        last_seq = None
+    lang = data.get("lang")
+    recognition = data.get("recognition")
+    return Hello(
+        session=session if isinstance(session, str) else None,
+        last_seq=last_seq,
+        lang=lang if lang in LANGUAGES else None,
+        recognition=recognition if isinstance(recognition, str) and recognition else None,
+    )
+
+
+def _message(data: dict, max_length: int) -> Message | ProtocolError:
+    client_id = data.get("id")
+    text = data.get("text")
+    if not isinstance(client_id, str) or not client_id or len(client_id) > MAX_CLIENT_ID:
+        return ProtocolError(ErrorCode.BAD_FRAME, _("A message needs an id."))
+    if not isinstance(text, str) or not text.strip():
+        return ProtocolError(ErrorCode.EMPTY, _("The message is empty."), client_id)
+    if len(text) > max_length:
+        return ProtocolError(
+            ErrorCode.TOO_LONG,
+            _("The message is too long (at most %(n)s characters).") % {"n": max_length},
+            client_id,
+        )
+    return Message(id=client_id, text=text)
+
+
+def _consent(data: dict) -> Consent | ProtocolError:
+    recognition = data.get("recognition")
+    if not isinstance(recognition, bool):
+        return ProtocolError(ErrorCode.BAD_FRAME, _("Consent needs recognition true or false."))
+    return Consent(recognition=recognition)
+
+
+def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolError:
+    """The typed frame of an envelope. `max_length`: the site's message length limit."""
+    data = envelope.data
+    match envelope.type:
+        case FrameType.HELLO:
+            return _hello(data)
+        case FrameType.MESSAGE:
+            return _message(data, max_length)
+        case FrameType.HANDOVER:
+            reason = data.get("reason")
+            return HandoverRequest(reason=reason[:MAX_REASON] if isinstance(reason, str) else "")
+        case FrameType.FORGET:
+            return Forget()
+        case FrameType.CONSENT:
+            return _consent(data)
+        case _:
+            return ProfileRequest()
+
+
+# --- outbound -----------------------------------------------------------------------------------
+
+
+def welcome_frame(*, session: str | None, resumed: bool, state: str, turns: list[dict]) -> Frame:
+    return {"type": FrameType.WELCOME.value, "session": session, "resumed": resumed,
+            "state": str(state), "turns": turns}
+
+
+def ack_frame(*, client_id: str, seq: int, session: str | None) -> Frame:
+    return {"type": FrameType.ACK.value, "id": client_id, "seq": seq, "session": session}
+
+
+def message_frame(turn: dict) -> Frame:
+    """A complete turn (seq, role, text, at; staff views add the author)."""
+    return {"type": FrameType.MESSAGE.value, **turn}
+
+
+def delta_frame(*, seq: int, text: str) -> Frame:
+    return {"type": FrameType.DELTA.value, "seq": seq, "text": text}
+
+
+def state_frame(state: str | None) -> Frame:
+    return {"type": FrameType.STATE.value, "state": None if state is None else str(state)}
+
+
+def error_frame(*, code: ErrorCode | str, message: str | Promise,
+                client_id: str | None = None) -> Frame:
+    return {"type": FrameType.ERROR.value, "code": str(code), "message": str(message),
+            "id": client_id}
+
+
+def forgotten_frame() -> Frame:
+    """The conversation is gone (erased by the visitor, staff or retention): every tab and
+    staff view closes."""
+    return {"type": FrameType.FORGOTTEN.value}
+
+
+def consent_frame(*, recognition: bool, token: str | None, max_age: int) -> Frame:
+    return {"type": FrameType.CONSENT.value, "recognition": recognition, "token": token,
+            "max_age": max_age}
+
+
+def profile_frame(*, fields: Any) -> Frame:
+    return {"type": FrameType.PROFILE.value, "fields": fields}
+
+
+def cases_frame(*, waiting: int) -> Frame:
+    """The waiting-cases badge of staff sockets."""
+    return {"type": FrameType.CASES.value, "waiting": int(waiting)}
+
+
+def is_forgotten(event: Frame) -> bool:
+    return event.get("type") == FrameType.FORGOTTEN

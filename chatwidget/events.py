@@ -3,8 +3,9 @@
 Who receives what is a security question, and this file answers it:
 - `conversation_group(id)`: every open tab of that conversation's visitor, and staff
   consumers watching that case (they passed the permission check to join).
-- `staff_group(site_id)`: staff consumers of that site (waiting counts, new cases).
+- `STAFF_ALL_GROUP`: every staff socket (the waiting-cases badge).
 Only services call `publish_on_commit`; events go out after the transaction commits.
+The events themselves are frames built by chatwidget.protocol.
 """
 
 import asyncio
@@ -23,10 +24,6 @@ log = logging.getLogger(__name__)
 
 def conversation_group(conversation_id: int) -> str:
     return f"conv.{conversation_id}"
-
-
-def staff_group(site_id: int) -> str:
-    return f"staff.{site_id}"
 
 
 STAFF_ALL_GROUP = "staff.all"

@@ -1,9 +1,12 @@
 import secrets
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from chatwidget.hours import validate_staff_hours
 
 
 def new_site_key() -> str:
@@ -11,8 +14,6 @@ def new_site_key() -> str:
 
 
 def validate_origin(value: str) -> None:
-    from urllib.parse import urlsplit
-
     parts = urlsplit(value)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
         raise ValidationError(
@@ -108,8 +109,6 @@ class Site(models.Model):
             raise ValidationError({"allowed_origins": _("Enter a list of origins.")})
         for origin in self.allowed_origins:
             validate_origin(origin)
-        from handover.hours import validate_staff_hours
-
         try:
             validate_staff_hours(self.staff_hours)
         except ValidationError as exc:

@@ -18,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from chatwidget.events import STAFF_ALL_GROUP, conversation_group
+from chatwidget.protocol import FrameType, cases_frame, forgotten_frame, message_frame, state_frame
 from handover.models import Case
 from handover.selectors import case_waiting_count, turn_masked_by_seq
 
@@ -65,16 +66,16 @@ class StaffCaseConsumer(AsyncWebsocketConsumer):
     async def chat_event(self, message: dict) -> None:
         event = message.get("event") or {}
         kind = event.get("type")
-        if kind == "message" and isinstance(event.get("seq"), int):
+        if kind == FrameType.MESSAGE and isinstance(event.get("seq"), int):
             masked = await database_sync_to_async(turn_masked_by_seq)(
                 conversation_id=self.conversation_id, seq=event["seq"]
             )
             if masked is not None:
-                await self._send({"type": "message", **masked})
-        elif kind == "state":
-            await self._send({"type": "state", "state": event.get("state")})
-        elif kind == "forgotten":
-            await self._send({"type": "forgotten"})
+                await self._send(message_frame(masked))
+        elif kind == FrameType.STATE:
+            await self._send(state_frame(event.get("state")))
+        elif kind == FrameType.FORGOTTEN:
+            await self._send(forgotten_frame())
             await self.close()
         # Anything else is not forwarded: an event type added later must be masked first.
 
@@ -95,7 +96,7 @@ class StaffConsumer(AsyncWebsocketConsumer):
         self.joined = True
         await self.accept()
         count = await database_sync_to_async(case_waiting_count)()
-        await self.send(text_data=json.dumps({"type": "cases", "waiting": count}))
+        await self.send(text_data=json.dumps(cases_frame(waiting=count)))
 
     async def disconnect(self, code: int) -> None:
         if self.joined:
@@ -106,6 +107,5 @@ class StaffConsumer(AsyncWebsocketConsumer):
 
     async def chat_event(self, message: dict) -> None:
         event = message.get("event") or {}
-        if event.get("type") == "cases":
-            await self.send(text_data=json.dumps(
-                {"type": "cases", "waiting": int(event.get("waiting", 0))}))
+        if event.get("type") == FrameType.CASES:
+            await self.send(text_data=json.dumps(cases_frame(waiting=event.get("waiting", 0))))

@@ -43,12 +43,6 @@ def case_list_queryset() -> QuerySet[Case]:
     )
 
 
-def case_open_for_conversation(*, conversation_id: int) -> Case | None:
-    return (Case.objects.filter(conversation_id=conversation_id,
-                                status__in=[Case.Status.WAITING, Case.Status.HUMAN])
-            .order_by("-requested_at").first())
-
-
 def turn_masked(turn: Turn) -> dict:
     """A turn as staff see it: e-mail, phone, IBAN, address and health details masked."""
     return {
@@ -70,10 +64,6 @@ def turn_masked_by_seq(*, conversation_id: int, seq: int) -> dict | None:
 def contact_masked(item: dict) -> str:
     value = item.get("value", "")
     return mask(value, [[item.get("kind", ""), 0, len(value)]])
-
-
-CORE_SECTIONS = ("request", "objects", "constraints", "open_points", "promises",
-                 "corrections", "settled")
 
 
 @dataclass

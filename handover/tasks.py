@@ -1,13 +1,18 @@
-"""Celery tasks of the handover app. Thin: take ids, call one service, own the retry."""
+"""Celery tasks of the handover app. Thin: take ids, call one service, own the retry.
+
+Tasks are transports: they import services at module level; services never import this
+module, they enqueue by the registered name (chatwidget.celery.task_enqueue_on_commit)."""
 
 from smtplib import SMTPException
 
 from celery import shared_task
 from django.db import OperationalError
 
+from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
+
 
 @shared_task(
-    name="handover.tasks.case_notify",
+    name=CASE_NOTIFY_TASK,
     autoretry_for=(OperationalError, SMTPException, ConnectionError),
     retry_backoff=True,
     max_retries=5,
@@ -16,6 +21,4 @@ from django.db import OperationalError
 def case_notify(case_id: int) -> bool:
     """E-mail HANDOVER_NOTIFY_EMAIL that a case waits. Safe to run twice (one more e-mail,
     no state); sends nothing once the case is no longer waiting."""
-    from handover.services import case_notify_staff
-
     return case_notify_staff(case_id=case_id)

@@ -1,10 +1,10 @@
-"""handover/hours.py: when a person can answer."""
+"""chatwidget/hours.py: when a person can answer."""
 
 from datetime import UTC, datetime
 
 import pytest
 
-from handover.hours import (
+from chatwidget.hours import (
     HoursError,
     hours_describe,
     hours_is_open,

@@ -1,4 +1,5 @@
-"""Staff hours: when a person can answer.
+"""Staff hours of a Site: when a person can answer (read by the Site's validation and by
+handover).
 
 A Site states its hours as text, in its own time zone (Site.time_zone):
 
@@ -21,6 +22,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.dates import WEEKDAYS_ABBR
 
 log = logging.getLogger(__name__)
 
@@ -103,8 +108,6 @@ def hours_parse(spec: str) -> tuple[Segment, ...]:
 
 def validate_staff_hours(value: str) -> None:
     """A model/form validator for Site.staff_hours."""
-    from django.core.exceptions import ValidationError
-
     try:
         hours_parse(value)
     except HoursError as exc:
@@ -171,9 +174,6 @@ def hours_next_open(*, spec: str, time_zone: str, at: datetime) -> datetime | No
 
 def hours_describe(*, spec: str, language: str) -> str:
     """The hours in the visitor's language, e.g. "Mo–Fr 09:00–17:00; Sa 10:00–14:00"."""
-    from django.utils import translation
-    from django.utils.dates import WEEKDAYS_ABBR
-
     try:
         segments = hours_parse(spec)
     except HoursError:

@@ -1,0 +1,41 @@
+"""handover's services, by responsibility:
+
+- transitions: the conversation's state machine and what staff do on a case
+- cases: what a case holds (contact details, reason, core) and the visitor's notices
+- notification: the e-mail that a visitor waits
+- reveal: plaintext for owners, audited
+"""
+
+from handover.services.cases import (
+    CONTACT_KINDS,
+    EMPTY_CORE,
+    OPEN_STATUSES,
+    case_note_update,
+    contact_from_turns,
+    core_add_promise,
+)
+from handover.services.notification import case_notify_later, case_notify_staff
+from handover.services.reveal import Revealed, plaintext_reveal
+from handover.services.transitions import (
+    NOTICE_WAITING,
+    TRANSITIONS,
+    CaseClosed,
+    IllegalTransition,
+    case_assign,
+    case_claim,
+    case_release,
+    case_resolve,
+    conversation_take_over,
+    handover_request,
+    handover_visitor_message,
+    staff_reply,
+    transition_check,
+)
+
+__all__ = [
+    "CONTACT_KINDS", "EMPTY_CORE", "NOTICE_WAITING", "OPEN_STATUSES", "TRANSITIONS", "CaseClosed", "IllegalTransition",
+    "Revealed", "case_assign", "case_claim", "case_note_update", "case_notify_later",
+    "case_notify_staff", "case_release", "case_resolve", "contact_from_turns",
+    "conversation_take_over", "core_add_promise", "handover_request",
+    "handover_visitor_message", "plaintext_reveal", "staff_reply", "transition_check",
+]

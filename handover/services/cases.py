@@ -1,0 +1,149 @@
+"""What a case holds: the visitor's contact details, the cleaned reason, the core stored with
+it, and the visitor's notices. Helpers of the transitions (handover.services.transitions)."""
+
+import copy
+import logging
+
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext
+
+from chatwidget.events import STAFF_ALL_GROUP, publish_on_commit
+from chatwidget.hours import hours_describe
+from chatwidget.models import Site
+from chatwidget.protocol import cases_frame
+from handover.models import Case
+from handover.selectors import case_waiting_count
+from memory.condense import core_refresh_inline, core_render
+from memory.models import Conversation, Core, Turn, TurnRole
+from memory.redaction import mask, redact
+from memory.services import turn_append
+from memory.tokens import count_tokens
+
+log = logging.getLogger(__name__)
+
+OPEN_STATUSES = (Case.Status.WAITING, Case.Status.HUMAN)
+CONTACT_KINDS = ("email", "phone", "address")
+MAX_CONTACTS = 10
+EMPTY_CORE = {"request": "", "objects": [], "constraints": [], "open_points": [],
+              "promises": [], "corrections": [], "settled": []}
+
+
+def notice_send(conv: Conversation, message: str, **params: str) -> None:
+    """A system turn for the visitor, in the conversation's language (published on commit)."""
+    with translation.override(conv.language):
+        text = gettext(message) % params if params else gettext(message)
+    turn_append(conversation_id=conv.pk, role=TurnRole.SYSTEM, text=text)
+
+
+def waiting_count_publish() -> None:
+    """The live badge in admin: how many cases wait, sent to every staff socket."""
+    publish_on_commit(STAFF_ALL_GROUP, cases_frame(waiting=case_waiting_count()))
+
+
+def contact_from_turns(*, conversation_id: int, after_seq: int = 0) -> list[dict]:
+    """Contact details the visitor gave: values cut from the visitor's turns by their spans
+    (e-mail, phone, postal address). Newest last, without repeats."""
+    found: list[dict] = []
+    seen: set[tuple[str, str]] = set()
+    turns = (Turn.objects.filter(conversation_id=conversation_id, role=TurnRole.VISITOR,
+                                 seq__gt=after_seq)
+             .order_by("seq").only("seq", "text", "spans"))
+    for turn in turns:
+        for kind, start, end in turn.spans or []:
+            if kind not in CONTACT_KINDS:
+                continue
+            value = turn.text[int(start):int(end)].strip()
+            key = (kind, value.lower())
+            if value and key not in seen:
+                seen.add(key)
+                found.append({"kind": kind, "value": value, "seq": turn.seq})
+    return found[-MAX_CONTACTS:]
+
+
+def contact_merge(existing: list[dict], new: list[dict]) -> list[dict]:
+    seen = {(c["kind"], c["value"].lower()) for c in existing}
+    merged = list(existing)
+    for item in new:
+        if (item["kind"], item["value"].lower()) not in seen:
+            seen.add((item["kind"], item["value"].lower()))
+            merged.append(item)
+    return merged[-MAX_CONTACTS:]
+
+
+def reason_clean(reason: str) -> str:
+    """The reason comes from the widget or the model: never-kept values are removed and
+    contact details masked, like everything else staff see."""
+    result = redact((reason or "")[:500])
+    return mask(result.text, result.spans_json())[:500]
+
+
+def _fresh_core(conversation_id: int) -> Core | None:
+    """A core that covers the conversation now: condensed inline where needed (memory's
+    job), else the latest one stored. Never fails the handover."""
+    try:
+        core = core_refresh_inline(conversation_id=conversation_id)
+    except Exception as exc:
+        log.warning("inline core refresh failed", extra={"conversation": conversation_id,
+                                                         "error": type(exc).__name__})
+    else:
+        if core is not None:
+            return core
+    return Core.objects.filter(conversation_id=conversation_id).order_by("-version").first()
+
+
+def callback_promise(site: Site) -> str:
+    # Internal (the core is read by staff and the model), so in the site's language.
+    hours = hours_describe(spec=site.staff_hours, language=site.default_language)
+    with translation.override(site.default_language):
+        return gettext("Call back during staff hours (%(hours)s) using the contact details "
+                       "the visitor left.") % {"hours": hours}
+
+
+def case_core_store(*, case: Case, site: Site, add_promise: bool) -> None:
+    """The case keeps the core as it was at handover (staff read it on the case page)."""
+    core = _fresh_core(case.conversation_id)
+    if add_promise:
+        core = core_add_promise(conversation_id=case.conversation_id,
+                                text=callback_promise(site))
+    if core is not None:
+        Case.objects.filter(pk=case.pk).update(core=core.data, core_version=core.version)
+        case.core, case.core_version = core.data, core.version
+
+
+def core_add_promise(*, conversation_id: int, text: str) -> Core:
+    """A new core version: the latest data plus one promise (a call back, a handover).
+    Condensation builds on the latest version, so the promise carries forward."""
+    with transaction.atomic():
+        conv = Conversation.objects.select_for_update().get(pk=conversation_id)
+        latest = Core.objects.filter(conversation=conv).order_by("-version").first()
+        data = copy.deepcopy(latest.data) if latest else copy.deepcopy(EMPTY_CORE)
+        promises = list(data.get("promises") or [])
+        if text not in promises:
+            promises.append(text)
+        data["promises"] = promises
+        covers = latest.covers_through_seq if latest else conv.condensed_through_seq
+        rendered = core_render(data=data, covers_through=covers)
+        core = Core.objects.create(
+            conversation=conv,
+            version=(latest.version if latest else 0) + 1,
+            data=data,
+            covers_through_seq=covers,
+            token_count=count_tokens(rendered),
+            source=latest.source if latest else Core.Source.EXTRACTIVE,
+            repairs={"promise_added": 1},
+        )
+        conv.core_version = core.version
+        conv.save(update_fields=["core_version"])
+    log.info("core promise added", extra={"conversation": conversation_id,
+                                          "version": core.version})
+    return core
+
+
+def case_note_update(*, case_id: int, user, note: str) -> Case:
+    with transaction.atomic():
+        case = Case.objects.select_for_update().get(pk=case_id)
+        case.note = (note or "").strip()
+        case.save(update_fields=["note"])
+    log.info("case note updated", extra={"case": case_id, "user": user.pk})
+    return case

@@ -1,0 +1,40 @@
+"""Telling staff that a visitor waits: an e-mail with a link, never conversation text."""
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
+
+from chatwidget.celery import task_enqueue_on_commit
+from handover.models import Case
+
+log = logging.getLogger(__name__)
+
+CASE_NOTIFY_TASK = "handover.tasks.case_notify"
+
+
+def case_notify_later(*, case_id: int) -> None:
+    """After commit, on a worker: the e-mail must not delay the visitor's handover."""
+    task_enqueue_on_commit(CASE_NOTIFY_TASK, case_id)
+
+
+def case_notify_staff(*, case_id: int) -> bool:
+    """E-mail the configured address that a case waits. No message text: a link only."""
+    address = settings.HANDOVER_NOTIFY_EMAIL
+    case = Case.objects.select_related("site").filter(pk=case_id).first()
+    if not address or case is None or case.status != Case.Status.WAITING:
+        return False
+    link = settings.PUBLIC_URL.rstrip("/") + reverse("admin:handover_case_change", args=[case.pk])
+    with translation.override(settings.LANGUAGE_CODE):
+        subject = gettext("[%(site)s] A visitor is waiting for a person (case %(id)s)") % {
+            "site": case.site.name, "id": case.pk}
+        body = gettext(
+            "A visitor on %(site)s asked for a person.\n\nOpen the case: %(link)s\n\n"
+            "This e-mail holds no conversation content; read it in admin."
+        ) % {"site": case.site.name, "link": link}
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
+    log.info("case notification sent", extra={"case": case_id})
+    return True

@@ -1,4 +1,7 @@
+import os
+
 from django.apps import AppConfig
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,8 +11,4 @@ class ChatwidgetConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        import os
-
-        from django.conf import settings
-
         os.environ.setdefault("TIKTOKEN_CACHE_DIR", settings.TIKTOKEN_CACHE_DIR)

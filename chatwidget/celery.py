@@ -3,7 +3,9 @@ import os
 from pathlib import Path
 
 from celery import Celery, signals
+from django.conf import settings
 from django.db import transaction
+from django.utils.log import configure_logging
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
 
@@ -32,9 +34,6 @@ def task_enqueue_on_commit(name: str, *args) -> None:
 def _logging_from_django(**kwargs) -> None:
     """The worker logs through Django's LOGGING (one format with the web process) instead of
     configuring its own handlers; connecting this signal is Celery's documented way."""
-    from django.conf import settings
-    from django.utils.log import configure_logging
-
     configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
 
 

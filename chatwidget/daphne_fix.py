@@ -14,8 +14,8 @@ def apply() -> None:
     """Replace `Server.kill_all_applications` with the same method, tolerant of entries
     whose application instance is already gone."""
     try:
-        from daphne import server as daphne_server
-        from twisted.internet import defer
+        from daphne import server as daphne_server  # noqa: PLC0415 - optional: Daphne only
+        from twisted.internet import defer  # noqa: PLC0415 - optional: Daphne only
     except ImportError:  # pragma: no cover - another ASGI server
         return
 

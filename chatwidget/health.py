@@ -22,7 +22,12 @@ import secrets
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from chatwidget.celery import app
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +41,6 @@ class CheckFailed(Exception):
 
 
 def _check_database() -> None:
-    from django.db import connection
-
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
         if cursor.fetchone() != (1,):
@@ -45,8 +48,6 @@ def _check_database() -> None:
 
 
 def _check_cache() -> None:
-    from django.core.cache import cache
-
     key = f"readyz:{secrets.token_hex(8)}"
     cache.set(key, "1", 5)
     try:
@@ -57,8 +58,6 @@ def _check_cache() -> None:
 
 
 def _check_channel_layer() -> None:
-    from channels.layers import get_channel_layer
-
     layer = get_channel_layer()
     if layer is None:
         raise CheckFailed
@@ -73,8 +72,6 @@ def _check_channel_layer() -> None:
 
 
 def _check_broker() -> None:
-    from chatwidget.celery import app
-
     with app.connection_for_write() as conn:
         conn.ensure_connection(max_retries=0, timeout=CHECK_TIMEOUT_SECONDS)
 

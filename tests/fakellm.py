@@ -53,7 +53,15 @@ class JsonReply:
     data: dict = field(default_factory=dict)
 
 
-Behaviour = Reply | Status | Hang | ToolCallReply | JsonReply
+@dataclass
+class Raw:
+    """A 200 event stream of these `data:` payloads, sent verbatim (a malformed chunk, an
+    error event), optionally after a pause."""
+    events: list[str] = field(default_factory=list)
+    first_token_ms: float = 0.0
+
+
+Behaviour = Reply | Status | Hang | ToolCallReply | JsonReply | Raw
 
 
 def _last_user_text(body: dict) -> str:
@@ -172,7 +180,11 @@ class FakeLLM:
                     "model": model,
                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-        if isinstance(behaviour, ToolCallReply):
+        if isinstance(behaviour, Raw):
+            await asyncio.sleep(behaviour.first_token_ms / 1000)
+            for data in behaviour.events:
+                await event(data)
+        elif isinstance(behaviour, ToolCallReply):
             if behaviour.text:
                 await event(chunk({"role": "assistant", "content": behaviour.text}))
             await event(chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",

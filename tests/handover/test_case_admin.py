@@ -10,7 +10,7 @@ from django.utils import timezone
 from handover import services
 from handover.models import Case
 from memory.models import AuditEvent, Conversation, Core, Turn
-from tests.handover.conftest import OPEN_TIME, conversation_with
+from tests.factories import OPEN_TIME, ConversationFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def login(client, user):
 
 
 def test_list_shows_waiting_cases_first_oldest_first_with_a_count(client, site, staff_user):
-    convs = [conversation_with(site, [f"visitor {i}"]) for i in range(4)]
+    convs = [ConversationFactory(site=site, texts=[f"visitor {i}"]) for i in range(4)]
     cases = [services.handover_request(conversation_id=c.pk, trigger="visitor", now=OPEN_TIME)
              for c in convs]
     services.case_claim(case_id=cases[0].pk, user=staff_user)  # oldest, but not waiting
@@ -70,9 +70,9 @@ def test_list_filters_by_state_site_and_waiting_time(client, site, staff_user):
     from chatwidget.services import site_create
 
     other = site_create(name="Other shop", origins=["http://other.test"])
-    old = services.handover_request(conversation_id=conversation_with(site, ["a"]).pk,
+    old = services.handover_request(conversation_id=ConversationFactory(site=site, texts=["a"]).pk,
                                     trigger="visitor", now=OPEN_TIME)
-    new = services.handover_request(conversation_id=conversation_with(other, ["b"]).pk,
+    new = services.handover_request(conversation_id=ConversationFactory(site=other, texts=["b"]).pk,
                                     trigger="visitor", now=OPEN_TIME)
     Case.objects.filter(pk=old.pk).update(requested_at=timezone.now() - timedelta(minutes=45))
     client = login(client, staff_user)
@@ -234,7 +234,7 @@ def test_release_and_assign_from_the_case_page(client, case, staff_user, owner_u
 
 
 def test_take_over_a_live_conversation_from_admin(client, site, staff_user):
-    conv = conversation_with(site, ["just browsing"])
+    conv = ConversationFactory(site=site, texts=["just browsing"])
     client = login(client, staff_user)
     page = client.get(reverse("admin:handover_case_take_over")).content.decode()
     assert f"#{conv.pk}" in page
@@ -252,7 +252,7 @@ def test_case_page_queries_do_not_grow_with_the_transcript(client, site, staff_u
     client = login(client, staff_user)
     counts = []
     for n in (2, 20):
-        conv = conversation_with(site, [f"message {i} from anna@example.com" for i in range(n)])
+        conv = ConversationFactory(site=site, texts=[f"message {i} from anna@example.com" for i in range(n)])
         case = services.handover_request(conversation_id=conv.pk, trigger="visitor",
                                          now=OPEN_TIME)
         with CaptureQueriesContext(connection) as ctx:

@@ -11,8 +11,8 @@ from channels.db import database_sync_to_async
 from handover import services
 from handover.models import Case
 from memory.models import Conversation, Core
+from tests.factories import UserFactory
 from tests.fakellm import Reply, ToolCallReply
-from tests.handover.conftest import make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -119,7 +119,7 @@ async def test_staff_reply_reaches_every_tab_and_release_brings_the_bot_back(
     await tab1.send({"type": "handover", "reason": ""})
     for tab in (tab1, tab2):
         await tab.recv_until("state", state="waiting")
-    staff = await database_sync_to_async(make_user)("sam", "Staff", first_name="Sam")
+    staff = await database_sync_to_async(UserFactory)(username="sam", role="Staff", first_name="Sam")
     case = await only_case()
 
     await database_sync_to_async(services.case_claim)(case_id=case.pk, user=staff)
@@ -151,7 +151,7 @@ async def test_resolve_closes_the_widget(site, connect, fake_llm):
     await c.answer()
     await c.send({"type": "handover", "reason": ""})
     await c.recv_until("state", state="waiting")
-    staff = await database_sync_to_async(make_user)("sam", "Staff")
+    staff = await database_sync_to_async(UserFactory)(username="sam", role="Staff")
     case = await only_case()
     await database_sync_to_async(services.staff_reply)(case_id=case.pk, user=staff, text="Hi!")
     await c.recv_until("state", state="human")

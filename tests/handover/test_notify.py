@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 
 from handover import services
-from tests.handover.conftest import OPEN_TIME
+from tests.factories import OPEN_TIME
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from django.db import connection
 
 from handover import services
 from handover.models import Case
-from tests.handover.conftest import make_user
+from tests.factories import UserFactory
 from tests.procs import free_port, wait_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -78,7 +78,7 @@ def test_staff_reply_from_another_process_reaches_the_visitor(site, settings, tm
             recv_until(ws, "state", state="waiting")
 
             case = Case.objects.get()
-            staff = make_user("sam", "Staff", first_name="Sam")
+            staff = UserFactory(username="sam", role="Staff", first_name="Sam")
             services.case_claim(case_id=case.pk, user=staff)  # this process, not Daphne's
             recv_until(ws, "state", state="human")
             joined = recv_until(ws, "message", role="system")

@@ -5,18 +5,17 @@ from channels.db import database_sync_to_async
 
 from handover import services
 from handover.models import Case
-from tests.handover.conftest import make_user, recv_json, staff_socket
+from tests.factories import ConversationFactory, UserFactory
+from tests.handover.sockets import recv_json, staff_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 @database_sync_to_async
 def open_case(site, texts=("I need KU-2291-M in L",)):
-    from tests.handover.conftest import conversation_with
-
     site.staff_hours = ""
     site.save(update_fields=["staff_hours"])
-    conv = conversation_with(site, list(texts))
+    conv = ConversationFactory(site=site, texts=list(texts))
     case = services.handover_request(conversation_id=conv.pk, trigger="visitor", reason="r")
     return case, conv
 
@@ -33,15 +32,15 @@ async def test_who_may_open_the_case_socket(site, role, origin, allowed):
     case, _ = await open_case(site)
     user = None
     if role:
-        user = await database_sync_to_async(make_user)(
-            "u", None if role == "outsider" else role)
+        user = await database_sync_to_async(UserFactory)(
+            username="u", role=None if role == "outsider" else role)
     comm, connected, _ = await staff_socket(user, f"/ws/staff/case/{case.pk}/", origin=origin)
     assert connected is allowed
     await comm.disconnect()
 
 
 async def test_case_socket_shows_visitor_messages_live_and_masked(site, connect):
-    staff = await database_sync_to_async(make_user)("sam", "Staff")
+    staff = await database_sync_to_async(UserFactory)(username="sam", role="Staff")
     visitor = await connect(site.key)
     await visitor.hello()
     ack = await visitor.say("Hello", "m1")
@@ -69,13 +68,13 @@ async def test_case_socket_shows_visitor_messages_live_and_masked(site, connect)
 
 
 async def test_case_socket_of_an_unknown_case_is_refused(site):
-    staff = await database_sync_to_async(make_user)("sam", "Staff")
+    staff = await database_sync_to_async(UserFactory)(username="sam", role="Staff")
     comm, connected, _ = await staff_socket(staff, "/ws/staff/case/999/")
     assert not connected
 
 
 async def test_waiting_badge_counts_live(site):
-    staff = await database_sync_to_async(make_user)("sam", "Staff")
+    staff = await database_sync_to_async(UserFactory)(username="sam", role="Staff")
     comm, connected, _ = await staff_socket(staff, "/ws/staff/")
     assert connected
     assert await recv_json(comm) == {"type": "cases", "waiting": 0}
@@ -89,6 +88,6 @@ async def test_waiting_badge_counts_live(site):
 
 
 async def test_badge_socket_needs_a_role(site):
-    outsider = await database_sync_to_async(make_user)("otto", None)
+    outsider = await database_sync_to_async(UserFactory)(username="otto")
     _, connected, _ = await staff_socket(outsider, "/ws/staff/")
     assert not connected

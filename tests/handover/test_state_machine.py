@@ -10,7 +10,7 @@ from handover import services
 from handover.models import Case
 from handover.services import TRANSITIONS, CaseClosed, IllegalTransition
 from memory.models import Conversation, ConversationState, Core, Turn
-from tests.handover.conftest import CLOSED_TIME, OPEN_TIME, conversation_with, make_user
+from tests.factories import CLOSED_TIME, OPEN_TIME, ConversationFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_a_second_request_changes_nothing(conversation):
 
 
 def test_request_tells_the_visitor_in_their_language(site):
-    conv = conversation_with(site, ["Ich möchte mit jemandem sprechen."], language="de")
+    conv = ConversationFactory(site=site, texts=["Ich möchte mit jemandem sprechen."], language="de")
     request(conv)
     from django.utils import translation
     from django.utils.translation import gettext
@@ -83,7 +83,7 @@ def test_request_tells_the_visitor_in_their_language(site):
 def test_assistant_contact_details_are_not_taken_for_the_visitors(site):
     from memory.services import turn_append
 
-    conv = conversation_with(site, ["Where is my parcel?"])
+    conv = ConversationFactory(site=site, texts=["Where is my parcel?"])
     turn_append(conversation_id=conv.pk, role="assistant", text="Call us at +49 30 9876543.")
     case = request(conv)
     assert case.contact == []
@@ -106,7 +106,7 @@ def test_the_case_stores_the_latest_core(conversation):
 def test_outside_hours_offers_a_call_back_and_the_contact_makes_it_a_promise(site):
     from memory.services import turn_append
 
-    conv = conversation_with(site, ["Is the kurta KU-2291-M back in stock?"])
+    conv = ConversationFactory(site=site, texts=["Is the kurta KU-2291-M back in stock?"])
     case = request(conv, now=CLOSED_TIME)
     assert case.outside_hours and not case.callback_requested
     offer = system_texts(conv)[-1]
@@ -283,8 +283,8 @@ def test_roles_exist_after_migrations(db):
 
 
 def test_staff_role_cannot_reveal(db):
-    staff = make_user("s2", "Staff")
-    owner = make_user("o2", "Owner")
+    staff = UserFactory(username="s2", role="Staff")
+    owner = UserFactory(username="o2", role="Owner")
     assert not staff.has_perm("handover.reveal_plaintext")
     assert owner.has_perm("handover.reveal_plaintext")
 
@@ -297,7 +297,7 @@ def test_the_reason_is_redacted_and_masked(conversation):
 
 def test_a_promise_added_during_condensation_is_carried_forward(conversation, fake_llm):
     """core_add_promise lands between the condenser reading the core and storing its step."""
-    from memory.condense import _core_store, _Step, core_latest
+    from memory.condense.service import _core_store, _Step, core_latest
 
     base = core_latest(conversation_id=conversation.pk)
     base_version = base.version if base else 0

@@ -9,7 +9,7 @@ export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
 export TEST_DATABASE_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/test)
 export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/15)
 
-.PHONY: demo test setup setup-test browser lint bench clean messages
+.PHONY: demo test setup setup-test browser lint bench clean messages widget
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ setup: $(PY)
 setup-test: $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m chatwidget.i18n
+	@if command -v npm >/dev/null 2>&1; then cd .widget-build && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "npm missing: the widget build check and the axe-core tests will be skipped"; fi
+
+# Rebuild static/widget/v1/*.js from static/widget/src/ (esbuild; commit both).
+widget:
+	cd .widget-build && npm ci --no-audit --no-fund --loglevel=error && node build.mjs
 
 # Real Chromium for the browser tests, from Debian (never a downloaded browser build).
 browser:

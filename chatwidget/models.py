@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.hours import validate_staff_hours
+from chatwidget.theme import validate_primary_colour
 
 
 def new_site_key() -> str:
@@ -94,6 +95,35 @@ class Site(models.Model):
                     "Empty: always."),
     )
     time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Berlin")
+    # the widget's look (chatwidget/theme.py checks the colour's contrast)
+    theme_primary = models.CharField(
+        _("primary colour"), max_length=7, default="#1f4fd1",
+        validators=[validate_primary_colour],
+        help_text=_("Launcher, header and the visitor's messages, with white text on it: "
+                    "needs a contrast of at least 4.5:1 with white."),
+    )
+    theme_position = models.CharField(
+        _("position"), max_length=5, default="right",
+        choices=[("right", _("Bottom right")), ("left", _("Bottom left"))],
+    )
+    theme_scheme = models.CharField(
+        _("colour scheme"), max_length=5, default="auto",
+        choices=[("auto", _("Follow the visitor's device (light or dark)")),
+                 ("light", _("Always light")), ("dark", _("Always dark"))],
+    )
+    launcher_label = models.CharField(
+        _("launcher label"), max_length=40, blank=True,
+        help_text=_("Text next to the chat icon, e.g. 'Questions?'. Empty: the icon only."),
+    )
+    operator_name = models.CharField(
+        _("operator"), max_length=200, blank=True,
+        help_text=_("Who runs this chat service; shown on the privacy page."),
+    )
+    operator_contact = models.TextField(
+        _("operator contact"), max_length=500, blank=True,
+        help_text=_("Postal address and e-mail for privacy questions; shown on the privacy "
+                    "page."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -117,3 +147,6 @@ class Site(models.Model):
             raise ValidationError(
                 {"answer_reserve": _("The answer reserve must be under half the budget.")}
             )
+
+
+from chatwidget.golive.models import GoliveRun  # noqa: E402, F401 (go-live check runs, issue 19)

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from chatwidget.models import Site
 from chatwidget.selectors import origin_allowed, site_info_by_key
+from chatwidget.widget_config import site_cookie_name
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,25 @@ def _language(request: HttpRequest, default: str) -> str:
     return lang if lang in ("en", "de") else default
 
 
+def _accept_language(request: HttpRequest, default: str) -> str:
+    """?lang= first, then the browser's Accept-Language in order of preference (q values),
+    then the site's default."""
+    if (request.GET.get("lang") or "").lower()[:2] in ("en", "de"):
+        return _language(request, default)
+    ranked = []
+    for position, part in enumerate(request.headers.get("Accept-Language", "").split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        try:
+            quality = float(params.strip()[2:]) if params.strip().startswith("q=") else 1.0
+        except ValueError:
+            quality = 0.0
+        ranked.append((-quality, position, tag.strip().lower()[:2]))
+    for negative_quality, _position, lang in sorted(ranked):
+        if negative_quality < 0 and lang in ("en", "de"):
+            return lang
+    return default
+
+
 @require_GET
 @cache_control(public=True, max_age=300)
 def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
@@ -46,6 +66,17 @@ def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
     info = site_info_by_key(key=site_key)
     if info is None:
         return JsonResponse({"error": "unknown_site"}, status=404)
+    origin = request.headers.get("Origin")
+    if origin and not origin_allowed(info=info, origin=origin):
+        # readable by that page (nothing secret in it), so the widget can hide its launcher
+        # and say why in the console instead of a generic CORS error
+        response = JsonResponse({
+            "error": "origin_not_allowed", "origin": origin,
+            "message": "Add this origin to the site's allowed origins in admin.",
+        }, status=403)
+        response["Access-Control-Allow-Origin"] = origin
+        response["Vary"] = "Origin"
+        return response
     lang = _language(request, info.language)
     with translation.override(lang):
         data = widget_config_for(info=info, base_url=_public_base(request), lang=lang)
@@ -87,12 +118,18 @@ def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
     from memory.privacy import storage_places
 
     site = get_object_or_404(Site, key=site_key) if site_key else None
-    lang = _language(request, site.default_language if site else "en")
+    lang = _accept_language(request, site.default_language if site else "en")
     with translation.override(lang):
-        return render(
-            request, "privacy.html",
-            {"site": site, "places": storage_places(site=site), "LANG": lang},
-        )
+        places = storage_places(site=site)
+        if site:  # the cookies' real names on this site's pages
+            for place in places:
+                if place["name"] in (settings.SESSION_COOKIE_NAME_WIDGET,
+                                     settings.RECOGNITION_COOKIE_NAME):
+                    place["name"] = site_cookie_name(base=place["name"], site_key=site.key)
+        response = render(request, "privacy.html", {"site": site, "places": places, "LANG": lang})
+    response["Vary"] = "Accept-Language"
+    response["Content-Language"] = lang
+    return response
 
 
 def healthz(request: HttpRequest) -> HttpResponse:

@@ -1,4 +1,4 @@
-"""UI strings of the chat widget (static/widget/v1/loader.js).
+"""UI strings of the chat widget (static/widget/src/, built into static/widget/v1/).
 
 The config view sends them, translated into the visitor's language, as
 ``{k: str(v) for k, v in WIDGET_STRINGS.items()}`` in the ``strings`` field of
@@ -33,6 +33,7 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "assistant": _("Assistant"),
     "staff": _("Support team"),
     "typing": _("The assistant is typing…"),
+    "transcript": _("Conversation"),
     "removed_hint": _(
         "Some details were removed for your safety (for example card numbers or "
         "passwords). Please never share them in the chat."
@@ -42,6 +43,7 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "waiting": _("A member of the team will reply here."),
     "human": _("You are now chatting with a member of the team."),
     "closed": _("This conversation has been closed."),
+    "new_conversation": _("Start a new conversation"),
     # connection status
     "reconnecting": _("Reconnecting…"),
     "offline": _("You are offline. Your messages will be sent when the connection is back."),
@@ -92,6 +94,7 @@ _DE_REFERENCE: dict[str, str] = {
     "assistant": "Assistent",
     "staff": "Support-Team",
     "typing": "Der Assistent schreibt…",
+    "transcript": "Gespräch",
     "removed_hint": (
         "Zu Ihrer Sicherheit wurden einige Angaben entfernt (zum Beispiel Kartennummern "
         "oder Passwörter). Bitte teilen Sie diese nie im Chat."
@@ -100,6 +103,7 @@ _DE_REFERENCE: dict[str, str] = {
     "waiting": "Ein Mitglied unseres Teams antwortet Ihnen hier.",
     "human": "Sie chatten jetzt mit einem Mitglied unseres Teams.",
     "closed": "Dieses Gespräch wurde beendet.",
+    "new_conversation": "Neues Gespräch beginnen",
     "reconnecting": "Verbindung wird wiederhergestellt…",
     "offline": "Sie sind offline. Ihre Nachrichten werden gesendet, sobald die Verbindung wieder steht.",
     "download_json": "Gespräch herunterladen (JSON)",

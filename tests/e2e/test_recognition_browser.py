@@ -17,7 +17,7 @@ COOKIE = "cw_recognition"
 def cookie(page, name: str) -> str | None:
     for part in page.evaluate("document.cookie").split("; "):
         key, _, value = part.partition("=")
-        if key == name:
+        if key == name or key.startswith(name + "_"):  # the name is per site: name_<hash>
             return value
     return None
 
@@ -45,20 +45,20 @@ def open_menu(page) -> None:
 
 def test_grant_and_withdraw_recognition(live_stack, page, fake):
     page.goto(live_stack.shop_url + "/")
-    shadow(page, "button.l").click()
+    shadow(page, "button.launcher").click()
     composer = shadow(page, "textarea")
     composer.fill("My order 55-1031 has not arrived")
     composer.press("Enter")
-    shadow(page, ".m.assistant .b").last.wait_for()
+    shadow(page, ".message.assistant .bubble").last.wait_for()
     assert cookie(page, COOKIE) is None, "no recognition cookie without consent"
     assert server_count(live_stack, "Profile") == 0
 
     open_menu(page)
     box = shadow(page, '#cw-menu input[type="checkbox"]')
     assert not box.is_checked(), "off by default"
-    assert shadow(page, "#cw-rx a").get_attribute("href"), "links the privacy page"
+    assert shadow(page, "#cw-recognition-note a").get_attribute("href"), "links the privacy page"
     box.check()
-    page.wait_for_function(f"document.cookie.includes('{COOKIE}=')")
+    page.wait_for_function(f"document.cookie.includes('{COOKIE}_')")
     token = cookie(page, COOKIE)
     assert token and len(token) >= 40
     assert wait_for_count(live_stack, "Profile", 1) == 1
@@ -74,7 +74,7 @@ def test_grant_and_withdraw_recognition(live_stack, page, fake):
     open_menu(page)
     assert shadow(page, '#cw-menu input[type="checkbox"]').is_checked()
     shadow(page, "#cw-menu > button:nth-of-type(3)").click()  # "What do you know about me?"
-    card = shadow(page, ".pf")
+    card = shadow(page, ".profile-card")
     card.wait_for()
     assert card.locator("dl").count() == 1, "the profile lists what is stored"
     assert "55-1031" in card.inner_text(), "the order number given before consent"
@@ -85,12 +85,12 @@ def test_grant_and_withdraw_recognition(live_stack, page, fake):
     session = cookie(page, "cw_session")
     assert session, "the conversation's own session cookie"
     box.uncheck()
-    page.wait_for_function(f"!document.cookie.includes('{COOKIE}=')")
+    page.wait_for_function(f"!document.cookie.includes('{COOKIE}_')")
     assert cookie(page, COOKIE) is None, "withdrawal deletes the cookie at once"
     assert wait_for_count(live_stack, "Profile", 0) == 0, "and the profile on the server"
     this_one = f"token_hash='{hashlib.sha256(session.encode()).hexdigest()}'"
     assert wait_for_count(live_stack, "Conversation", 0, where=this_one) == 0, \
         "with the linked transcript"
     assert server_count(live_stack, "ProfileFact") == 0
-    shadow(page, ".lg > .n").last.wait_for()  # the widget says the conversation is deleted
+    shadow(page, ".transcript > .note").last.wait_for()  # the widget says the conversation is deleted
     page.screenshot(path=str(artifact("recognition-withdrawn.png")))

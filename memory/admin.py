@@ -28,7 +28,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from memory import profiles
-from memory.condense import CORE_LABELS
+from memory.core import CORE_LABELS
+from memory.erasure import conversation_erase
 from memory.models import (
     AuditEvent,
     ContextTrace,
@@ -39,7 +40,10 @@ from memory.models import (
     RetentionPolicy,
     Turn,
 )
+from memory.redaction import mask
 from memory.retention import POLICY_FIELDS, retention_policy_update
+from memory.selectors import conversations_live
+from memory.services import conversation_export_for_staff
 
 EXPORT_PERMISSION = "memory.export_conversation"
 ERASE_PERMISSION = "memory.erase_conversation"
@@ -140,8 +144,6 @@ class ConversationRightsMixin:
     rights_template = "admin/memory/conversation_rights.html"
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
-        from memory.selectors import conversations_live
-
         return conversations_live(queryset=super().get_queryset(request))
 
     def get_actions(self, request: HttpRequest) -> dict:
@@ -201,8 +203,6 @@ class ConversationRightsMixin:
         return request.method == "POST" and request.POST.get("confirm") == "yes"
 
     def _export(self, request: HttpRequest, convs: list, *, post_to: str) -> HttpResponse:
-        from memory.services import conversation_export_for_staff
-
         allow_plaintext = request.user.has_perm(REVEAL_PERMISSION)
         form = ExportForm(request.POST if self._submitted(request) else None,
                           allow_plaintext=allow_plaintext)
@@ -226,8 +226,6 @@ class ConversationRightsMixin:
         return self._render_rights(request, convs, form, kind="export", post_to=post_to)
 
     def _erase(self, request: HttpRequest, convs: list, *, post_to: str) -> HttpResponse:
-        from memory.services import conversation_erase
-
         form = EraseForm(request.POST if self._submitted(request) else None)
         if form.is_bound and form.is_valid():
             for conv in convs:
@@ -445,8 +443,6 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
 
     @admin.display(description=_("Transcript"))
     def transcript(self, conv: Conversation) -> str:
-        from memory.redaction import mask
-
         turns = list(conv.turns.order_by("-seq")
                      .only("seq", "role", "text", "spans", "health", "token_count", "created_at")
                      [:TRANSCRIPT_LIMIT])

@@ -26,9 +26,14 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from chatwidget.db import relaxed_durability
+from chatwidget.llm import HANDOVER_TOOL
 from chatwidget.models import Site
+from memory.condense.service import core_refresh_inline
+from memory.core import core_render, core_render_within
 from memory.models import ContextTrace, Conversation, Core, Turn
+from memory.profiles import profile_background
 from memory.tokens import count_tokens, encoding_name_for, get_encoding
+from memory.window import verbatim_minimum
 
 log = logging.getLogger(__name__)
 
@@ -68,22 +73,17 @@ def _owner_text_tokens(text: str, model: str) -> int:
 @functools.lru_cache(maxsize=8)
 def tools_tokens(model: str) -> int:
     """The tool definitions sent with every model call take budget too."""
-    from chatwidget.llm import HANDOVER_TOOL
-
     return count_tokens(json.dumps([HANDOVER_TOOL]), model=model)
 
 
 def _profile_section(conversation: Conversation) -> tuple[str | None, int]:
     """The recognition profile, rendered for the model, and its token count.
 
-    Hook for the recognition issue: return (text, tokens) for a conversation with a
-    consented profile; (None, 0) sends nothing. Keep it to at most one query.
-    Filled by memory.profiles: background from earlier visits, marked as such (no query
-    without a profile; one with). Tokenised here: a profile is small and bounded."""
+    (None, 0) sends nothing. Background from earlier visits (memory.profiles), marked as
+    such: no query without a profile, one with. Tokenised here: a profile is small and
+    bounded."""
     if not conversation.profile_id:
         return None, 0
-    from memory.profiles import profile_background
-
     text = profile_background(conversation=conversation).text
     return (text, count_tokens(text, model=site_model(conversation.site))) if text else (None, 0)
 
@@ -99,7 +99,7 @@ def _fetch_limit(site: Site) -> int:
     threshold and the minimum, twice over. More uncovered turns than this means the worker
     lags far behind; they are condensed inline instead of being read here."""
     return 2 * (site.verbatim_window_turns + site.condense_after_turns
-                + 2 * site.verbatim_min_exchanges) + 1
+                + verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)) + 1
 
 
 def _select(rows: list[Turn], *, covered: int, min_turns: int,
@@ -126,7 +126,7 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
     core: Core | None = (Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
                          .only("version", "data", "covers_through_seq", "token_count").first())
     covered = core.covers_through_seq if core else 0
-    min_turns = 2 * site.verbatim_min_exchanges
+    min_turns = verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)
     limit = _fetch_limit(site)
     lower = max(0, min(covered, request_seq - min_turns - 1))
     fetched = list(
@@ -169,8 +169,6 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
     if uncovered_left and (overflow or unfetched):
         # Condensation lags and the uncovered turns do not fit: condense them now, leaving
         # room for a core of up to core_cap tokens.
-        from memory.condense import core_refresh_inline
-
         chosen, _ = _select(rows, covered=covered, min_turns=min_turns,
                             room=room - max(t_core, core_cap))
         through = (chosen[-1].seq if chosen else request_seq) - 1
@@ -190,8 +188,6 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
 
     core_text = None
     if core is not None:
-        from memory.condense import core_render, core_render_within
-
         verbatim_tokens = sum(t.token_count for t in chosen)
         core_room = room - verbatim_tokens
         if t_core <= core_room:

@@ -37,6 +37,12 @@ class Conversation(models.Model):
         "memory.Profile", null=True, blank=True, on_delete=models.SET_NULL,
         related_name="conversations",
     )
+    # The transcript hold, written by handover through `memory.services.conversation_hold_set`
+    # on every case transition: an open case keeps the raw transcript alive, and a resolved
+    # case keeps it for the site's case run-off (`RetentionPolicy.case_days`) after
+    # `case_resolved_at`. Data, so memory's expiry rules need not query handover's tables.
+    case_hold = models.BooleanField(default=False)
+    case_resolved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("conversation")

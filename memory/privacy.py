@@ -7,7 +7,12 @@ cookie attributes are all generated from here, from the same settings the code e
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from memory.selectors import retention_for_site
+from memory.models import RetentionPolicy
+from memory.selectors import profile_period, retention_for_site
+
+#: The version of the consent wording the widget shows; a consent record stores it. The
+#: widget configuration (chatwidget.widget_config) sends the same constant.
+CONSENT_WORDING_VERSION = "v1"
 
 
 def cookie_lifetimes(*, site_id: int | None) -> dict[str, int]:
@@ -17,13 +22,11 @@ def cookie_lifetimes(*, site_id: int | None) -> dict[str, int]:
     return {
         "session_seconds": session_hours * 3600,
         "recognition_months": months,
-        "recognition_seconds": months * 30 * 24 * 3600,
+        "recognition_seconds": int(profile_period(months=months).total_seconds()),
     }
 
 
 def storage_places(*, site=None) -> list[dict]:
-    from memory.models import RetentionPolicy
-
     policy = retention_for_site(site_id=site.pk) if site else RetentionPolicy()
     life = cookie_lifetimes(site_id=site.pk if site else None)
     return [

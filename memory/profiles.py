@@ -28,14 +28,18 @@ import logging
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language_info, gettext
 
+from chatwidget.models import Site
+from memory.condense.extractive import core_extract
+from memory.condense.inputs import turn_text_for_core
+from memory.erasure import conversation_erase
 from memory.models import (
     AuditEvent,
     Consent,
@@ -47,7 +51,10 @@ from memory.models import (
     Turn,
     TurnRole,
 )
-from memory.selectors import retention_for_site, token_hash
+from memory.privacy import CONSENT_WORDING_VERSION, cookie_lifetimes
+from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, mask, redact
+from memory.retention import audit_record
+from memory.selectors import profile_period, retention_for_site, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -83,19 +90,13 @@ BACKGROUND_HEADER = (
 )
 
 
-def _days_per_month() -> int:
-    from memory.retention import DAYS_PER_MONTH
-
-    return DAYS_PER_MONTH
-
-
 # --- selectors ------------------------------------------------------------------------------
 
 
 def profile_expires_at(*, profile: Profile) -> datetime:
     """The profile period runs from the last visit (the retention purge uses the same rule)."""
     months = retention_for_site(site_id=profile.site_id).profile_months
-    return profile.last_visit_at + timedelta(days=_days_per_month() * months)
+    return profile.last_visit_at + profile_period(months=months)
 
 
 def profile_is_expired(*, profile: Profile, now: datetime | None = None) -> bool:
@@ -156,7 +157,7 @@ def profile_background(*, conversation: Conversation) -> ProfileSection:
     if not facts:
         return empty
     months = facts[0].months or RetentionPolicy().profile_months
-    if facts[0].profile.last_visit_at + timedelta(days=_days_per_month() * months) <= (
+    if facts[0].profile.last_visit_at + profile_period(months=months) <= (
             timezone.now()):
         return empty  # expired: gone, even before the purge has run
     data: dict[str, Any] = {}
@@ -181,8 +182,6 @@ def profile_background(*, conversation: Conversation) -> ProfileSection:
 
 def _display(fact: ProfileFact) -> str:
     if fact.field == Field.LANGUAGE:
-        from django.utils.translation import get_language_info
-
         try:
             return str(get_language_info(fact.value)["name_translated"])
         except KeyError:
@@ -272,14 +271,8 @@ class ConsentResult:
     max_age: int
     profile_id: int | None
 
-    def frame(self) -> dict[str, Any]:
-        return {"type": "consent", "recognition": self.recognition, "token": self.token,
-                "max_age": self.max_age}
-
 
 def _cookie_seconds(site_id: int) -> int:
-    from memory.privacy import cookie_lifetimes
-
     return cookie_lifetimes(site_id=site_id)["recognition_seconds"]
 
 
@@ -289,8 +282,6 @@ def consent_grant(
     """The visitor ticked "remember me": a profile with a fresh random token (256 bits; only
     its hash is stored), a consent record with the wording version the widget showed, and
     the current conversation linked. Granting again rotates the token of the same profile."""
-    from chatwidget.widget_config import CONSENT_WORDING_VERSION
-
     token = secrets.token_urlsafe(32)
     with transaction.atomic():
         profile = _live_profile(profile_id=profile_id, site_id=site_id)
@@ -340,9 +331,6 @@ def profile_erase(
 ) -> dict[str, int]:
     """Delete a profile, its facts and every conversation linked to it (Art. 17); consent
     records are kept, marked withdrawn. Writes an audit event (counts only)."""
-    from memory.retention import audit_record
-    from memory.services import conversation_erase
-
     with transaction.atomic():
         profile = Profile.objects.select_for_update().filter(pk=profile_id).first()
         if profile is None:
@@ -434,8 +422,6 @@ def _acceptable(value: str, *, allow: str | None = None, stale: list[str],
     """A value may enter the profile: no placeholder, nothing redaction removes or flags as
     health, no contact detail except the one kind `allow`s, no corrected-away value, and
     nothing that occurs in a turn flagged as health details."""
-    from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
-
     if not value:
         return False
     if _PLACEHOLDER.search(value) or any(
@@ -596,8 +582,6 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
     """Fold what a conversation holds into its profile: the stored core, advanced over the
     turns it does not cover yet by the extractive condenser. `span_since`: scan the visitor's
     turns after this seq for contact details (None: do not)."""
-    from memory.condense import core_extract, turn_text_for_core
-
     conv = (Conversation.objects.only("pk", "site_id", "profile_id", "language", "created_at")
             .filter(pk=conversation_id).first())
     if conv is None or conv.profile_id is None:
@@ -689,8 +673,6 @@ def _upsert(*, profile: Profile, conv: Conversation, cand: _Candidate,
 def profilefact_approve(*, fact_ids: list[int], actor) -> int:
     """Approve proposed facts (the caller checked `memory.approve_profilefact`): from now on
     they ride in the context. One audit event per profile, ids and fields only."""
-    from memory.retention import audit_record
-
     with transaction.atomic():
         facts = list(ProfileFact.objects.select_for_update().select_related("profile")
                      .filter(pk__in=fact_ids, status=Status.PROPOSED))
@@ -711,8 +693,6 @@ def profilefact_approve(*, fact_ids: list[int], actor) -> int:
 
 def profilefact_masked(*, fact: ProfileFact) -> str:
     """The value as staff see it: contact details masked like in transcripts."""
-    from memory.redaction import mask
-
     if fact.field not in ProfileFact.SENSITIVE:
         return _display(fact)
     return mask(fact.value, [[str(fact.field), 0, len(fact.value)]])
@@ -720,8 +700,6 @@ def profilefact_masked(*, fact: ProfileFact) -> str:
 
 def profilefact_reveal(*, fact_id: int, actor, reason: str) -> str:
     """The plaintext of a masked fact, for an owner who states a reason (logged first)."""
-    from memory.retention import audit_record
-
     reason = (reason or "").strip()
     if not reason:
         raise ValueError("a reason is required")
@@ -736,8 +714,6 @@ def profile_export_for_staff(*, profile_id: int, actor, reason: str,
                              masked: bool = True) -> dict[str, Any]:
     """A staff export of one profile, masked unless the caller allowed plaintext (an owner
     with the reveal permission); logged with actor and reason before it is handed out."""
-    from memory.retention import audit_record
-
     with transaction.atomic():
         data = profile_export(profile_id=profile_id, masked=masked)
         audit_record(action=AuditEvent.Action.EXPORT, actor=actor, site_id=data["site"],
@@ -749,8 +725,6 @@ def profile_export_for_staff(*, profile_id: int, actor, reason: str,
 
 def profilefact_reject(*, fact_id: int, actor) -> bool:
     """Staff rejected a proposed fact: it is deleted (logged, field only)."""
-    from memory.retention import audit_record
-
     with transaction.atomic():
         fact = (ProfileFact.objects.select_for_update().select_related("profile")
                 .filter(pk=fact_id, status=Status.PROPOSED).first())
@@ -767,15 +741,11 @@ def profilefact_reject(*, fact_id: int, actor) -> bool:
 def profiles_live(*, queryset=None, now: datetime | None = None):  # noqa: ANN001, ANN201
     """Profiles whose period has not run out: staff no longer see an expired profile, even
     before the purge has deleted it."""
-    from django.db.models import Q
-
-    from chatwidget.models import Site
-
     now = now or timezone.now()
     qs = Profile.objects.all() if queryset is None else queryset
     default = RetentionPolicy().profile_months
     live = Q(pk__in=[])
     for site_id, months in Site.objects.values_list("pk", "retention__profile_months"):
-        cutoff = now - timedelta(days=_days_per_month() * (months or default))
+        cutoff = now - profile_period(months=months or default)
         live |= Q(site_id=site_id, last_visit_at__gt=cutoff)
     return qs.filter(live)

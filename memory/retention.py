@@ -25,15 +25,18 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from chatwidget.events import conversation_group, publish_on_commit
+from chatwidget.ratelimit import parse_rate
 from memory.models import AuditEvent, Conversation, Profile, RetentionPolicy
+from memory.selectors import conversations_expired, policy_groups, profile_period
+from memory.signals import conversations_removing, removal_counts
 
 log = logging.getLogger(__name__)
 
 POLICY_FIELDS = ("session_hours", "case_days", "profile_months", "audit_days")
-DAYS_PER_MONTH = 30  # the recognition cookie uses the same month (memory.privacy)
 
 
 # --- policies ---------------------------------------------------------------------------------
@@ -92,8 +95,6 @@ def audit_record(
 def conversation_cache_keys(*, conversation_id: int) -> list[str]:
     """Every cache key the product writes for one conversation: the condensation lock and the
     per-session rate-limit buckets (current and previous window, `chatwidget.ratelimit`)."""
-    from chatwidget.ratelimit import parse_rate
-
     _, window = parse_rate(settings.RATE_LIMIT_PER_SESSION)
     bucket = int(time.time() // window)
     keys = [f"condense:lock:{conversation_id}", f"sess:{conversation_id}"]
@@ -134,9 +135,6 @@ def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
                               per_site: dict[int, dict[str, int]]) -> int:
     """Delete one batch of expired conversations. The expiry is checked again under a row
     lock, so a visitor who writes at this very moment keeps the conversation."""
-    from handover.models import Case
-    from memory.selectors import conversations_expired
-
     with transaction.atomic():
         locked = Conversation.objects.select_for_update(skip_locked=True).filter(pk__in=ids)
         rows = list(
@@ -145,9 +143,10 @@ def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
         if not rows:
             return 0
         pks = [pk for pk, _ in rows]
-        totals.cases += Case.objects.filter(conversation_id__in=pks).update(
-            core={}, contact=[], transcript_purged_at=now
-        )
+        # other apps' copies of these transcripts (handover cases) go in this transaction
+        others = removal_counts(conversations_removing.send(
+            sender=Conversation, conversation_ids=pks, now=now, delete_cases=False))
+        totals.cases += sum(others.values())
         _, counts = Conversation.objects.filter(pk__in=pks).delete()
         for pk, site_id in rows:
             site = per_site.setdefault(site_id, {"conversations": 0})
@@ -162,16 +161,23 @@ def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
     return len(pks)
 
 
+def _case_run_off_q(*, policy: RetentionPolicy, now, statuses: list[str]) -> Q:
+    """Cases whose run-off is over: resolved (or released) more than case_days ago."""
+    cutoff = now - timedelta(days=policy.case_days)
+    return Q(status__in=statuses) & (
+        Q(resolved_at__lt=cutoff) | Q(resolved_at__isnull=True, requested_at__lt=cutoff))
+
+
 def _purge_case_copies(*, now, policy: RetentionPolicy, site_ids: list[int],
                        batch_size: int) -> int:
     """Cases past their run-off whose conversation is still live (the visitor chatted on
     after the case) or already gone: clear the raw copies and unlink the transcript, so the
     case shows only its note. The conversation then follows the session period alone."""
-    from handover.models import Case
-    from memory.selectors import case_run_off_q
+    from handover.models import Case  # noqa: PLC0415 - moves to handover (case run-off)
 
     pending = Case.objects.filter(site_id__in=site_ids, transcript_purged_at__isnull=True).filter(
-        case_run_off_q(policy=policy, now=now)
+        _case_run_off_q(policy=policy, now=now, statuses=[Case.Status.RESOLVED,
+                                                           Case.Status.RELEASED])
     )
     done = 0
     while True:
@@ -188,8 +194,6 @@ def retention_purge_expired(*, now=None, batch_size: int = 500,
     """Purge everything that has expired under the current policies, in batches of
     `batch_size`, until done or `time_budget_s` has passed (the next run continues).
     Safe to run twice and concurrently (rows are locked with SKIP LOCKED)."""
-    from memory.selectors import _policy_groups, conversations_expired
-
     now = now or timezone.now()
     started = time.monotonic()
     totals = PurgeCounts()
@@ -212,7 +216,7 @@ def retention_purge_expired(*, now=None, batch_size: int = 500,
             totals.finished = False
             break
 
-    groups = _policy_groups()
+    groups = policy_groups()
     # 2. case copies past their run-off; 3. profiles; 4. audit events
     for site_ids, policy in groups:
         if not totals.finished:
@@ -222,7 +226,7 @@ def retention_purge_expired(*, now=None, batch_size: int = 500,
         )
         profiles = Profile.objects.filter(
             site_id__in=site_ids,
-            last_visit_at__lt=now - timedelta(days=DAYS_PER_MONTH * policy.profile_months),
+            last_visit_at__lt=now - profile_period(months=policy.profile_months),
         )
         totals.profiles += _delete_in_batches(profiles, model="memory.Profile",
                                               batch_size=batch_size)

@@ -3,10 +3,19 @@
 import hashlib
 from datetime import timedelta
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from chatwidget.models import Site
 from memory.models import Conversation, RetentionPolicy, Turn
+
+DAYS_PER_MONTH = 30  # a month of the profile period (the recognition cookie's month too)
+
+
+def profile_period(*, months: int) -> timedelta:
+    """How long a recognition profile lives after the last visit: the one place of the
+    rule (profile expiry, the purge, the staff list, the cookie's lifetime)."""
+    return timedelta(days=DAYS_PER_MONTH * months)
 
 
 def token_hash(token: str) -> str:
@@ -19,64 +28,58 @@ def retention_for_site(*, site_id: int) -> RetentionPolicy:
 
 
 def conversation_expires_at(*, conversation: Conversation, policy: RetentionPolicy):
-    """When the session transcript expires. A conversation with an open or recently
-    resolved case is held by the case's run-off instead (handover.selectors)."""
+    """When the session transcript expires, unless a case holds it (`conversation_is_held`)."""
     return conversation.last_activity_at + timedelta(hours=policy.session_hours)
 
 
-def conversation_is_expired(*, conversation: Conversation, now=None) -> bool:
-    from handover.selectors import case_holds_conversation
+def conversation_held_q(*, policy: RetentionPolicy, now) -> Q:
+    """The transcript hold (data handover writes on case transitions): an open case, or a
+    case resolved within the run-off, keeps the raw transcript alive. The one place of the
+    rule; `conversation_is_held` applies the same filter to one row."""
+    cutoff = now - timedelta(days=policy.case_days)
+    return Q(case_hold=True) | Q(case_resolved_at__gt=cutoff)
 
+
+def conversation_is_held(*, conversation: Conversation, policy: RetentionPolicy, now) -> bool:
+    cutoff = now - timedelta(days=policy.case_days)
+    return conversation.case_hold or (
+        conversation.case_resolved_at is not None and conversation.case_resolved_at > cutoff)
+
+
+def conversation_is_expired(*, conversation: Conversation, now=None) -> bool:
     now = now or timezone.now()
     policy = retention_for_site(site_id=conversation.site_id)
     if conversation_expires_at(conversation=conversation, policy=policy) > now:
         return False
-    return not case_holds_conversation(conversation_id=conversation.pk, policy=policy, now=now)
+    return not conversation_is_held(conversation=conversation, policy=policy, now=now)
 
 
-def _policy_groups() -> list[tuple[list[int], RetentionPolicy]]:
+def policy_groups() -> list[tuple[list[int], RetentionPolicy]]:
     """Sites grouped by identical policy values (sites without a row get the defaults).
     Shop installations have few distinct policies, so the filters below stay small."""
-    from chatwidget.models import Site
-
     fields = ("session_hours", "case_days", "profile_months", "audit_days")
     groups: dict[tuple, list[int]] = {}
     rows = Site.objects.values_list("pk", *(f"retention__{f}" for f in fields))
     defaults = RetentionPolicy()
     for pk, *values in rows:
-        key = tuple(getattr(defaults, f) if v is None else v for f, v in zip(fields, values, strict=True))
+        key = tuple(getattr(defaults, f) if v is None else v
+                    for f, v in zip(fields, values, strict=True))
         groups.setdefault(key, []).append(pk)
-    return [(ids, RetentionPolicy(**dict(zip(fields, key, strict=True)))) for key, ids in groups.items()]
-
-
-def case_run_off_q(*, policy: RetentionPolicy, now, prefix: str = "") -> Q:
-    """Cases whose run-off is over: resolved (or released) more than case_days ago."""
-    from handover.models import Case
-
-    cutoff = now - timedelta(days=policy.case_days)
-    return Q(**{f"{prefix}status__in": [Case.Status.RESOLVED, Case.Status.RELEASED]}) & (
-        Q(**{f"{prefix}resolved_at__lt": cutoff})
-        | Q(**{f"{prefix}resolved_at__isnull": True, f"{prefix}requested_at__lt": cutoff})
-    )
+    return [(ids, RetentionPolicy(**dict(zip(fields, key, strict=True))))
+            for key, ids in groups.items()]
 
 
 def conversations_expired_q(*, now=None) -> Q:
     """The filter for conversations whose session transcript has expired under the current
-    policy of their site and that no open or recently resolved case holds (the same rule as
-    `conversation_is_expired`, for querysets: purge, admin lists, handover views)."""
-    from handover.models import Case
-
+    policy of their site and that no case holds (the same rule as `conversation_is_expired`,
+    for querysets: purge, admin lists, handover views)."""
     now = now or timezone.now()
     expired = Q(pk__in=[])
-    for site_ids, policy in _policy_groups():
-        holding = Case.objects.filter(
-            conversation=OuterRef("pk"),
-            status__in=[Case.Status.WAITING, Case.Status.HUMAN, Case.Status.RESOLVED],
-        ).filter(Q(resolved_at__isnull=True) | Q(resolved_at__gt=now - timedelta(days=policy.case_days)))
+    for site_ids, policy in policy_groups():
         expired |= (
             Q(site_id__in=site_ids)
             & Q(last_activity_at__lte=now - timedelta(hours=policy.session_hours))
-            & ~Q(Exists(holding))
+            & ~conversation_held_q(policy=policy, now=now)
         )
     return expired
 

@@ -1,18 +1,32 @@
-"""Writes to conversation memory. Everything that is stored passes redaction first."""
+"""Writes to conversation memory. Everything that is stored passes redaction first.
+
+Erasure lives in memory.erasure (recognition profiles erase conversations too and must not
+import this module); its two services are re-exported here for callers not yet switched.
+"""
+
+from __future__ import annotations
 
 import logging
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from chatwidget.events import conversation_group, publish_on_commit
 from memory.analytics import stat_record, stat_record_turn
-from memory.models import Conversation, Turn, TurnRole
-from memory.redaction import redact
-from memory.selectors import token_hash, turn_public
+from memory.condense.scheduling import condense_schedule_if_due
+from memory.erasure import conversation_erase as conversation_erase  # re-export, see below
+from memory.erasure import conversation_erase_by_visitor as conversation_erase_by_visitor
+from memory.export import conversation_export
+from memory.models import AuditEvent, Conversation, ConversationState, Turn, TurnRole
+from memory.profiles import profile_link_conversation, profile_update_after_turn
+from memory.redaction import HINTS, previous_turn_needed, redact
+from memory.retention import audit_record
+from memory.selectors import conversation_get_by_token, token_hash, turn_public
 from memory.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -54,11 +68,21 @@ def turn_append(
 ) -> AppendResult:
     """Redact, count tokens, and commit one turn. Idempotent per (conversation, client_id).
 
-    `seq` may be a number reserved earlier with `seq_reserve` (streamed answers); otherwise
+    `seq` may be a number reserved earlier with `answer_seq_reserve` (answers); otherwise
     the next one is taken. After commit the turn is published to the conversation's group and
     condensation is scheduled when turns have left the verbatim window.
     """
-    result = redact(text)
+    # A bare "482913" is a one-time code when the message before asked for one (issue 13):
+    # only then is the previous turn read, so the common message costs no extra query.
+    previous = None
+    if previous_turn_needed(text):
+        previous = (
+            Turn.objects.filter(conversation_id=conversation_id)
+            .order_by("-seq")
+            .values_list("text", flat=True)
+            .first()
+        )
+    result = redact(text, previous=previous)
     tokens = count_tokens(result.text)
     with transaction.atomic():
         conv = Conversation.objects.select_for_update().get(pk=conversation_id)
@@ -104,23 +128,26 @@ def turn_append(
 
 
 def _after_turn(conversation_id: int) -> None:
-    from memory.condense import condense_schedule_if_due
-
     condense_schedule_if_due(conversation_id=conversation_id)
 
 
 def _profile_after_turn(conversation_id: int, seq: int) -> None:
-    from memory.profiles import profile_update_after_turn
-
     profile_update_after_turn(conversation_id=conversation_id, seq=seq)
 
 
-def seq_reserve(*, conversation_id: int) -> int:
-    """Reserve the seq of an answer before it streams. If the answer fails, the number is
-    skipped: seqs are strictly increasing per conversation, not gap-free."""
-    with transaction.atomic():
-        Conversation.objects.filter(pk=conversation_id).update(next_seq=F("next_seq") + 1)
-        return Conversation.objects.values_list("next_seq", flat=True).get(pk=conversation_id) - 1
+def conversation_hold_set(*, conversation_id: int, open: bool,  # noqa: A002 - the case is open
+                          resolved_at: datetime | None = None) -> None:
+    """Record what the conversation's cases mean for its transcript (handover calls this on
+    every case transition, in the transition's transaction).
+
+    `open=True`: a case was opened; the transcript is held while it is open. `open=False`
+    with `resolved_at`: the case was resolved; the transcript is held for the site's case
+    run-off after that time. `open=False` without `resolved_at`: the case was released to
+    the bot; the hold of the open case ends (an earlier resolved case's run-off stays)."""
+    update: dict = {"case_hold": open}
+    if resolved_at is not None:
+        update["case_resolved_at"] = resolved_at
+    Conversation.objects.filter(pk=conversation_id).update(**update)
 
 
 def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
@@ -129,12 +156,9 @@ def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
     Returns (seq, the conversation's language), or None when the bot must stay silent (staff
     took over, closed, erased). One `UPDATE ... RETURNING` where the database has it
     (PostgreSQL, SQLite >= 3.35): the state check and the reservation in one round trip, on
-    the hot path of every answer. Like `seq_reserve`, a failed answer leaves the number unused.
+    the hot path of every answer. A failed answer leaves the number unused: seqs are strictly
+    increasing per conversation, not gap-free.
     """
-    from django.db import connection
-
-    from memory.models import ConversationState
-
     if connection.vendor == "postgresql" or (
         connection.vendor == "sqlite" and connection.Database.sqlite_version_info >= (3, 35)
     ):
@@ -170,8 +194,6 @@ def visitor_message_receive(
     was created here (the widget stores it in its cookie); hint is the system turn telling the
     visitor what was removed, if anything was. With `profile_id` (a recognised visit) a
     conversation created here is linked to that profile."""
-    from memory.selectors import conversation_get_by_token
-
     new_token = None
     conv = None
     if conversation_id is not None:
@@ -184,8 +206,6 @@ def visitor_message_receive(
     if conv is None:
         conv, new_token = conversation_start(site_id=site_id, language=language)
         if profile_id:  # a recognised visit (memory.profiles): the new conversation joins it
-            from memory.profiles import profile_link_conversation
-
             profile_link_conversation(profile_id=profile_id, conversation_id=conv.pk)
     result = turn_append(
         conversation_id=conv.pk, role=TurnRole.VISITOR, text=text, client_id=client_id
@@ -208,64 +228,8 @@ def visitor_message_receive(
 
 def removed_hint(*, removed: dict[str, int], language: str) -> str:
     """Tell the visitor what was removed and where to go instead, in their language."""
-    from django.utils import translation
-    from django.utils.translation import gettext
-
-    from memory.redaction import HINTS
-
     with translation.override(language):
         return " ".join(gettext(HINTS[kind]) for kind in removed if kind in HINTS)
-
-
-def conversation_erase(
-    *, conversation_id: int, actor=None, reason: str = "", delete_cases: bool = False
-) -> dict[str, int]:
-    """Erase a conversation now (Art. 17): turns, cores, traces, cached state (rate-limit
-    buckets, condensation lock) and the raw copies held by its handover cases (condensed
-    core, contact details). With `delete_cases` the case rows go too; otherwise each keeps
-    trigger, reason and note. Every open tab is told (`forgotten`) and closes. Writes an
-    audit event (actor, reason, counts) and returns the counts."""
-    from handover.models import Case
-    from memory.models import AuditEvent, ProfileFact
-    from memory.retention import audit_record, conversation_cache_clear
-
-    with transaction.atomic():
-        conv = Conversation.objects.select_for_update().filter(pk=conversation_id).first()
-        if conv is None:
-            return {}
-        cases = Case.objects.filter(conversation_id=conversation_id)
-        if delete_cases:
-            case_count = cases.delete()[1].get("handover.Case", 0)
-        else:
-            case_count = cases.update(core={}, contact=[], transcript_purged_at=timezone.now())
-        _, deleted = conv.delete()
-        counts = {
-            "turns": deleted.get("memory.Turn", 0),
-            "cores": deleted.get("memory.Core", 0),
-            "traces": deleted.get("memory.ContextTrace", 0),
-            "cases_deleted" if delete_cases else "cases_cleared": case_count,
-            # what this conversation taught a recognition profile goes with it
-            "profile_facts": ProfileFact.objects.filter(source_conversation=conversation_id)
-            .delete()[0],
-        }
-        audit_record(
-            action=AuditEvent.Action.ERASE, actor=actor, site_id=conv.site_id,
-            conversation_ref=conversation_id, target=f"conversation {conversation_id}",
-            reason=reason, details=counts,
-        )
-        transaction.on_commit(
-            lambda: conversation_cache_clear(conversation_ids=[conversation_id])
-        )
-        publish_on_commit(conversation_group(conversation_id), {"type": "forgotten"})
-    log.info("conversation erased", extra={"conversation": conversation_id, **counts})
-    return counts
-
-
-def conversation_erase_by_visitor(*, conversation_id: int) -> dict[str, int]:
-    """The visitor's `forget`: everything goes, the case rows too (nothing of the person)."""
-    return conversation_erase(
-        conversation_id=conversation_id, reason="visitor request", delete_cases=True
-    )
 
 
 def conversation_export_for_staff(
@@ -274,10 +238,6 @@ def conversation_export_for_staff(
     """A staff export (Art. 15 on request): JSON, masked unless the caller allowed plaintext
     (owner with the reveal permission). Logged with actor and reason before it is handed out.
     Returns (content, content type, file name)."""
-    from memory.export import conversation_export
-    from memory.models import AuditEvent
-    from memory.retention import audit_record
-
     conv = Conversation.objects.only("site_id").get(pk=conversation_id)
     with transaction.atomic():
         content, content_type, filename = conversation_export(

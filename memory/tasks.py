@@ -3,6 +3,11 @@
 from celery import shared_task
 from django.db import OperationalError
 
+from chatwidget.llm import ModelUnavailable
+from memory.condense.scheduling import condense_lagging_enqueue
+from memory.condense.service import CondenseBusy, core_condense
+from memory.retention import retention_purge_expired
+
 
 @shared_task(
     name="memory.tasks.purge_expired",
@@ -14,28 +19,19 @@ from django.db import OperationalError
 def purge_expired() -> dict:
     """The retention purge (beat, every CHATWIDGET_PURGE_INTERVAL_SECONDS). Bounded by a
     time budget below the soft time limit; a backlog continues in an immediate follow-up."""
-    from memory.retention import retention_purge_expired
-
     counts = retention_purge_expired(time_budget_s=60.0)
     if not counts.finished:
         purge_expired.apply_async(countdown=1)
     return counts.as_dict()
 
 
-# --- condensation (the memory issue) -----------------------------------------------------------
-
-
-def _condense_errors() -> tuple[type[Exception], ...]:
-    from chatwidget.llm import ModelUnavailable
-    from memory.condense import CondenseBusy
-
-    return (ModelUnavailable, CondenseBusy, OperationalError)
+# --- condensation --------------------------------------------------------------------------------
 
 
 @shared_task(
     name="memory.tasks.condense_conversation",
     bind=True,
-    autoretry_for=_condense_errors(),
+    autoretry_for=(ModelUnavailable, CondenseBusy, OperationalError),
     retry_backoff=2,
     retry_backoff_max=60,
     retry_jitter=True,
@@ -49,8 +45,6 @@ def condense_conversation(self, conversation_id: int) -> int:  # noqa: ANN001
     already covers them makes it a no-op); retried with backoff while the model fails or
     another run holds the conversation's lock; the last attempt falls back to the
     extractive condenser. Returns the stored core version (0: nothing to do)."""
-    from memory.condense import core_condense
-
     core = core_condense(conversation_id=conversation_id,
                          fallback=self.request.retries >= self.max_retries)
     return core.version if core else 0
@@ -61,6 +55,4 @@ def condense_lagging() -> int:
     """Beat (every MEMORY_CONDENSE_LAGGING_INTERVAL_SECONDS): enqueue a condensation for
     conversations whose uncovered turns exceed window + threshold (a lost enqueue, a broker
     outage, a worker that was down)."""
-    from memory.condense import condense_lagging_enqueue
-
     return condense_lagging_enqueue()

@@ -5,7 +5,7 @@ with contact details masked."""
 import pytest
 from django.urls import reverse
 
-from memory.condense import core_condense
+from memory.condense.service import core_condense
 from memory.context import context_build
 from memory.models import Conversation
 from memory.services import conversation_start, turn_append

@@ -1,4 +1,4 @@
-"""Condensation (memory/condense.py): the form, verification, the extractive condenser, the
+"""Condensation (memory/condense/, memory/core.py): the form, verification, the extractive condenser, the
 service (incremental, idempotent, locked, failure-safe), scheduling and the Celery task."""
 
 import json
@@ -6,18 +6,12 @@ import json
 import pytest
 from django.core.cache import cache
 
+from chatwidget import llm
 from chatwidget.celery import app as celery_app
-from memory import condense
-from memory.condense import (
-    CORE_KEYS,
-    CORE_SCHEMA,
-    CondenseBusy,
-    core_condense,
-    core_extract,
-    core_refresh_inline,
-    core_render,
-    core_verify,
-)
+from memory.condense.extractive import core_extract
+from memory.condense.service import LOCK_KEY, CondenseBusy, core_condense, core_refresh_inline
+from memory.condense.verify import core_verify
+from memory.core import CORE_KEYS, CORE_SCHEMA, core_render
 from memory.models import Conversation, Core, Turn
 from memory.services import conversation_start, turn_append
 from tests.fakellm import JsonReply, Status
@@ -308,7 +302,7 @@ def test_condensation_is_incremental_and_sends_only_new_turns(conv, model):
 
 def test_one_condensation_per_conversation_at_a_time(conv):
     add(conv, *filler(6))
-    cache.add(condense.LOCK_KEY.format(conv.pk), "someone", timeout=60)
+    cache.add(LOCK_KEY.format(conv.pk), "someone", timeout=60)
     with pytest.raises(CondenseBusy):
         core_condense(conversation_id=conv.pk)
     assert not Core.objects.filter(conversation=conv).exists()
@@ -319,12 +313,12 @@ def test_a_failing_model_keeps_every_turn_and_the_previous_core(conv, model):
     assert core_condense(conversation_id=conv.pk).version == 1
     add(conv, *filler(3, start=10))
     model.default = lambda body: Status(500)
-    with pytest.raises(condense.llm.ModelUnavailable):
+    with pytest.raises(llm.ModelUnavailable):
         core_condense(conversation_id=conv.pk)
     conv.refresh_from_db()
     assert conv.core_version == 1
     assert Turn.objects.filter(conversation=conv).count() == 18
-    assert cache.get(condense.LOCK_KEY.format(conv.pk)) is None, "the lock is released"
+    assert cache.get(LOCK_KEY.format(conv.pk)) is None, "the lock is released"
 
 
 def test_contact_and_health_details_never_reach_the_condenser(conv, model):

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from memory import profiles
-from memory.condense import core_refresh_inline
+from memory.condense.service import core_refresh_inline
 from memory.models import Consent, ContextTrace, Conversation, Profile, ProfileFact
 from memory.selectors import token_hash
 from tests.fakellm import JsonReply, Reply
@@ -39,7 +39,7 @@ def background_of(request: dict) -> str | None:
 @database_sync_to_async
 def condense_now(conv_id: int) -> None:
     """What the Celery task does once turns leave the window: store a core (the hook in
-    memory/condense.py then folds it into the profile)."""
+    memory/condense/ then folds it into the profile)."""
     core_refresh_inline(conversation_id=conv_id)
 
 

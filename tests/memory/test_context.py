@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from memory.condense import core_condense, core_refresh_inline
+from memory.condense.service import core_condense, core_refresh_inline
 from memory.context import context_build, tools_tokens
 from memory.models import Conversation, Turn
 from memory.services import conversation_start

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from handover.models import Case
 from memory.models import ContextTrace, Conversation, Core, Profile, Turn
+from memory.services import conversation_hold_set
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 90
@@ -57,6 +58,7 @@ def _setup(site) -> dict:
     live, live_token = conversation(1, "live session: red kettle")
     held, _ = conversation(24 * 5, "open case: green kettle")
     Case.objects.create(site=site, conversation=held, trigger="visitor", status="human")
+    conversation_hold_set(conversation_id=held.pk, open=True)  # what handover writes
     run_off, _ = conversation(24 * 40, "resolved case: black kettle")
     case = Case.objects.create(site=site, conversation=run_off, trigger="visitor",
                                status="resolved", resolved_at=now - timedelta(days=31),

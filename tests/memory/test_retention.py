@@ -30,7 +30,7 @@ from memory.selectors import (
     conversation_get_by_token,
     conversations_live,
 )
-from memory.services import conversation_start, turn_append
+from memory.services import conversation_hold_set, conversation_start, turn_append
 
 pytestmark = pytest.mark.django_db
 
@@ -262,6 +262,7 @@ def test_purge_clears_cache_entries_keyed_by_the_conversation(
 def test_open_case_holds_the_transcript_past_the_session_period(site):
     conv, token = make_conversation(site, hours_ago=24 * 10)
     Case.objects.create(site=site, conversation=conv, trigger="visitor", status="human")
+    conversation_hold_set(conversation_id=conv.pk, open=True)  # what handover writes
     assert conversation_get_by_token(site_id=site.pk, token=token) == conv
     retention_purge_expired()
     assert leftovers(conv.pk)["turns"] == 2
@@ -281,6 +282,9 @@ def test_case_transcript_goes_after_the_run_off_and_the_case_note_stays(site):
                               reason="wrong size", note="exchanged for L",
                               contact=[{"kind": "email", "value": "b@example.org"}],
                               core={"request": "size swap"})
+    for case in (recent, old):  # what handover writes when it resolves a case
+        conversation_hold_set(conversation_id=case.conversation_id, open=False,
+                              resolved_at=case.resolved_at)
     assert not case_transcript_is_expired(case=recent)
     assert case_transcript_is_expired(case=old), "hidden before the purge has run"
     retention_purge_expired()

@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from memory.condense import core_extract
+from memory.condense.extractive import core_extract
 from memory.models import Core, Turn
 from memory.services import conversation_start, turn_append
 from tests.conftest import ROOT
@@ -137,7 +137,7 @@ def wait_for(predicate, *, what: str, log_path, timeout: float = WAIT):
 
 
 def enqueue(conversation_id: int, *, broker: str, transport_options: dict | None = None):
-    """What the web process does after commit (memory.condense._enqueue), on that broker."""
+    """What the web process does after commit (memory.condense.scheduling._enqueue), on that broker."""
     from kombu import Connection
 
     from memory.tasks import condense_conversation

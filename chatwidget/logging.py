@@ -7,6 +7,7 @@ replaces exception messages (which may quote user input) with their type, and dr
 
 import json
 import logging
+import logging.config
 import traceback
 
 _TEXT_KEYS = {"text", "content", "message_text", "prompt", "messages", "body"}
@@ -40,3 +41,26 @@ class JsonFormatter(logging.Formatter):
         if record.exc_text:
             data["exc"] = record.exc_text
         return json.dumps(data, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """One readable line per record for a terminal (the demo): time, level, logger, event,
+    then the same extra fields as the JSON lines as key=value."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        extras = " ".join(
+            f"{key}={value}" for key, value in vars(record).items()
+            if key not in _STD and not key.startswith("_")
+        )
+        line = (f"{self.formatTime(record, '%H:%M:%S')} {record.levelname:<7} {record.name}: "
+                f"{record.getMessage()}{' ' + extras if extras else ''}")
+        if record.exc_text:
+            line += "\n" + record.exc_text
+        return line
+
+
+def configure(config: dict) -> None:
+    """Django's LOGGING_CONFIG: the dictionary, plus Python's warnings routed through it
+    (`py.warnings`), so a library's warning is printed in the same format as everything else."""
+    logging.config.dictConfig(config)
+    logging.captureWarnings(True)

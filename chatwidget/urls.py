@@ -2,8 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 
 from chatwidget import views
+from chatwidget.landing import landing
 
 urlpatterns = [
+    path("", landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
     path("widget/v1/<str:site_key>/config.json", views.widget_config, name="widget-config"),

@@ -12,16 +12,21 @@ import environ
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
-RUN_DIR = BASE_DIR / ".run"  # embedded defaults keep their files here (git-ignored)
-
 env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# A .env file is optional: read it only when there is one (django-environ logs "not found"
+# on every start otherwise, in every process).
+if (BASE_DIR / ".env").is_file():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# Embedded defaults keep their files here (git-ignored): SQLite, broker, cache, beat schedule.
+RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run")))
 
 SECRET_KEY = env("SECRET_KEY", default="insecure-local-only-key-do-not-use-in-production")
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 PUBLIC_URL = env("PUBLIC_URL", default="")  # e.g. https://chat.example.com; else from request
+# Where `/` links for the documentation (e.g. the repository's README); unset: named only.
+DOCS_URL = env("DOCS_URL", default="")
 
 INSTALLED_APPS = [
     "daphne",
@@ -174,10 +179,12 @@ DEMO_MODE = not OPENAI_API_KEY
 TIKTOKEN_CACHE_DIR = env("TIKTOKEN_CACHE_DIR", default=str(BASE_DIR.parent / "shared" / "tiktoken"))
 
 # --- Celery ---------------------------------------------------------------------------------
+# The embedded broker's URL names a host (unused) so that kombu does not warn "No hostname was
+# supplied" in every process that connects.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or (
-    REDIS_URL or "filesystem://"
+    REDIS_URL or "filesystem://localhost/"
 )
-if CELERY_BROKER_URL == "filesystem://":
+if CELERY_BROKER_URL.startswith("filesystem://"):
     # The embedded broker: a folder shared by the web process and the worker. Both create
     # it, so whichever starts first can publish or consume.
     _broker_dir = Path(env("CELERY_FILESYSTEM_BROKER_DIR", default=str(RUN_DIR / "broker")))
@@ -225,7 +232,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE = {
     # CHATWIDGET_PURGE_INTERVAL_SECONDS: how often the retention purge runs (default 300).
     "purge-expired": {
-        "task": "memory.tasks.purge_expired",
+        "task": "chatwidget.tasks.purge_expired",
         "schedule": timedelta(seconds=env.int("CHATWIDGET_PURGE_INTERVAL_SECONDS", default=300)),
     },
     "condense-lagging": {
@@ -280,13 +287,22 @@ CONTENT_SECURITY_POLICY = {
 
 # --- logging: never message text --------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
+# json: one JSON object a line, for log collectors; text: one readable line (local.py's default).
+LOG_FORMAT = env("LOG_FORMAT", default="json")
+# Django, the Celery worker (chatwidget/celery.py) and Python's warnings all go through this one
+# configuration, so a process prints one format.
+LOGGING_CONFIG = "chatwidget.logging.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"scrub": {"()": "chatwidget.logging.ScrubTextFilter"}},
-    "formatters": {"json": {"()": "chatwidget.logging.JsonFormatter"}},
+    "formatters": {
+        "json": {"()": "chatwidget.logging.JsonFormatter"},
+        "text": {"()": "chatwidget.logging.TextFormatter"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "json", "filters": ["scrub"]},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
+                    "filters": ["scrub"]},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

@@ -4,7 +4,7 @@ import os
 import secrets
 
 from .base import *  # noqa: F403
-from .base import BASE_DIR, env
+from .base import BASE_DIR, STATIC_ROOT, env
 
 # `make test` points TEST_DATABASE_URL at PostgreSQL where one is running (CI does); without
 # it the suite runs on in-memory SQLite and the PostgreSQL-only tests skip with a message.
@@ -32,6 +32,10 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# Static files come from the source folders (finders); a STATIC_ROOT that `collectstatic` never
+# created would make WhiteNoise warn "No directory at" in every test that makes a request.
+if not STATIC_ROOT.is_dir():
+    STATIC_ROOT = None
 LLM_MAX_RETRIES = 1
 RATE_LIMIT_PER_SESSION = "20/60"
 RATE_LIMIT_PER_ADDRESS = "60/60"

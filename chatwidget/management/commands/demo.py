@@ -1,80 +1,140 @@
-"""Run everything on embedded defaults: Daphne, the demo shop, a Celery worker with beat."""
+"""Run everything on embedded defaults: Daphne, the demo shop, a Celery worker with beat.
+
+Set-up runs first (SETUP_STEPS, in order), then the three processes start under one
+supervisor (chatwidget/supervise.py). The banner comes once every process is ready, so it is
+the last thing a newcomer reads before the logs. Ctrl-C or SIGTERM stops all of them; a
+process that dies stops the rest with a message saying which and why.
+"""
 
 import os
 import secrets
-import signal
-import subprocess
 import sys
-import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from chatwidget.models import Site
 from chatwidget.services import site_create
+from chatwidget.supervise import Child, Supervisor, port_holder, port_is_free
+
+READY_TIMEOUT_SECONDS = 90
+
+
+@dataclass
+class DemoContext:
+    """What the set-up steps share: the ports, then what earlier steps made."""
+
+    port: int
+    shop_port: int
+    site: Site | None = None
+    password: str = ""
+
+
+def step_migrate(ctx: DemoContext) -> None:
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+def step_demo_site(ctx: DemoContext) -> None:
+    origins = [f"http://127.0.0.1:{ctx.shop_port}", f"http://localhost:{ctx.shop_port}"]
+    ctx.site = Site.objects.filter(name="Demo shop").first() or site_create(
+        name="Demo shop", origins=origins
+    )
+
+
+def step_admin_user(ctx: DemoContext) -> None:
+    """An `admin` superuser in both staff groups; its password is kept in RUN_DIR."""
+    password_file = settings.RUN_DIR / "admin-password.txt"
+    user_model = get_user_model()
+    if not user_model.objects.filter(username="admin").exists():
+        password = secrets.token_urlsafe(9)
+        user = user_model.objects.create_superuser("admin", "admin@localhost", password)
+        user.groups.set(Group.objects.filter(name__in=["Owner", "Staff"]))
+        password_file.write_text(password + "\n")
+    ctx.password = password_file.read_text().strip() if password_file.exists() else "(unknown)"
+
+
+# Each step takes the context and may fill it in; later steps see what earlier ones made.
+SETUP_STEPS = [step_migrate, step_demo_site, step_admin_user]
 
 
 class Command(BaseCommand):
-    help = "Run the product with a demo shop: http://127.0.0.1:8001 (shop), :8000 (widget, admin)."
+    help = ("Run the product with a demo shop: http://127.0.0.1:8001 (shop), :8000 (widget, "
+            "admin). Ports also from DEMO_PORT and DEMO_SHOP_PORT.")
 
     def add_arguments(self, parser):  # noqa: ANN001
-        parser.add_argument("--port", type=int, default=8000)
-        parser.add_argument("--shop-port", type=int, default=8001)
+        parser.add_argument("--port", type=int, default=int(os.environ.get("DEMO_PORT", 8000)))
+        parser.add_argument("--shop-port", type=int,
+                            default=int(os.environ.get("DEMO_SHOP_PORT", 8001)))
         parser.add_argument("--no-worker", action="store_true")
 
     def handle(self, *args, port: int, shop_port: int, no_worker: bool, **options) -> None:
-        settings.RUN_DIR.mkdir(exist_ok=True)
-        call_command("migrate", interactive=False, verbosity=0)
-        shop_origins = [f"http://127.0.0.1:{shop_port}", f"http://localhost:{shop_port}"]
-        site = Site.objects.filter(name="Demo shop").first() or site_create(
-            name="Demo shop", origins=shop_origins
-        )
-        user_model = get_user_model()
-        if not user_model.objects.filter(username="admin").exists():
-            password = secrets.token_urlsafe(9)
-            user = user_model.objects.create_superuser("admin", "admin@localhost", password)
-            from django.contrib.auth.models import Group
+        for p, flag in ((port, "--port"), (shop_port, "--shop-port")):
+            if not port_is_free(p):
+                raise CommandError(
+                    f"Port {p} is already in use by {port_holder(p)}. Stop that process, or "
+                    f"choose another port: manage.py demo {flag} N (or DEMO_PORT/DEMO_SHOP_PORT)."
+                )
+        settings.RUN_DIR.mkdir(parents=True, exist_ok=True)
+        ctx = DemoContext(port=port, shop_port=shop_port)
+        for step in SETUP_STEPS:
+            step(ctx)
+        assert ctx.site is not None
 
-            user.groups.set(Group.objects.filter(name__in=["Owner", "Staff"]))
-            (settings.RUN_DIR / "admin-password.txt").write_text(password + "\n")
-        password = (settings.RUN_DIR / "admin-password.txt").read_text().strip()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        ready_file = settings.RUN_DIR / "worker.ready"
+        ready_file.unlink(missing_ok=True)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1",
+               "LOG_FORMAT": os.environ.get("LOG_FORMAT", "text"),
+               "CHATWIDGET_WORKER_READY_FILE": str(ready_file)}
+        sup = Supervisor(say=lambda text: self.stdout.write(text), env=env)
+        sup.handle_signals()
         py = sys.executable
-        procs = [
-            subprocess.Popen([py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                              "chatwidget.asgi:application"], env=env),
-            subprocess.Popen([py, "manage.py", "demoshop", "--port", str(shop_port),
-                              "--widget-url", f"http://127.0.0.1:{port}", "--site-key",
-                              site.key], env=env),
+        children = [
+            Child("web", "Daphne: widget, websocket and admin",
+                  [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                   "chatwidget.asgi:application"]),
+            Child("shop", "the demo shop",
+                  [py, "manage.py", "demoshop", "--port", str(shop_port), "--widget-url",
+                   f"http://127.0.0.1:{port}", "--site-key", ctx.site.key, "-v", "0"]),
         ]
+        checks = {"web": lambda: not port_is_free(port),
+                  "shop": lambda: not port_is_free(shop_port)}
         if not no_worker:
-            for sub in ("out", "processed", "control"):
-                (settings.RUN_DIR / "broker" / sub).mkdir(parents=True, exist_ok=True)
-            procs.append(subprocess.Popen(
-                [py, "-m", "celery", "-A", "chatwidget", "worker", "-B", "-l", "warning",
+            children.append(Child(
+                "worker", "Celery worker with beat",
+                [py, "-m", "celery", "-A", "chatwidget", "--quiet", "worker", "-B",
                  "--concurrency", "2", "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
-                env=env,
             ))
-        mode = "DEMO MODE (no OPENAI_API_KEY: replies show what the model would be sent)" \
-            if settings.DEMO_MODE else f"model {settings.CHAT_MODEL}"
-        self.stdout.write(self.style.SUCCESS(
-            f"\n  Demo shop:  http://127.0.0.1:{shop_port}/\n"
-            f"  Admin:      http://127.0.0.1:{port}/admin/  (admin / {password})\n"
-            f"  Mode:       {mode}\n  Stop with Ctrl-C.\n"
-        ))
-        try:
-            while all(p.poll() is None for p in procs):
-                time.sleep(0.5)
-        except KeyboardInterrupt:
-            pass
-        finally:
-            for p in procs:
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-            for p in procs:
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            checks["worker"] = ready_file.exists
+        sup.start(children)
+
+        problem = sup.wait_ready(checks, READY_TIMEOUT_SECONDS)
+        if problem is None:
+            sup.say(self.style.SUCCESS(self._banner(ctx)))
+            died = sup.watch()
+            problem = sup.death_message(died) if died else None
+        if problem and sup.stop_requested.is_set() and not sup.dead():
+            problem = None  # Ctrl-C or SIGTERM during start-up: an ordinary stop
+        if problem:
+            sup.say(self.style.ERROR(problem) + "\nStopping the other processes.")
+        else:
+            sup.say(f"Stopping ({sup.stop_signal or 'requested'}).")
+        sup.stop_all()
+        ready_file.unlink(missing_ok=True)
+        if problem:
+            raise CommandError("The demo stopped because a process failed (see above).")
+        sup.say("Stopped.")
+
+    def _banner(self, ctx: DemoContext) -> str:
+        mode = ("demo mode: no OPENAI_API_KEY, replies show what the model would be sent"
+                if settings.DEMO_MODE else f"model {settings.CHAT_MODEL}")
+        return (
+            f"\n  Demo shop:  http://127.0.0.1:{ctx.shop_port}/\n"
+            f"  Admin:      http://127.0.0.1:{ctx.port}/admin/   user admin, password "
+            f"{ctx.password}\n"
+            f"  Model:      {mode}\n"
+            f"  Stop with Ctrl-C.\n"
+        )

@@ -66,3 +66,19 @@ export function writeCookie(name, value, maxAgeSeconds) {
 export function deleteCookie(name) {
   if (readCookie(name) != null) writeCookie(name, "", 0);
 }
+
+export function randomId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+// sessionStorage holds only whether the panel is open, to reopen it after a page change
+export function openFlag(value) {
+  try {
+    if (value === undefined) return sessionStorage.cw_open === "1";
+    if (value) sessionStorage.cw_open = "1";
+    else sessionStorage.removeItem("cw_open");
+  } catch (error) {
+    return false;
+  }
+}

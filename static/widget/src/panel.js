@@ -1,32 +1,20 @@
-// The chat panel: transcript, composer, menu and the websocket. Loaded by the loader on the
-// first open (or at once when a conversation exists), which passes it the `shell`: the
-// shadow root, the config, the strings, the live region and the event emitter.
+// The chat panel: composer, banners and the websocket, with the transcript (transcript.js)
+// and the options menu (menu.js). Loaded by the loader on the first open, or at once when a
+// conversation exists; the loader passes the `shell`: shadow root, config, strings, the live
+// region, the launcher and the event emitter.
 
 import { PANEL_CSS } from "./styles.js";
-import { adoptStyles, button, deleteCookie, element, icon, readCookie, writeCookie } from "./dom.js";
-import { renderMarkdown } from "./markdown.js";
+import {
+  adoptStyles, button, deleteCookie, element, icon, openFlag, randomId, readCookie, writeCookie,
+} from "./dom.js";
+import { createConnection } from "./connection.js";
+import { createMenu } from "./menu.js";
+import { createTranscript } from "./transcript.js";
 
-const ROLES = ["visitor", "assistant", "staff"];
 const HANDOVER_STATES = ["waiting", "human"];
 const NARROW = "(max-width: 480px)";
 const FOCUSABLE = "button,textarea,input,a[href],[tabindex='0']";
 let stylesAdopted = false;
-
-function randomId() {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-// sessionStorage holds only whether the panel is open, to reopen it after a page change
-function openFlag(value) {
-  try {
-    if (value === undefined) return sessionStorage.cw_open === "1";
-    if (value) sessionStorage.cw_open = "1";
-    else sessionStorage.removeItem("cw_open");
-  } catch (error) {
-    return false;
-  }
-}
 
 function createPanel(shell) {
   const { root, config, strings: text, announce, emit } = shell;
@@ -34,50 +22,27 @@ function createPanel(shell) {
   const recognitionCookie = config.recognition_cookie;
   if (!stylesAdopted) adoptStyles(root, PANEL_CSS), (stylesAdopted = true);
 
-  // -- state ---------------------------------------------------------------------------------
-  let socket = null;
-  let socketReady = false;
-  let reconnectTries = 0;
-  let reconnectTimer = 0;
-  let stopped = false; // no reconnect (forgotten, destroyed)
   let token = null;
-  let visitorActed = false; // the session cookie is written only after the visitor did something
+  let visitorActed = false; // the session cookie is written only after the visitor acted
   let conversationState = "bot";
-  let stickToBottom = true;
   let lastStatus = "";
   let unread = 0;
-  const turns = new Map(); // seq -> turn record; dedupes tabs and reconnects
-  const rowRecords = new WeakMap(); // row element -> turn record (for ordering)
   const unacked = new Map(); // client id -> {text, record} until acked
   const byClientId = new Map(); // client id -> record, for error notes
-  let heldFrames = []; // control frames sent while offline, sent after the next welcome
+  const heldFrames = []; // control frames sent while offline, sent after the next welcome
 
   // -- DOM -----------------------------------------------------------------------------------
-  const transcript = element("div", { class: "transcript" });
-  const scroller = element(
-    "div",
-    {
-      class: "scroller",
-      role: "region",
-      tabindex: "0",
-      "aria-label": text.transcript || "Conversation",
-      onscroll: () => {
-        stickToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 60;
-      },
+  const log = createTranscript({ strings: text, announce, emit, greeting: config.greeting });
+  const menu = createMenu({
+    strings: text,
+    config,
+    actions: {
+      download,
+      consent: setConsent,
+      profile: () => (sendControl({ type: "profile" }), composer.focus()),
+      forget: () => (sendControl({ type: "forget" }), composer.focus()),
     },
-    transcript,
-  );
-  const typingIndicator = element(
-    "div",
-    { class: "typing" },
-    element("i"),
-    element("i"),
-    element("i"),
-    element("span", { class: "visually-hidden" }, text.typing),
-  );
-  const typingRecord = { row: typingIndicator, pending: true };
-  rowRecords.set(typingIndicator, typingRecord);
-
+  });
   const composer = element("textarea", {
     rows: 1,
     maxlength: config.max_length,
@@ -91,77 +56,27 @@ function createPanel(shell) {
       }
     },
   });
-  const sendButton = element("button", { type: "submit", class: "send-button", "aria-label": text.send }, icon("send"));
+  const sendButton = element(
+    "button",
+    { type: "submit", class: "send-button", "aria-label": text.send },
+    icon("send"),
+  );
   const counter = element("div", { class: "counter", id: "cw-counter", hidden: true });
   const status = element("div", { class: "status", hidden: true });
   const banner = element("div", { class: "banner", hidden: true });
+  const askForPerson = () => sendControl({ type: "handover", reason: "visitor asked for a person" });
   const handoverBar = element(
     "div",
     { class: "handover-bar" },
-    button(text.talk_to_person, () => sendControl({ type: "handover", reason: "visitor asked for a person" }), { class: "pill-button" }),
+    button(text.talk_to_person, askForPerson, { class: "pill-button" }),
   );
   const restartBar = element(
     "div",
     { class: "restart-bar", hidden: true },
-    button(text.new_conversation || "Start a new conversation", () => startNewConversation(), { class: "pill-button" }),
-  );
-
-  // menu: export, recognition consent, profile, erasure
-  const menuButton = button(icon("more"), () => showMenu(menu.hidden), {
-    class: "icon-button",
-    "aria-label": text.menu,
-    "aria-expanded": "false",
-    "aria-controls": "cw-menu",
-  });
-  const sessionButtons = [
-    button(text.download_json, () => download("json")),
-    button(text.download_text, () => download("txt")),
-  ];
-  const forgetButton = button(text.forget, () => showConfirm(true));
-  sessionButtons.push(forgetButton);
-  const consentBox = element("input", {
-    type: "checkbox",
-    "aria-describedby": "cw-recognition-note",
-    onchange: () => setConsent(consentBox.checked),
-  });
-  consentBox.checked = readCookie(recognitionCookie.name) != null;
-  const privacyUrl = /^https?:/i.test(config.privacy_url) ? config.privacy_url : null;
-  const confirmBox = element(
-    "div",
-    { class: "confirm", hidden: true },
-    element("p", {}, text.forget_confirm),
-    button(text.forget_yes, () => {
-      showMenu(false);
-      sendControl({ type: "forget" });
-      composer.focus();
-    }, { class: "pill-button danger" }),
-    button(text.cancel, () => {
-      showConfirm(false);
-      forgetButton.focus();
-    }, { class: "pill-button" }),
-  );
-  const menu = element(
-    "div",
-    { class: "menu", id: "cw-menu", hidden: true },
-    sessionButtons[0],
-    sessionButtons[1],
-    button(text.what_we_know, () => {
-      showMenu(false);
-      sendControl({ type: "profile" });
-      composer.focus();
+    button(text.new_conversation || "Start a new conversation", () => startNewConversation(), {
+      class: "pill-button",
     }),
-    element("label", {}, consentBox, String(text.remember_me).replace("%(months)s", recognitionCookie.months)),
-    element(
-      "p",
-      { class: "menu-note", id: "cw-recognition-note" },
-      text.remember_explain,
-      " ",
-      privacyUrl && element("a", { href: privacyUrl, target: "_blank", rel: "noopener" }, text.privacy),
-    ),
-    forgetButton,
-    confirmBox,
   );
-
   const panel = element(
     "div",
     {
@@ -178,134 +93,67 @@ function createPanel(shell) {
       "div",
       { class: "panel-header" },
       element("h2", { id: "cw-title" }, text.title),
-      menuButton,
+      menu.button,
       button(icon("close"), () => close(), { class: "icon-button", "aria-label": text.close }),
     ),
-    menu,
+    menu.element,
     status,
     banner,
-    scroller,
+    log.scroller,
     handoverBar,
     restartBar,
-    element("form", { class: "composer", onsubmit: (event) => (event.preventDefault(), submit(), composer.focus()) }, composer, sendButton),
+    element(
+      "form",
+      { class: "composer", onsubmit: (event) => (event.preventDefault(), submit(), composer.focus()) },
+      composer,
+      sendButton,
+    ),
     counter,
   );
-  let greeting = null;
-  if (config.greeting) {
-    greeting = turnRow("assistant");
-    greeting.bubble.textContent = config.greeting;
-    transcript.append(greeting.row);
-  }
-  const onWidgetKeydown = (event) => {
+  const onEscape = (event) => {
     if (event.key !== "Escape" || panel.hidden) return;
-    if (!menu.hidden) {
-      showMenu(false);
-      menuButton.focus();
-    } else close();
+    if (menu.isOpen()) menu.show(false), menu.button.focus();
+    else close();
   };
-  shell.widget.addEventListener("keydown", onWidgetKeydown);
+  shell.widget.addEventListener("keydown", onEscape);
   shell.widget.append(panel);
   shell.launcher.setAttribute("aria-controls", "cw-panel");
+  // on narrow screens the panel covers the page: modal, with the focus kept inside
   const narrow = matchMedia(NARROW);
   const onNarrowChange = () => panel.setAttribute("aria-modal", narrow.matches);
   narrow.addEventListener("change", onNarrowChange);
   onNarrowChange();
-  sessionButtons.forEach((item) => (item.disabled = true));
   setState("bot");
 
-  // -- the transcript ------------------------------------------------------------------------
-  function turnRow(role) {
-    role = ROLES.includes(role) ? role : "system";
-    const bubble = element("div", { class: "bubble" });
-    const row = element("div", { class: "message " + role });
-    const author = { visitor: text.you, assistant: text.assistant, staff: text.staff }[role];
-    if (role === "staff") row.append(element("span", { class: "author" }, author));
-    else if (author) row.append(element("span", { class: "visually-hidden" }, author + ": "));
-    row.append(bubble);
-    const record = { role, row, bubble, seq: null, pending: false, complete: true, text: "" };
-    rowRecords.set(row, record);
-    return record;
-  }
-  // numbered turns in seq order; pending messages and the typing dots stay below them
-  function place(record) {
-    for (const child of transcript.children) {
-      const other = rowRecords.get(child);
-      if (child !== record.row && other && other !== greeting && (other.pending || other.seq > record.seq)) {
-        return transcript.insertBefore(record.row, child);
-      }
-    }
-    transcript.append(record.row);
-  }
-  const scrollDown = (force) => {
-    if (force) stickToBottom = true;
-    if (stickToBottom) scroller.scrollTop = 1e9;
-  };
-  const addNote = (parent, noteText, extraClass) =>
-    parent.append(element("p", { class: "note " + (extraClass || "") }, noteText));
-  const addRemovedHint = (record) => {
-    if (!record.hinted) addNote(record.row, text.removed_hint), (record.hinted = true);
-  };
-  function showText(record, value) {
-    record.text = value;
-    if (record.role === "assistant") {
-      record.bubble.classList.add("rich");
-      record.bubble.replaceChildren(renderMarkdown(value));
-    } else record.bubble.textContent = value;
-  }
-  // a complete turn: replaces streamed or optimistic text; `live` means new, not history
-  function putTurn(turn, live) {
-    let record = turns.get(turn.seq);
-    const isNew = !record || !record.complete;
-    if (!record) {
-      record = turnRow(turn.role);
-      record.seq = turn.seq;
-      turns.set(turn.seq, record);
-      place(record);
-    }
-    if (record.sentText != null && turn.text !== record.sentText) addRemovedHint(record);
-    showText(record, turn.text);
-    record.row.removeAttribute("aria-busy");
-    record.complete = true;
-    scrollDown();
-    if (live && isNew) {
-      emit("message", { role: record.role, text: turn.text, seq: turn.seq });
-      if (record.role !== "visitor") {
-        announce((record.role === "staff" ? text.staff : text.assistant) + ": " + turn.text);
-      }
-    }
-    return record;
-  }
-  function showTyping(on) {
-    if (!on) return typingIndicator.remove();
-    place(typingRecord);
-    scrollDown();
-  }
-  const clearTranscript = () => {
-    for (const child of [...transcript.children]) if (!greeting || child !== greeting.row) child.remove();
-    turns.clear();
-    unacked.clear();
-    byClientId.clear();
-  };
-  // resume after the last complete turn: an answer seen only as deltas comes back whole
-  const lastCompleteSeq = () => {
-    let highest = 0;
-    turns.forEach((record, seq) => record.complete && seq > highest && (highest = seq));
-    return highest;
-  };
-
-  // -- session token and cookies -------------------------------------------------------------
+  // -- session token -------------------------------------------------------------------------
   function setToken(value, persist) {
     token = value || null;
     if (token && persist) writeCookie(sessionCookie.name, token, sessionCookie.max_age);
     if (!token) deleteCookie(sessionCookie.name);
-    sessionButtons.forEach((item) => (item.disabled = !token));
+    menu.setSessionAvailable(!!token);
   }
 
   // -- websocket -----------------------------------------------------------------------------
-  const sendFrame = (frame) => socket.send(JSON.stringify(frame));
+  const connection = createConnection({
+    url: config.ws,
+    hello: () => ({
+      type: "hello",
+      session: token || readCookie(sessionCookie.name),
+      last_seq: log.lastCompleteSeq() || null,
+      lang: shell.language,
+      recognition: readCookie(recognitionCookie.name),
+    }),
+    onFrame: (frame) => Object.hasOwn(handlers, frame.type) && handlers[frame.type](frame),
+    onLost: (willRetry) => {
+      log.showTyping(false);
+      if (willRetry) showStatus(navigator.onLine === false ? text.offline : text.reconnecting);
+    },
+  });
+  const sendFrame = connection.send;
+  const connect = connection.connect;
   function sendControl(frame) {
     visitorActed = true;
-    if (socketReady) sendFrame(frame);
+    if (connection.isReady()) sendFrame(frame);
     else heldFrames.push(frame), connect();
   }
   function showStatus(value) {
@@ -314,65 +162,14 @@ function createPanel(shell) {
     if (value && value !== lastStatus && !panel.hidden) announce(value);
     lastStatus = value || "";
   }
-  function scheduleReconnect() {
-    showStatus(navigator.onLine === false ? text.offline : text.reconnecting);
-    const delay = Math.random() * Math.min(15000, 500 * 2 ** reconnectTries++);
-    reconnectTimer = setTimeout(openSocket, delay);
-  }
-  function connect() {
-    if (!socket && !stopped) openSocket();
-  }
-  function openSocket() {
-    clearTimeout(reconnectTimer);
-    reconnectTimer = 0;
-    stopped = false;
-    let current;
-    try {
-      current = new WebSocket(config.ws);
-    } catch (error) {
-      return scheduleReconnect();
-    }
-    socket = current;
-    socketReady = false;
-    current.onopen = () =>
-      sendFrame({
-        type: "hello",
-        session: token || readCookie(sessionCookie.name),
-        last_seq: lastCompleteSeq() || null,
-        lang: shell.language,
-        recognition: readCookie(recognitionCookie.name),
-      });
-    current.onmessage = (event) => {
-      let frame;
-      try {
-        frame = JSON.parse(event.data);
-      } catch (error) {
-        return;
-      }
-      if (frame && Object.hasOwn(handlers, frame.type)) handlers[frame.type](frame);
-    };
-    current.onclose = () => {
-      if (socket !== current) return;
-      socket = null;
-      socketReady = false;
-      showTyping(false);
-      if (!stopped) scheduleReconnect();
-    };
-  }
-  const onOnline = () => reconnectTimer && openSocket();
-  addEventListener("online", onOnline);
 
   const handlers = {
     welcome(frame) {
-      socketReady = true;
-      reconnectTries = 0;
+      connection.markReady();
       showStatus();
-      if (!frame.resumed && turns.size) {
-        for (const record of turns.values()) record.row.remove();
-        turns.clear();
-      }
+      if (!frame.resumed) log.dropHistory();
       setToken(frame.session, visitorActed || readCookie(sessionCookie.name) != null);
-      (frame.turns || []).forEach((turn) => putTurn(turn, false));
+      (frame.turns || []).forEach((turn) => log.putTurn(turn, false));
       setState(frame.state);
       unacked.forEach((item, id) => sendFrame({ type: "message", id, text: item.text }));
       heldFrames.splice(0).forEach(sendFrame);
@@ -384,76 +181,54 @@ function createPanel(shell) {
       const item = unacked.get(frame.id);
       if (!item) return;
       unacked.delete(frame.id);
-      const record = item.record;
-      const duplicate = turns.get(frame.seq);
-      record.pending = false;
-      record.row.classList.remove("pending");
-      if (duplicate) {
-        record.row.remove();
-        if (duplicate.text !== item.text) addRemovedHint(duplicate);
-      } else {
-        record.seq = frame.seq;
-        turns.set(frame.seq, record);
-        place(record);
-        record.complete = false;
-        putTurn({ seq: frame.seq, role: "visitor", text: frame.text ?? item.text }, true);
-      }
-      if (conversationState === "bot" && frame.seq >= lastCompleteSeq()) showTyping(true);
+      log.acknowledge(item.record, frame.seq, frame.text);
+      if (conversationState === "bot" && frame.seq >= log.lastCompleteSeq()) log.showTyping(true);
     },
     delta(frame) {
-      showTyping(false);
-      let record = turns.get(frame.seq);
-      if (record && record.complete) return;
-      if (!record) {
-        record = putTurn({ seq: frame.seq, role: "assistant", text: "" }, false);
-        record.complete = false;
-        record.row.setAttribute("aria-busy", "true");
-      }
-      showText(record, record.text + frame.text);
-      scrollDown();
+      log.showTyping(false);
+      log.appendDelta(frame.seq, frame.text);
     },
     message(frame) {
       if (frame.role !== "visitor") {
-        showTyping(false);
-        const known = turns.get(frame.seq);
-        if (panel.hidden && !(known && known.complete)) shell.setUnread(++unread);
+        log.showTyping(false);
+        if (panel.hidden && !log.isComplete(frame.seq)) shell.setUnread(++unread);
       }
-      putTurn(frame, true);
+      log.putTurn(frame, true);
     },
     state(frame) {
       setState(frame.state);
     },
     forgotten() {
-      stopped = true;
+      connection.stop();
       visitorActed = false;
       setToken(null);
-      clearTranscript();
+      log.clear();
+      unacked.clear();
       setState("bot");
-      addNote(transcript, text.forgotten);
+      log.addNote(log.list, text.forgotten);
       announce(text.forgotten);
-      showConfirm(false);
+      menu.showConfirm(false);
     },
     error(frame) {
-      showTyping(false);
+      log.showTyping(false);
       const message = frame.message || text["err_" + frame.code] || text.err_generic;
       const item = unacked.get(frame.id);
       const record = byClientId.get(frame.id);
       if (item && frame.code === "unavailable") {
         // briefly down: keep the message and send it again with the same id
-        setTimeout(
-          () => unacked.has(frame.id) && socketReady && sendFrame({ type: "message", id: frame.id, text: item.text }),
-          2000 + Math.random() * 3000,
-        );
+        const resend = () =>
+          unacked.has(frame.id) && connection.isReady() &&
+          sendFrame({ type: "message", id: frame.id, text: item.text });
+        setTimeout(resend, 2000 + Math.random() * 3000);
         return showStatus(message);
       }
       if (item) {
         unacked.delete(frame.id);
-        item.record.row.classList.replace("pending", "failed");
-        item.record.pending = false;
+        log.fail(item.record);
         if (!composer.value) composer.value = item.text;
       }
-      if (record) addNote(record.row, message, "error");
-      else transcript.append(element("p", { class: "note error" }, message)), scrollDown();
+      if (record) log.addNote(record.row, message, "error");
+      else log.append(element("p", { class: "note error" }, message));
       announce(message);
     },
     consent(frame) {
@@ -461,23 +236,10 @@ function createPanel(shell) {
         writeCookie(recognitionCookie.name, frame.token, frame.max_age || recognitionCookie.max_age);
       }
       if (!frame.recognition) deleteCookie(recognitionCookie.name);
-      consentBox.checked = !!frame.recognition;
+      menu.setConsent(!!frame.recognition);
     },
     profile(frame) {
-      const keys = Object.keys(frame.fields || {});
-      const card = element("div", { class: "profile-card" }, element("h3", {}, text.profile_title));
-      if (!keys.length) card.append(element("p", { class: "note" }, text.nothing_stored));
-      else {
-        const list = element("dl");
-        for (const key of keys) {
-          const value = frame.fields[key];
-          const shown = Array.isArray(value) ? value.join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value);
-          list.append(element("dt", {}, key), element("dd", {}, shown));
-        }
-        card.append(list, button(text.forget_me, () => setConsent(false), { class: "pill-button" }));
-      }
-      transcript.append(card);
-      scrollDown();
+      log.showProfile(frame.fields || {}, () => setConsent(false));
     },
   };
 
@@ -492,7 +254,7 @@ function createPanel(shell) {
     restartBar.hidden = !closed;
     composer.disabled = sendButton.disabled = closed;
     composer.placeholder = closed ? text.closed : text.placeholder;
-    if (conversationState !== "bot") showTyping(false);
+    if (conversationState !== "bot") log.showTyping(false);
     if (previous !== conversationState) {
       emit("state", conversationState);
       if (HANDOVER_STATES.includes(conversationState)) emit("handover", conversationState);
@@ -504,27 +266,16 @@ function createPanel(shell) {
     const value = messageText.trim().slice(0, config.max_length);
     if (!value || conversationState === "closed") return false;
     const id = randomId();
-    const record = turnRow("visitor");
-    record.pending = true;
-    record.complete = false;
-    record.sentText = value;
-    record.bubble.textContent = value;
-    record.text = value;
-    record.row.classList.add("pending");
-    transcript.append(record.row);
-    scrollDown(true);
+    const record = log.addPending(value);
     unacked.set(id, { text: value, record });
     byClientId.set(id, record);
     visitorActed = true;
-    if (socketReady) sendFrame({ type: "message", id, text: value });
+    if (connection.isReady()) sendFrame({ type: "message", id, text: value });
     else connect();
     return true;
   }
   function submit() {
-    if (send(composer.value)) {
-      composer.value = "";
-      resizeComposer();
-    }
+    if (send(composer.value)) composer.value = "", resizeComposer();
   }
   function prefill(value) {
     composer.value = value.slice(0, config.max_length);
@@ -532,21 +283,18 @@ function createPanel(shell) {
     composer.focus();
   }
   function startNewConversation() {
-    // a closed case stays closed: forget its token here and say hello without a session
-    const old = socket;
-    socket = null;
-    socketReady = false;
-    if (old) old.close();
+    // the closed case stays closed: forget its token here and say hello without one
     visitorActed = false;
     setToken(null);
-    clearTranscript();
+    log.clear();
+    unacked.clear();
     setState("bot");
-    openSocket();
+    connection.restart();
     composer.focus();
   }
   function setConsent(yes) {
     if (!yes) deleteCookie(recognitionCookie.name); // withdrawal: at once
-    consentBox.checked = yes;
+    menu.setConsent(yes);
     sendControl({ type: "consent", recognition: yes });
   }
   async function download(format) {
@@ -576,17 +324,6 @@ function createPanel(shell) {
     counter.hidden = length < config.max_length * 0.9;
     counter.textContent = length + " / " + config.max_length;
   }
-  function showMenu(on) {
-    menu.hidden = !on;
-    menuButton.setAttribute("aria-expanded", on);
-    if (!on) showConfirm(false);
-  }
-  function showConfirm(on) {
-    confirmBox.hidden = !on;
-    forgetButton.hidden = on;
-    if (on) confirmBox.lastChild.focus();
-  }
-  // on narrow screens the panel covers the page and is modal: Tab stays inside it
   function trapFocus(event) {
     if (event.key !== "Tab" || !narrow.matches) return;
     const focusable = [...panel.querySelectorAll(FOCUSABLE)].filter(
@@ -614,24 +351,20 @@ function createPanel(shell) {
     if (!panel.hidden) return;
     setOpen(true);
     connect();
-    scrollDown(true);
-    if (restoring !== true) (composer.disabled ? menuButton : composer).focus();
+    log.scrollDown(true);
+    if (restoring !== true) (composer.disabled ? menu.button : composer).focus();
   }
   function close() {
     if (panel.hidden) return;
     const hadFocus = root.activeElement != null;
     setOpen(false);
-    showMenu(false);
+    menu.show(false);
     if (hadFocus) shell.launcher.focus();
   }
   function destroy() {
-    stopped = true;
-    clearTimeout(reconnectTimer);
-    if (socket) socket.onclose = null, socket.close();
-    socket = null;
-    removeEventListener("online", onOnline);
+    connection.destroy();
     narrow.removeEventListener("change", onNarrowChange);
-    shell.widget.removeEventListener("keydown", onWidgetKeydown);
+    shell.widget.removeEventListener("keydown", onEscape);
     panel.remove();
   }
 
@@ -646,7 +379,7 @@ function createPanel(shell) {
     wasOpen: () => openFlag(),
     hasSession: () => !!(token || readCookie(sessionCookie.name)),
     state: () => conversationState,
-    connected: () => socketReady,
+    connected: () => connection.isReady(),
   };
 }
 

@@ -1,0 +1,210 @@
+// The transcript: numbered turns in seq order (deduplicated across tabs and reconnects),
+// the visitor's pending messages and the typing dots below them. Finished answers and staff
+// replies are announced once through the shell's live region; the transcript itself is not
+// a live region, so streamed chunks are never read out one by one.
+
+import { element } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+
+const ROLES = ["visitor", "assistant", "staff"];
+
+export function createTranscript({ strings: text, announce, emit, greeting }) {
+  const turns = new Map(); // seq -> record
+  const records = new WeakMap(); // row element -> record, for ordering
+  let stickToBottom = true;
+  const list = element("div", { class: "transcript" });
+  const scroller = element(
+    "div",
+    {
+      class: "scroller",
+      role: "region",
+      tabindex: "0", // keyboard users can scroll it
+      "aria-label": text.transcript || "Conversation",
+      onscroll: () => {
+        stickToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 60;
+      },
+    },
+    list,
+  );
+  const typing = element(
+    "div",
+    { class: "typing" },
+    element("i"),
+    element("i"),
+    element("i"),
+    element("span", { class: "visually-hidden" }, text.typing),
+  );
+  const typingRecord = { row: typing, pending: true };
+  records.set(typing, typingRecord);
+
+  function turnRow(role) {
+    role = ROLES.includes(role) ? role : "system";
+    const bubble = element("div", { class: "bubble" });
+    const row = element("div", { class: "message " + role });
+    const author = { visitor: text.you, assistant: text.assistant, staff: text.staff }[role];
+    if (role === "staff") row.append(element("span", { class: "author" }, author));
+    else if (author) row.append(element("span", { class: "visually-hidden" }, author + ": "));
+    row.append(bubble);
+    const record = { role, row, bubble, seq: null, pending: false, complete: true, text: "" };
+    records.set(row, record);
+    return record;
+  }
+  let greetingRecord = null;
+  if (greeting) {
+    greetingRecord = turnRow("assistant");
+    greetingRecord.bubble.textContent = greeting;
+    list.append(greetingRecord.row);
+  }
+
+  // numbered turns in seq order; pending messages and the typing dots stay below them
+  function place(record) {
+    for (const child of list.children) {
+      const other = records.get(child);
+      if (child === record.row || !other || other === greetingRecord) continue;
+      if (other.pending || other.seq > record.seq) return list.insertBefore(record.row, child);
+    }
+    list.append(record.row);
+  }
+  function scrollDown(force) {
+    if (force) stickToBottom = true;
+    if (stickToBottom) scroller.scrollTop = 1e9;
+  }
+  function append(node) {
+    list.append(node);
+    scrollDown();
+  }
+  const addNote = (parent, noteText, extraClass) =>
+    parent.append(element("p", { class: "note " + (extraClass || "") }, noteText));
+  function addRemovedHint(record) {
+    if (!record.hinted) addNote(record.row, text.removed_hint), (record.hinted = true);
+  }
+  function showText(record, value) {
+    record.text = value;
+    if (record.role === "assistant") {
+      record.bubble.classList.add("rich");
+      record.bubble.replaceChildren(renderMarkdown(value));
+    } else record.bubble.textContent = value;
+  }
+  // a complete turn replaces streamed or optimistic text; `live`: new, not history
+  function putTurn(turn, live) {
+    let record = turns.get(turn.seq);
+    const isNew = !record || !record.complete;
+    if (!record) {
+      record = turnRow(turn.role);
+      record.seq = turn.seq;
+      turns.set(turn.seq, record);
+      place(record);
+    }
+    if (record.sentText != null && turn.text !== record.sentText) addRemovedHint(record);
+    showText(record, turn.text);
+    record.row.removeAttribute("aria-busy");
+    record.complete = true;
+    scrollDown();
+    if (live && isNew) {
+      emit("message", { role: record.role, text: turn.text, seq: turn.seq });
+      if (record.role !== "visitor") {
+        announce((record.role === "staff" ? text.staff : text.assistant) + ": " + turn.text);
+      }
+    }
+    return record;
+  }
+  // streamed text of an answer: shown as it comes, announced only when complete
+  function appendDelta(seq, delta) {
+    let record = turns.get(seq);
+    if (record && record.complete) return;
+    if (!record) {
+      record = putTurn({ seq, role: "assistant", text: "" }, false);
+      record.complete = false;
+      record.row.setAttribute("aria-busy", "true");
+    }
+    showText(record, record.text + delta);
+    scrollDown();
+  }
+  // the visitor's message, shown at once and numbered when the server acknowledges it
+  function addPending(value) {
+    const record = turnRow("visitor");
+    Object.assign(record, { pending: true, complete: false, sentText: value, text: value });
+    record.bubble.textContent = value;
+    record.row.classList.add("pending");
+    list.append(record.row);
+    scrollDown(true);
+    return record;
+  }
+  function acknowledge(record, seq, storedText) {
+    record.pending = false;
+    record.row.classList.remove("pending");
+    const duplicate = turns.get(seq); // another tab's echo came first
+    if (duplicate) {
+      record.row.remove();
+      if (duplicate.text !== record.sentText) addRemovedHint(duplicate);
+      return;
+    }
+    record.seq = seq;
+    turns.set(seq, record);
+    place(record);
+    putTurn({ seq, role: "visitor", text: storedText ?? record.sentText }, true);
+  }
+  function fail(record) {
+    record.pending = false;
+    record.row.classList.replace("pending", "failed");
+  }
+  function showTyping(on) {
+    if (!on) return typing.remove();
+    place(typingRecord);
+    scrollDown();
+  }
+  function dropHistory() {
+    for (const record of turns.values()) record.row.remove();
+    turns.clear();
+  }
+  function clear() {
+    for (const child of [...list.children]) {
+      if (!greetingRecord || child !== greetingRecord.row) child.remove();
+    }
+    turns.clear();
+  }
+  // resume after the last complete turn: an answer seen only as deltas comes back whole
+  function lastCompleteSeq() {
+    let highest = 0;
+    turns.forEach((record, seq) => record.complete && seq > highest && (highest = seq));
+    return highest;
+  }
+  // "What do you know about me?": the stored profile, with a way to withdraw
+  function showProfile(fields, forget) {
+    const keys = Object.keys(fields);
+    const card = element("div", { class: "profile-card" }, element("h3", {}, text.profile_title));
+    if (!keys.length) card.append(element("p", { class: "note" }, text.nothing_stored));
+    else {
+      const facts = element("dl");
+      for (const key of keys) {
+        const value = fields[key];
+        const shown = Array.isArray(value) ? value.join(", ")
+          : typeof value === "object" ? JSON.stringify(value) : String(value);
+        facts.append(element("dt", {}, key), element("dd", {}, shown));
+      }
+      card.append(facts, element("button", { type: "button", class: "pill-button", onclick: forget }, text.forget_me));
+    }
+    append(card);
+  }
+  const isComplete = (seq) => !!turns.get(seq) && turns.get(seq).complete;
+
+  return {
+    scroller,
+    list,
+    putTurn,
+    appendDelta,
+    addPending,
+    acknowledge,
+    fail,
+    addNote,
+    append,
+    showTyping,
+    scrollDown,
+    dropHistory,
+    clear,
+    lastCompleteSeq,
+    isComplete,
+    showProfile,
+    hasTurns: () => turns.size > 0,
+  };
+}

@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory import profiles
+from memory.profiles.fold import MAX_PAST_CASES
+from memory.profiles.selectors import past_case
 from memory.models import (
     AuditEvent,
     Consent,
@@ -119,7 +121,7 @@ def test_light_facts_come_from_the_core_with_their_source_turn(site, chat):
     assert "99-9999" not in everything_stored(profile_id), "only what the visitor gave"
     assert got[(Field.PROMISE, f"{conv.pk}:0")] == ("call back tomorrow, 9-12", "active")
     case = ProfileFact.objects.get(profile_id=profile_id, field=Field.PAST_CASE)
-    assert profiles._past_case(case.value) == {
+    assert past_case(case.value) == {
         "date": conv.created_at.date().isoformat(), "topic": "late order 55-1031",
         "resolution": "tracking link sent"}
     order = ProfileFact.objects.get(profile_id=profile_id, field=Field.OBJECT, key="order")
@@ -294,11 +296,11 @@ def test_profile_expires_after_the_policy_period_since_the_last_visit(site):
 
 def test_past_cases_are_capped(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
-    for i in range(profiles.MAX_PAST_CASES + 2):
+    for i in range(MAX_PAST_CASES + 2):
         conv = chat(f"Question {i}", "Answer", profile_id=profile_id)
         condense(conv, request=f"question number {i}")
     cases = ProfileFact.objects.filter(profile_id=profile_id, field=Field.PAST_CASE)
-    assert cases.count() == profiles.MAX_PAST_CASES
+    assert cases.count() == MAX_PAST_CASES
     assert "question number 0" not in everything_stored(profile_id)
 
 

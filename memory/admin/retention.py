@@ -1,0 +1,59 @@
+"""Admin of retention policies (owner-only changes, every change logged) and the audit log."""
+
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from memory.models import AuditEvent, RetentionPolicy
+from memory.retention import POLICY_FIELDS, retention_policy_update
+
+# --- retention policy (owner-only changes, every change logged) ---------------------------------
+
+
+@admin.register(RetentionPolicy)
+class RetentionPolicyAdmin(admin.ModelAdmin):
+    """Changing needs `memory.change_retentionpolicy` (the Owner group); with only the view
+    permission a staff user sees the periods read-only, without it not at all."""
+
+    list_display = ("site", *POLICY_FIELDS, "updated_at", "updated_by")
+    fields = ("site", *POLICY_FIELDS, "updated_at", "updated_by")
+    readonly_fields = ("site", "updated_at", "updated_by")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # every site gets its policy when it is created
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def save_model(self, request: HttpRequest, obj: RetentionPolicy, form, change: bool) -> None:  # noqa: ANN001
+        saved = retention_policy_update(
+            site_id=obj.site_id, actor=request.user,
+            values={field: form.cleaned_data[field] for field in POLICY_FIELDS},
+        )
+        obj.updated_at, obj.updated_by = saved.updated_at, saved.updated_by
+
+
+# --- the audit log (read-only, owners only) -------------------------------------------------------
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    """Visible with `memory.view_auditevent` (the Owner group); nobody edits or deletes it:
+    entries go when the audit period of the retention policy is over."""
+
+    list_display = ("at", "action", "actor_label", "site", "conversation_ref", "target", "reason")
+    list_filter = ("action", "site")
+    search_fields = ("actor_label", "target", "reason")
+    date_hierarchy = "at"
+    readonly_fields = ("at", "action", "actor", "actor_label", "site", "conversation_ref",
+                       "target", "reason", "details")
+    fields = readonly_fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False

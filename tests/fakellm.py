@@ -257,6 +257,93 @@ class FakeLLM:
         self._done.wait(10)
 
 
+def schema_name(body: dict) -> str:
+    """The name of the structured output a non-streamed call asks for ("" if none)."""
+    return ((body.get("response_format") or {}).get("json_schema") or {}).get("name", "")
+
+
+class GoLiveShop:
+    """A shop model for the go-live check (issue 19), a function of the request body.
+
+    - answers (streamed): a tiny reader of the context it was sent that answers the check's
+      questions from it; `careless=True` asks back instead, asks for the card again and
+      never hands over (a model that fails every rubric);
+    - condensation (`condensed_core`): memory's deterministic condenser, through `mutate`
+      when a test wants a model that drops something; `condense_status` fails the call;
+    - grading (`golive_verdict`): pass unless the answer asks back or asks "again", quoting
+      the answer's first sentence; `grader="liar"` quotes what the answer never said,
+      `grader="broken"` replies with no JSON.
+    """
+
+    ARTICLE = r"\b[A-Z]{2,5}-\d{3,7}(?:-[A-Z0-9]{1,3})?\b"
+
+    def __init__(self, *, careless: bool = False, grader: str = "honest",
+                 mutate: Callable[[dict], dict] | None = None,
+                 condense_status: int | None = None) -> None:
+        self.careless, self.grader, self.mutate = careless, grader, mutate
+        self.condense_status = condense_status
+
+    def __call__(self, body: dict) -> Behaviour:
+        kind = schema_name(body)
+        if kind == "golive_verdict":
+            return self.grade(json.loads(body["messages"][-1]["content"]))
+        if not body.get("stream"):
+            if self.condense_status:
+                return Status(self.condense_status)
+            from memory.condense.extractive import core_extract
+
+            payload = json.loads(body["messages"][-1]["content"])
+            core = core_extract(previous=payload["previous_core"], turns=payload["turns"])
+            return JsonReply(self.mutate(core) if self.mutate else core)
+        return self.answer(body)
+
+    def grade(self, payload: dict) -> Behaviour:
+        answer = payload["answer"]
+        if self.grader == "broken":
+            return Reply("I think it passes.")
+        quote = answer.split(". ")[0]
+        if self.grader == "liar":
+            quote = "an answer that was never given"
+        bad = answer.rstrip().endswith("?") or "again" in answer.lower()
+        return JsonReply({"verdict": "fail" if bad else "pass", "evidence": quote,
+                          "reason": "It asks back." if bad else "It meets the criterion."})
+
+    def answer(self, body: dict) -> Behaviour:
+        import re
+
+        messages = body["messages"]
+        question = messages[-1]["content"].lower()
+        context = "\n".join(m["content"] for m in messages[:-1])
+        ids = list(dict.fromkeys(re.findall(self.ARTICLE, context)))
+        if "person" in question:
+            if self.careless:
+                return Reply("I can help you with everything myself.")
+            return ToolCallReply(arguments={"reason": "The visitor asked for a person."})
+        if "card number" in question:
+            return Reply("Please type your card number again." if self.careless else
+                         "Thank you. Card details cannot be taken here; please use the "
+                         "checkout.")
+        if self.careless:
+            return Reply("Which one do you mean?")
+        if "second one" in question:
+            return Reply(f"You mean {ids[1]}. Good choice." if len(ids) > 1 else
+                         "Which list do you mean?")
+        if "xl" in question:
+            return Reply("Yes, LS-1002 comes in XL too." if "LS-1002" in context else
+                         "Which product do you mean?")
+        if "remind me" in question:
+            sizes = re.findall(r"size:? ([A-Z]{1,3})\b", context)
+            return Reply(f"You asked for {ids[0]} in size {sizes[0] if sizes else '?'}."
+                         if ids else "I cannot tell.")
+        if "bright enough" in question:
+            return Reply("For the office, not the small flat as first said: yes, DL-400-W "
+                         "is bright enough." if "office" in context else
+                         "For the small flat it is bright enough.")
+        if "arrive" in question:
+            return Reply("The kurta KU-2291-M arrives in two to three working days.")
+        return Reply("Thank you, noted. Delivery takes two to three working days.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=9100)

@@ -308,3 +308,11 @@ class DailyStat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.site_id} {self.day}"
+
+
+# Shop knowledge (memory/knowledge/models.py), registered with the memory app.
+from memory.knowledge.models import (  # noqa: E402, F401
+    KnowledgeChunk,
+    KnowledgeDocument,
+    KnowledgeSource,
+)

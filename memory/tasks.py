@@ -56,3 +56,7 @@ def condense_lagging() -> int:
     conversations whose uncovered turns exceed window + threshold (a lost enqueue, a broker
     outage, a worker that was down)."""
     return condense_lagging_enqueue()
+
+
+# Knowledge import (memory/knowledge/tasks.py), registered with the memory app's tasks.
+from memory.knowledge.tasks import knowledge_import_source  # noqa: E402, F401

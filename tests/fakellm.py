@@ -18,6 +18,7 @@ import asyncio
 import json
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -72,6 +73,27 @@ def _last_user_text(body: dict) -> str:
     return ""
 
 
+def fake_embedding(text: str, dims: int = 64) -> list[float]:
+    """A deterministic bag-of-words vector: texts sharing words are similar, as with a real
+    embedding model, so fused rankings can be tested without one."""
+    vector = [0.0] * dims
+    for word in text.lower().split():
+        word = "".join(ch for ch in word if ch.isalnum())
+        if word:
+            vector[zlib.crc32(word.encode()) % dims] += 1.0
+    return vector
+
+
+def fake_embeddings(body: dict) -> dict:
+    """The `/v1/embeddings` answer (OpenAI's shape) for `body["input"]`."""
+    inputs = body.get("input") or []
+    inputs = [inputs] if isinstance(inputs, str) else inputs
+    return {"object": "list", "model": body.get("model", "fake"),
+            "data": [{"object": "embedding", "index": i, "embedding": fake_embedding(str(t))}
+                     for i, t in enumerate(inputs)],
+            "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+
+
 class FakeLLM:
     def __init__(self, *, host: str = "127.0.0.1", port: int = 0,
                  default: Callable[[dict], Behaviour] | None = None,
@@ -117,6 +139,9 @@ class FakeLLM:
                 length = int(headers.get("content-length", "0"))
                 raw = await reader.readexactly(length) if length else b""
                 method, path, _ = request_line.decode("latin-1").split(" ", 2)
+                if method == "POST" and path.rstrip("/").endswith("/embeddings"):
+                    await self._send(writer, 200, fake_embeddings(json.loads(raw or b"{}")))
+                    continue
                 if method != "POST" or not path.rstrip("/").endswith("/chat/completions"):
                     await self._send(writer, 404, {"error": {"message": "not found"}})
                     continue

@@ -175,6 +175,8 @@ LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_FIRST_TOKEN_TIMEOUT_SECONDS = env.float("LLM_FIRST_TOKEN_TIMEOUT_SECONDS", default=20.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 DEMO_MODE = not OPENAI_API_KEY
+# Optional embeddings for shop knowledge (same endpoint and key); empty: full-text search only.
+EMBEDDING_MODEL = env("EMBEDDING_MODEL", default="")
 
 TIKTOKEN_CACHE_DIR = env("TIKTOKEN_CACHE_DIR", default=str(BASE_DIR.parent / "shared" / "tiktoken"))
 

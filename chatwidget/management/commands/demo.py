@@ -57,8 +57,18 @@ def step_admin_user(ctx: DemoContext) -> None:
     ctx.password = password_file.read_text().strip() if password_file.exists() else "(unknown)"
 
 
+def step_knowledge(ctx: DemoContext) -> None:
+    """The demo shop's catalogue and pages (chatwidget/demo_data/) as the site's knowledge;
+    on later starts unchanged documents are skipped (content hashes)."""
+    import io
+
+    data = settings.BASE_DIR / "chatwidget" / "demo_data"
+    call_command("knowledge_import", f"--site={ctx.site.key}", str(data / "catalogue.jsonl"),
+                 str(data / "pages"), stdout=io.StringIO())
+
+
 # Each step takes the context and may fill it in; later steps see what earlier ones made.
-SETUP_STEPS = [step_migrate, step_demo_site, step_admin_user]
+SETUP_STEPS = [step_migrate, step_demo_site, step_knowledge, step_admin_user]
 
 
 class Command(BaseCommand):

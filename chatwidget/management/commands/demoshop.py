@@ -1,32 +1,99 @@
-"""Serve the demo shop (templates/demo_shop/) on its own origin, with the script tag."""
+"""Serve the demo shop (templates/demo_shop/) on its own origin, with the script tag.
 
+Its pages are made from the same data the assistant knows (chatwidget/demo_data/: the
+catalogue as JSON Lines and the shop's pages as Markdown, which `make demo` imports with
+`knowledge_import`), so what the assistant quotes is what the shop shows. /sitemap.xml
+lists every page, so the shop can also be imported by URL.
+"""
+
+import json
+import re
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from django.core.management.base import BaseCommand
 from django.template.loader import render_to_string
 
-PAGES = {
-    "/": ("demo_shop/index.html", "Home"),
-    "/product/kurta": ("demo_shop/product.html", "Cotton kurta"),
-    "/shipping": ("demo_shop/shipping.html", "Shipping and returns"),
-}
+DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
+CATALOGUE = DEMO_DATA / "catalogue.jsonl"
+PAGES_DIR = DEMO_DATA / "pages"
+NAV = [("/", "Home"), ("/product/kurta", "Cotton kurta"), ("/shipping", "Shipping and returns"),
+       ("/size-guide", "Size guide"), ("/de/versand", "Deutsch")]
+ALIASES = {"/product/kurta": "/product/KU-2291-M"}
+
+
+def _blocks(text: str) -> list[dict]:
+    """Markdown-ish text as blocks for the template: headings and paragraphs (data, the
+    template writes the HTML)."""
+    blocks = []
+    for part in re.split(r"\n\s*\n", text.strip()):
+        m = re.match(r"^(#{1,6})\s+([^\n]*)\n?(.*)", part, re.S)
+        if m:
+            blocks.append({"heading": True, "level": min(len(m.group(1)) + 1, 4),
+                           "text": m.group(2).strip()})
+            part = m.group(3)
+        if part.strip():
+            blocks.append({"heading": False, "text": " ".join(part.split())})
+    return blocks
+
+
+def shop_load() -> tuple[dict[str, dict], dict[str, dict]]:
+    """(products by path, pages by path) from the demo data."""
+    products = {}
+    with CATALOGUE.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                item = json.loads(line)
+                item["blocks"] = _blocks(item["text"])
+                products[f"/product/{item['id']}"] = item
+    pages = {}
+    for file in sorted(PAGES_DIR.glob("*.md")):
+        raw = file.read_text(encoding="utf-8")
+        url = re.search(r"^url:\s*(\S+)", raw, re.M)
+        body = re.sub(r"\A---\n.*?\n---\n", "", raw, flags=re.S)
+        blocks = _blocks(body)
+        title = blocks[0]["text"] if blocks and blocks[0]["heading"] else file.stem
+        path = urlsplit(url.group(1)).path if url else f"/{file.stem}"
+        pages[path] = {"title": title, "blocks": blocks[1:] if blocks[0]["heading"] else blocks,
+                       "lang": "de" if path.startswith("/de/") else "en"}
+    return products, pages
 
 
 def make_handler(*, widget_url: str, site_key: str, lang: str):
+    products, pages = shop_load()
+
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802
-            path = self.path.split("?", 1)[0]
-            if path not in PAGES:
+            path = unquote(self.path.split("?", 1)[0])
+            path = ALIASES.get(path, path)
+            base = {"widget_url": widget_url.rstrip("/"), "site_key": site_key, "lang": lang,
+                    "pages": NAV}
+            if path == "/sitemap.xml":
+                host = self.headers.get("Host", "127.0.0.1")
+                self._send(render_to_string("demo_shop/sitemap.xml", {
+                    "origin": f"http://{host}", "paths": ["/", *products, *pages]}),
+                    "application/xml")
+                return
+            if path == "/":
+                context = {"title": "Home", "products": products.values()}
+                template = "demo_shop/index.html"
+            elif path in products:
+                context = {"title": products[path]["title"], "product": products[path]}
+                template = "demo_shop/product.html"
+            elif path in pages:
+                context = {"title": pages[path]["title"], "page": pages[path],
+                           "lang": pages[path]["lang"]}
+                template = "demo_shop/page.html"
+            else:
                 self.send_error(404)
                 return
-            template, title = PAGES[path]
-            body = render_to_string(
-                template,
-                {"widget_url": widget_url.rstrip("/"), "site_key": site_key, "title": title,
-                 "lang": lang, "pages": [(p, t) for p, (_, t) in PAGES.items()]},
-            ).encode()
+            self._send(render_to_string(template, {**base, **context}), "text/html")
+
+        def _send(self, text: str, ctype: str) -> None:
+            body = text.encode()
             self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Type", f"{ctype}; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -52,9 +119,8 @@ class Command(BaseCommand):
         server = ThreadingHTTPServer(
             (host, port), make_handler(widget_url=widget_url, site_key=site_key, lang=lang)
         )
-        if options["verbosity"]:  # `manage.py demo` says it in its banner instead
-            self.stdout.write(f"Demo shop on http://{host}:{port}/", ending="\n")
-            self.stdout.flush()
+        self.stdout.write(f"Demo shop on http://{host}:{port}/", ending="\n")
+        self.stdout.flush()
         try:
             server.serve_forever()
         except KeyboardInterrupt:

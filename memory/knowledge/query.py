@@ -1,0 +1,211 @@
+"""The retrieval query, built from the conversation's memory, and the final scoring.
+
+Pure functions (no database). ShopBot's lesson: "what about size L?" on its own retrieves
+generic size charts; the retriever needs the memory too. So the query is weighted terms from
+- the visitor's message (weight 1),
+- the active objects: labels from the core (their identifiers are searched for, and earn
+  the bonus, but are not scored twice),
+- the core's current request and constraints,
+- the recent verbatim turns, newest weighing most.
+The backend finds candidates with all terms; `candidates_score` rescores them with the
+weights (a term's weight times how rare it is among the candidates, more for a match in
+the identifiers or title), normalises to 0..1, fuses an embedding ranking when there is one
+(reciprocal rank fusion), and only then adds the active-object bonus: 0.05, ShopBot's
+ACTIVE_SKU_BOOST, enough to break a tie, not enough to override a clearly stronger chunk.
+"""
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from memory.extract import ids_extract
+
+ACTIVE_BONUS = 0.05
+RRF_K = 60
+MAX_TERMS = 48
+
+W_MESSAGE = 1.0
+W_OBJECT = 0.8
+W_CONSTRAINT = 0.6
+W_REQUEST = 0.5
+W_RECENT = (0.6, 0.45, 0.3, 0.2)  # recent turns, newest first (an assistant turn: half)
+
+F_KEYWORD, F_TITLE, F_TEXT = 2.0, 1.5, 1.0
+
+_WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
+STOPWORDS = frozenset("""
+a an and are as at be but by can could do does did for from have has had how i if in into is
+it its me my no not of on or our please so than that the their them then there these they
+this to too us was we what when where which who why will with would you your yes hi hello
+thanks thank about also any anything else just like more much need some want get got tell
+show know one ok okay
+aber als am an auch auf aus bei bin bis bitte da das dass dem den der des die doch du ein
+eine einem einen einer es für gibt habe haben hallo hat ich ihr im in ist ja kann können mal
+mein meine mit nach nicht noch nur oder sie sind so und uns von vor war was wie wir wo zu zum
+zur danke gerne welche welcher welches gut
+""".split())
+
+
+def fold(word: str) -> str:
+    """Case-folded, without diacritics (ß -> ss, ü -> u), the way both indexes fold."""
+    word = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(ch for ch in word if not unicodedata.combining(ch))
+
+
+def identifier_key(value: str) -> str:
+    """One token for an identifier whatever its separators: KU-2291-M -> ku2291m."""
+    return "".join(ch for ch in fold(value) if ch.isalnum())
+
+
+def words(text: str) -> list[str]:
+    """Search terms of a text: identifiers joined into one token, stopwords dropped."""
+    out = []
+    for m in _WORD.finditer(text or ""):
+        token = m.group(0)
+        if any(sep in token for sep in "-./"):
+            if any(ch.isdigit() for ch in token):
+                out.append(identifier_key(token))
+                continue
+            parts = re.split(r"[-./]", token)
+        else:
+            parts = [token]
+        for part in parts:
+            folded = identifier_key(part)
+            if len(folded) >= 2 and folded not in STOPWORDS:
+                out.append(folded)
+    return out
+
+
+def stem(term: str) -> str:
+    """A crude shared stem for English and German (washable/wash, Größen/Größe): prefixes
+    are compared, so plural and inflected forms still match."""
+    return term if len(term) <= 5 or any(ch.isdigit() for ch in term) else term[:5]
+
+
+@dataclass
+class KnowledgeQuery:
+    terms: dict[str, float]  # term -> weight, for scoring
+    active_ids: set[str] = field(default_factory=set)  # identifier keys of active objects
+    text: str = ""  # the query as text, for an embedding
+    recall: set[str] = field(default_factory=set)  # searched for, not scored: active ids
+
+    def backend_terms(self) -> list[str]:
+        ranked = sorted(self.terms.items(), key=lambda kv: -kv[1])
+        return sorted(self.recall) + [t for t, _ in ranked[:MAX_TERMS]]
+
+
+def knowledge_query_build(*, message: str, core: dict | None = None,
+                          recent: list[tuple[str, str]] = ()) -> KnowledgeQuery:
+    """The query for one turn. `recent` is (role, text) of the verbatim turns before the
+    message, newest first; `core` is the condensed core's data (DESIGN.md) or None."""
+    terms: dict[str, float] = {}
+    texts: list[str] = [message]
+
+    def add(text: str, weight: float) -> None:
+        for term in words(text):
+            if weight > terms.get(term, 0.0):
+                terms[term] = weight
+
+    active: set[str] = set()
+    core = core or {}
+    for obj in core.get("objects") or []:
+        if not isinstance(obj, dict):
+            continue
+        if obj.get("id"):
+            active.add(identifier_key(str(obj["id"])))
+            add(str(obj["id"]), W_OBJECT)
+        add(str(obj.get("label") or ""), W_OBJECT)
+        texts.append(f"{obj.get('label') or ''} {obj.get('id') or ''}")
+    for item in core.get("constraints") or []:
+        if isinstance(item, dict):
+            add(str(item.get("value") or ""), W_CONSTRAINT)
+    if core.get("request"):
+        add(str(core["request"]), W_REQUEST)
+        texts.append(str(core["request"]))
+    visitor_index = 0
+    for role, text in recent:
+        weight = W_RECENT[min(visitor_index, len(W_RECENT) - 1)]
+        if role == "visitor":
+            visitor_index += 1
+            texts.append(text)
+        else:
+            weight /= 2
+        add(text, weight)
+        for found in ids_extract(text):
+            if found.kind == "article":
+                active.add(identifier_key(found.value))
+    for found in ids_extract(message):
+        if found.kind == "article":
+            active.add(identifier_key(found.value))
+    # An active object's identifier finds its chunks, but is not scored: the bonus after
+    # scoring is its whole preference (ShopBot's order), unless the message names it.
+    for key in active:
+        terms.pop(key, None)
+    add(message, W_MESSAGE)
+    return KnowledgeQuery(terms=terms, active_ids=active, recall=active - set(terms),
+                          text="\n".join(t for t in texts if t))
+
+
+@dataclass
+class Candidate:
+    chunk_id: int
+    title: str
+    url: str
+    identifiers: list[str]
+    text: str
+    token_count: int
+    rank: float = 0.0  # the full-text backend's
+    similarity: float | None = None  # cosine similarity to the query, with embeddings
+    score: float = 0.0  # final, 0..1, before the bonus
+    bonus: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.score + self.bonus
+
+
+def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
+    keywords = {identifier_key(i) for i in c.identifiers}
+    title = {stem(w) for w in words(c.title)}
+    body = {stem(w) for w in words(c.text)}
+    return keywords, title, body
+
+
+def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> list[Candidate]:
+    """Final scores (0..1, best 1), then the active-object bonus; sorted best first."""
+    if not candidates:
+        return []
+    fields = [_fields(c) for c in candidates]
+    n = len(candidates)
+    raw = []
+    stems = {t: stem(t) for t in query.terms}
+    df = {t: sum(1 for kw, ti, bo in fields if t in kw or stems[t] in ti or stems[t] in bo)
+          for t in query.terms}
+    for kw, ti, bo in fields:
+        total = 0.0
+        for term, weight in query.terms.items():
+            if not df[term]:
+                continue
+            idf = math.log(1 + n / df[term])
+            if term in kw:
+                total += weight * idf * F_KEYWORD
+            elif stems[term] in ti:
+                total += weight * idf * F_TITLE
+            elif stems[term] in bo:
+                total += weight * idf * F_TEXT
+        raw.append(total)
+    ordered = sorted(range(n), key=lambda i: (-raw[i], -candidates[i].rank, i))
+    if any(c.similarity is not None for c in candidates):
+        by_sim = sorted(range(n), key=lambda i: -(candidates[i].similarity or -1.0))
+        fused = [0.0] * n
+        for pos, i in enumerate(ordered):
+            fused[i] += 1 / (RRF_K + pos + 1)
+        for pos, i in enumerate(by_sim):
+            fused[i] += 1 / (RRF_K + pos + 1)
+        raw = fused
+    top = max(raw) or 1.0
+    for c, value, (kw, _, _) in zip(candidates, raw, fields, strict=True):
+        c.score = round(value / top, 4)
+        c.bonus = ACTIVE_BONUS if query.active_ids & kw else 0.0
+    return sorted(candidates, key=lambda c: (-c.total, -c.rank, c.chunk_id))

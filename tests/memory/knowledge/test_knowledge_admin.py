@@ -1,0 +1,87 @@
+"""Admin's Knowledge section: upload a file, add a URL, the import on the worker with its
+progress, documents and chunks with token counts, re-import and delete."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
+from memory.knowledge.query import knowledge_query_build
+from memory.knowledge.selectors import knowledge_search
+from memory.knowledge.tasks import knowledge_import_source
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def owner(client, django_user_model, settings, tmp_path):
+    settings.KNOWLEDGE_UPLOAD_DIR = str(tmp_path / "uploads")
+    client.force_login(django_user_model.objects.create_superuser("o", "o@shop.test", "pw"))
+    return client
+
+
+def jsonl(*docs):
+    return "\n".join(json.dumps({"id": i, "title": t, "text": x}) for i, t, x in docs).encode()
+
+
+def upload(owner, site, content, name="feed.jsonl"):
+    return owner.post(reverse("admin:memory_knowledgesource_add"), {
+        "site": site.pk, "url": "", "file": SimpleUploadedFile(name, content)})
+
+
+def test_upload_import_progress_list_and_reimport(owner, site):
+    response = upload(owner, site, jsonl(("A-10", "Alpha scarf", "Silk scarf. " * 300),
+                                         ("B-20", "Beta belt", "Leather belt.")))
+    assert response.status_code == 302
+    source = KnowledgeSource.objects.get()
+    assert (source.kind, source.status) == ("upload", "queued")
+    page = owner.get(reverse("admin:memory_knowledgesource_change", args=[source.pk]))
+    assert b'http-equiv="refresh"' in page.content and b"documents read so far" in page.content
+
+    knowledge_import_source(source.pk)  # what the worker runs
+    source.refresh_from_db()
+    assert (source.status, source.progress_done) == ("done", 2)
+    page = owner.get(reverse("admin:memory_knowledgesource_change", args=[source.pk]))
+    assert b'http-equiv="refresh"' not in page.content and b"Imported." in page.content
+
+    listing = owner.get(reverse("admin:memory_knowledgedocument_changelist")
+                        + f"?source__id__exact={source.pk}").content.decode()
+    alpha = KnowledgeDocument.objects.get(external_id="A-10")
+    assert alpha.chunk_count >= 2 and "Alpha scarf" in listing and str(alpha.token_count) in listing
+    detail = owner.get(reverse("admin:memory_knowledgedocument_change",
+                               args=[alpha.pk])).content.decode()
+    for chunk in KnowledgeChunk.objects.filter(document=alpha):
+        assert str(chunk.token_count) in detail
+
+    # a new upload of the same file name replaces the source's content on re-import
+    upload(owner, site, jsonl(("A-10", "Alpha scarf", "Silk scarf, now blue.")))
+    assert KnowledgeSource.objects.count() == 1
+    owner.post(reverse("admin:memory_knowledgesource_changelist"),
+               {"action": "reimport", "_selected_action": [source.pk]})
+    assert KnowledgeSource.objects.get().status == "queued"
+    knowledge_import_source(source.pk)
+    assert list(KnowledgeDocument.objects.values_list("external_id", flat=True)) == ["A-10"]
+
+
+def test_add_url_and_delete(owner, site, web):
+    (web.dir / "p.html").write_text("<h1>Returns</h1><p>Within 30 days.</p>")
+    response = owner.post(reverse("admin:memory_knowledgesource_add"),
+                          {"site": site.pk, "url": web.url("p.html")})
+    assert response.status_code == 302
+    source = KnowledgeSource.objects.get()
+    knowledge_import_source(source.pk)
+    assert knowledge_search(site=site, query=knowledge_query_build(message="returns"))
+    owner.post(reverse("admin:memory_knowledgesource_changelist"),
+               {"action": "delete_selected", "_selected_action": [source.pk], "post": "yes"})
+    assert not KnowledgeSource.objects.exists() and not KnowledgeChunk.objects.exists()
+    assert knowledge_search(site=site, query=knowledge_query_build(message="returns")) == []
+
+
+def test_add_form_needs_a_url_or_a_file(owner, site):
+    response = owner.post(reverse("admin:memory_knowledgesource_add"), {"site": site.pk})
+    assert response.status_code == 200 and b"Give either a URL or a file." in response.content
+    response = upload(owner, site, b"x", name="feed.exe")
+    assert b"must be .jsonl, .md or .html" in response.content
+    assert not KnowledgeSource.objects.exists()

@@ -1,0 +1,116 @@
+"""Search: the query built from memory, the active-object bonus, embeddings fused by RRF,
+and the evaluation's target (tests/bench/knowledge_eval.py) held on every run."""
+
+import json
+
+import pytest
+
+from memory.knowledge.models import KnowledgeChunk
+from memory.knowledge.query import (
+    ACTIVE_BONUS,
+    Candidate,
+    candidates_score,
+    knowledge_query_build,
+)
+from memory.knowledge.selectors import knowledge_search
+from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+from tests.bench.knowledge_eval import CONVERSATIONS, evaluate
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def titles(site, **query):
+    return [c.title for c in knowledge_search(site=site, query=knowledge_query_build(**query),
+                                              limit=3)]
+
+
+def test_back_reference_needs_memory(demo_site):
+    """ShopBot's turn two: alone, "What about size L?" finds size charts; with the turn
+    before it, the kurta."""
+    assert titles(demo_site, message="What about size L?")[0] != "Cotton kurta, mint"
+    assert titles(demo_site, message="What about size L?",
+                  recent=[("visitor", "Cotton kurta in mint.")])[0] == "Cotton kurta, mint"
+
+
+def test_query_takes_core_objects_constraints_request_and_recent_turns():
+    query = knowledge_query_build(
+        message="und in Blau?",
+        core={"request": "eine warme Strickjacke",
+              "objects": [{"kind": "article", "id": "SJ-2020-R", "label": "Strickjacke, rot"}],
+              "constraints": [{"what": "size", "value": "XL", "turn": 2}]},
+        recent=[("assistant", "Die LH-2010-S ist ein Leinenhemd."), ("visitor", "Versand?")])
+    assert query.terms["blau"] == 1.0
+    assert query.terms["strickjacke"] > query.terms["warme"] > 0
+    assert "sj2020r" not in query.terms and "sj2020r" in query.backend_terms()
+    assert "xl" in query.terms and "versand" in query.terms
+    assert query.active_ids == {"sj2020r", "lh2010s"}
+    assert query.terms["blau"] > query.terms["versand"]  # the message weighs most
+
+
+def _candidate(pk, sku, text="Cotton kurta. Sizes S to XL.", title="Cotton kurta"):
+    return Candidate(chunk_id=pk, title=title, url="", identifiers=[sku], text=text,
+                     token_count=20)
+
+
+def test_bonus_breaks_a_tie_for_the_active_object():
+    query = knowledge_query_build(message="cotton kurta sizes",
+                                  recent=[("visitor", "I looked at KU-22 earlier")])
+    ranked = candidates_score(query=query, candidates=[_candidate(1, "KU-11"),
+                                                       _candidate(2, "KU-22")])
+    assert [c.chunk_id for c in ranked] == [2, 1]
+    assert ranked[0].score == ranked[1].score == 1.0  # a tie, broken only by the bonus
+    assert (ranked[0].bonus, ranked[1].bonus) == (ACTIVE_BONUS, 0.0)
+
+
+def test_bonus_does_not_override_a_clearly_stronger_chunk():
+    query = knowledge_query_build(message="linen shirt washing temperature",
+                                  core={"objects": [{"id": "KU-22", "label": ""}]})
+    ranked = candidates_score(query=query, candidates=[
+        _candidate(1, "KU-22"),
+        _candidate(2, "LS-1", title="Linen shirt", text="Linen shirt: washing temperature 40."),
+    ])
+    assert [c.chunk_id for c in ranked] == [2, 1] and ranked[1].bonus == ACTIVE_BONUS
+
+
+def test_same_chunks_on_either_database(demo_site):
+    """The backend (PostgreSQL tsvector or SQLite FTS5, whichever this run uses) finds the
+    German product by a folded word, an inflected word and its article number."""
+    assert titles(demo_site, message="Größentabelle")[0] == "Größentabelle"
+    assert titles(demo_site, message="groessentabelle mäntel") != []
+    assert titles(demo_site, message="WM-2030-B")[0] == "Wollmantel, Blau"
+
+
+def test_embeddings_stored_and_fused(site, tmp_path, fake_llm, settings):
+    """With EMBEDDING_MODEL set, chunks get vectors from /v1/embeddings and a search fuses
+    the similarity ranking with the full-text one."""
+    settings.EMBEDDING_MODEL = "fake-embed"
+    path = tmp_path / "f.jsonl"
+    path.write_text("\n".join(json.dumps({"id": f"P-{i}", "title": f"Scarf {i}", "text": t})
+                              for i, t in enumerate(["silk scarf red", "wool scarf grey"])))
+    result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(path)))
+    assert result.ok
+    assert all(len(bytes(c.embedding)) == 64 * 4 for c in KnowledgeChunk.objects.all())
+    ranked = knowledge_search(site=site, query=knowledge_query_build(message="grey wool scarf"))
+    assert ranked[0].title == "Scarf 1"
+    assert all(c.similarity is not None for c in ranked)
+    assert ranked[0].similarity > ranked[1].similarity
+
+
+def test_without_embeddings_nothing_is_called(site, tmp_path, fake_llm, settings):
+    settings.EMBEDDING_MODEL = ""
+    path = tmp_path / "f.jsonl"
+    path.write_text(json.dumps({"id": "P-1", "title": "Scarf", "text": "silk scarf"}))
+    knowledge_import(source=knowledge_source_ensure(site=site, location=str(path)))
+    assert KnowledgeChunk.objects.get().embedding is None
+    assert knowledge_search(site=site, query=knowledge_query_build(message="scarf"))[0] \
+        .similarity is None
+
+
+def test_evaluation_target_memory_hit_at_3(demo_site):
+    """The bench's conversations (>= 40, English and German): hit@3 >= 0.95 with the query
+    built from memory, and clearly better than the message alone."""
+    assert len(CONVERSATIONS) >= 40
+    assert {c.lang for c in CONVERSATIONS} == {"en", "de"}
+    rows = evaluate(demo_site)["rows"]["all"]
+    assert rows["memory"] / rows["n"] >= 0.95
+    assert rows["alone"] / rows["n"] < 0.7

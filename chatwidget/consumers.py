@@ -21,7 +21,7 @@ from handover.models import Case
 from handover.services import handover_request
 from memory import profiles
 from memory import selectors as memory_selectors
-from memory import services as memory_services
+from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
 
 log = logging.getLogger(__name__)
@@ -230,7 +230,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def on_forget(self) -> None:
         if self.conversation_id is not None:
-            await db_async(memory_services.conversation_erase_by_visitor)(
+            await db_async(conversation_erase_by_visitor)(
                 conversation_id=self.conversation_id
             )
         else:

@@ -8,9 +8,8 @@ from django.urls import reverse
 from chatwidget.models import Site
 from chatwidget.selectors import SiteInfo
 from chatwidget.widget_strings import WIDGET_STRINGS
-from memory.privacy import cookie_lifetimes
+from memory.privacy import CONSENT_WORDING_VERSION, cookie_lifetimes
 
-CONSENT_WORDING_VERSION = "v1"
 THEME_FIELDS = ("theme_primary", "theme_position", "theme_scheme", "launcher_label")
 
 

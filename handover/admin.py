@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 from handover import selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import Case, RevealEvent
-from memory.condense import CORE_LABELS
+from memory.core import CORE_LABELS
 
 
 class WaitingTimeFilter(admin.SimpleListFilter):

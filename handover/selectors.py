@@ -12,19 +12,10 @@ from django.db.models import Count, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from handover.models import Case
+from memory.core import core_display
 from memory.models import Conversation, ConversationState, Turn
 from memory.redaction import mask
 from memory.selectors import case_transcript_is_expired
-
-
-def case_holds_conversation(*, conversation_id: int, policy, now) -> bool:
-    """An open case, or one resolved within the run-off, keeps the raw transcript alive."""
-    cutoff = now - timedelta(days=policy.case_days)
-    return Case.objects.filter(
-        Q(resolved_at__isnull=True) | Q(resolved_at__gt=cutoff),
-        conversation_id=conversation_id,
-        status__in=[Case.Status.WAITING, Case.Status.HUMAN, Case.Status.RESOLVED],
-    ).exists()
 
 
 def case_waiting_count() -> int:
@@ -78,64 +69,15 @@ class CasePage:
     last_seq: int
 
 
-def _core_display(data: dict) -> dict:
-    def objects(items):
-        out = []
-        for obj in items or []:
-            if isinstance(obj, dict):
-                ident = obj.get("id") or ""
-                label = obj.get("label") or ""
-                kind = obj.get("kind") or ""
-                out.append(" ".join(p for p in (f"[{kind}]" if kind else "", ident,
-                                                 f"({label})" if label and ident else label)
-                                    if p))
-            else:
-                out.append(str(obj))
-        return out
-
-    def constraints(items):
-        out = []
-        for c in items or []:
-            if isinstance(c, dict):
-                turn = f" (turn {c['turn']})" if c.get("turn") else ""
-                out.append(f"{c.get('what', '')}: {c.get('value', '')}{turn}")
-            else:
-                out.append(str(c))
-        return out
-
-    def corrections(items):
-        out = []
-        for c in items or []:
-            if isinstance(c, dict):
-                turn = f" (turn {c['turn']})" if c.get("turn") else ""
-                out.append(f"{c.get('was', '')} \u2192 {c.get('now', '')}{turn}")
-            else:
-                out.append(str(c))
-        return out
-
-    def plain(items):
-        return [str(i) for i in items or []]
-
-    return {
-        "request": str(data.get("request") or ""),
-        "objects": objects(data.get("objects")),
-        "constraints": constraints(data.get("constraints")),
-        "open_points": plain(data.get("open_points")),
-        "promises": plain(data.get("promises")),
-        "corrections": corrections(data.get("corrections")),
-        "settled": plain(data.get("settled")),
-    }
-
-
 def case_page(*, case_id: int) -> CasePage:
     """Everything the case page shows, masked. Two queries for the transcript, whatever its
     length (case, turns with authors)."""
     case = Case.objects.select_related("site", "claimed_by", "conversation").get(pk=case_id)
-    core = _core_display(case.core or {})
+    core = core_display(case.core or {})
     gone = case_transcript_is_expired(case=case)
     conv = None if gone else case.conversation
     if gone:  # the run-off is over: only reason and note remain, even before the purge
-        core = _core_display({})
+        core = core_display({})
     turns: list[dict] = []
     if conv is not None:
         turns = [turn_masked(t) for t in

@@ -4,17 +4,17 @@
 - cases: what a case holds (contact details, reason, core) and the visitor's notices
 - notification: the e-mail that a visitor waits
 - reveal: plaintext for owners, audited
+- retention: a case's raw copies cleared after its run-off
 """
 
 from handover.services.cases import (
     CONTACT_KINDS,
-    EMPTY_CORE,
     OPEN_STATUSES,
     case_note_update,
     contact_from_turns,
-    core_add_promise,
 )
 from handover.services.notification import case_notify_later, case_notify_staff
+from handover.services.retention import case_copies_purge_expired
 from handover.services.reveal import Revealed, plaintext_reveal
 from handover.services.transitions import (
     NOTICE_WAITING,
@@ -33,9 +33,9 @@ from handover.services.transitions import (
 )
 
 __all__ = [
-    "CONTACT_KINDS", "EMPTY_CORE", "NOTICE_WAITING", "OPEN_STATUSES", "TRANSITIONS", "CaseClosed", "IllegalTransition",
-    "Revealed", "case_assign", "case_claim", "case_note_update", "case_notify_later",
+    "CONTACT_KINDS", "NOTICE_WAITING", "OPEN_STATUSES", "TRANSITIONS", "CaseClosed", "IllegalTransition",
+    "Revealed", "case_assign", "case_copies_purge_expired", "case_claim", "case_note_update", "case_notify_later",
     "case_notify_staff", "case_release", "case_resolve", "contact_from_turns",
-    "conversation_take_over", "core_add_promise", "handover_request",
+    "conversation_take_over", "handover_request",
     "handover_visitor_message", "plaintext_reveal", "staff_reply", "transition_check",
 ]

@@ -1,7 +1,6 @@
 """What a case holds: the visitor's contact details, the cleaned reason, the core stored with
 it, and the visitor's notices. Helpers of the transitions (handover.services.transitions)."""
 
-import copy
 import logging
 
 from django.db import transaction
@@ -14,19 +13,17 @@ from chatwidget.models import Site
 from chatwidget.protocol import cases_frame
 from handover.models import Case
 from handover.selectors import case_waiting_count
-from memory.condense import core_refresh_inline, core_render
+from memory.condense.service import core_refresh_inline
+from memory.core import core_latest, core_promise_add
 from memory.models import Conversation, Core, Turn, TurnRole
 from memory.redaction import mask, redact
 from memory.services import turn_append
-from memory.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 
 OPEN_STATUSES = (Case.Status.WAITING, Case.Status.HUMAN)
 CONTACT_KINDS = ("email", "phone", "address")
 MAX_CONTACTS = 10
-EMPTY_CORE = {"request": "", "objects": [], "constraints": [], "open_points": [],
-              "promises": [], "corrections": [], "settled": []}
 
 
 def notice_send(conv: Conversation, message: str, **params: str) -> None:
@@ -89,7 +86,7 @@ def _fresh_core(conversation_id: int) -> Core | None:
     else:
         if core is not None:
             return core
-    return Core.objects.filter(conversation_id=conversation_id).order_by("-version").first()
+    return core_latest(conversation_id=conversation_id)
 
 
 def callback_promise(site: Site) -> str:
@@ -104,40 +101,11 @@ def case_core_store(*, case: Case, site: Site, add_promise: bool) -> None:
     """The case keeps the core as it was at handover (staff read it on the case page)."""
     core = _fresh_core(case.conversation_id)
     if add_promise:
-        core = core_add_promise(conversation_id=case.conversation_id,
+        core = core_promise_add(conversation_id=case.conversation_id,
                                 text=callback_promise(site))
     if core is not None:
         Case.objects.filter(pk=case.pk).update(core=core.data, core_version=core.version)
         case.core, case.core_version = core.data, core.version
-
-
-def core_add_promise(*, conversation_id: int, text: str) -> Core:
-    """A new core version: the latest data plus one promise (a call back, a handover).
-    Condensation builds on the latest version, so the promise carries forward."""
-    with transaction.atomic():
-        conv = Conversation.objects.select_for_update().get(pk=conversation_id)
-        latest = Core.objects.filter(conversation=conv).order_by("-version").first()
-        data = copy.deepcopy(latest.data) if latest else copy.deepcopy(EMPTY_CORE)
-        promises = list(data.get("promises") or [])
-        if text not in promises:
-            promises.append(text)
-        data["promises"] = promises
-        covers = latest.covers_through_seq if latest else conv.condensed_through_seq
-        rendered = core_render(data=data, covers_through=covers)
-        core = Core.objects.create(
-            conversation=conv,
-            version=(latest.version if latest else 0) + 1,
-            data=data,
-            covers_through_seq=covers,
-            token_count=count_tokens(rendered),
-            source=latest.source if latest else Core.Source.EXTRACTIVE,
-            repairs={"promise_added": 1},
-        )
-        conv.core_version = core.version
-        conv.save(update_fields=["core_version"])
-    log.info("core promise added", extra={"conversation": conversation_id,
-                                          "version": core.version})
-    return core
 
 
 def case_note_update(*, case_id: int, user, note: str) -> Case:

@@ -43,15 +43,15 @@ from handover.services.cases import (
     case_core_store,
     contact_from_turns,
     contact_merge,
-    core_add_promise,
     notice_send,
     reason_clean,
     waiting_count_publish,
 )
 from handover.services.notification import case_notify_later
 from memory.analytics import stat_record
+from memory.core import core_promise_add
 from memory.models import Conversation, ConversationState, Turn, TurnRole
-from memory.services import turn_append
+from memory.services import conversation_hold_set, turn_append
 
 log = logging.getLogger(__name__)
 
@@ -150,6 +150,7 @@ def handover_request(
             callback_requested=not open_now and bool(contact),
         )
         _move(conv, S.WAITING)
+        conversation_hold_set(conversation_id=conv.pk, open=True)  # the case holds the transcript
         hours = hours_describe(spec=site.staff_hours, language=conv.language)
         if open_now:
             notice_send(conv, NOTICE_WAITING)
@@ -178,6 +179,7 @@ def conversation_take_over(*, conversation_id: int, user) -> Case:
             contact=contact_from_turns(conversation_id=conv.pk),
         )
         _move(conv, S.HUMAN)
+        conversation_hold_set(conversation_id=conv.pk, open=True)
         _joined_notice(conv, user)
     site = Site.objects.get(pk=case.site_id)
     case_core_store(case=case, site=site, add_promise=False)
@@ -248,6 +250,7 @@ def case_release(*, case_id: int, user) -> Case:
         case.status = Case.Status.RELEASED
         case.resolved_at = timezone.now()
         case.save(update_fields=["status", "resolved_at"])
+        conversation_hold_set(conversation_id=conv.pk, open=False)  # released: no run-off
         notice_send(conv, NOTICE_RELEASED)
         waiting_count_publish()
     log.info("case released", extra={"case": case_id, "user": user.pk})
@@ -268,6 +271,8 @@ def case_resolve(*, case_id: int, user, note: str) -> Case:
         case.resolved_at = timezone.now()
         case.note = note
         case.save(update_fields=["status", "resolved_at", "note"])
+        # the transcript stays for the run-off after resolution
+        conversation_hold_set(conversation_id=conv.pk, open=False, resolved_at=case.resolved_at)
         notice_send(conv, NOTICE_CLOSED)
     log.info("case resolved", extra={"case": case_id, "user": user.pk})
     return case
@@ -297,6 +302,6 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
             hours = hours_describe(spec=site.staff_hours, language=conv.language)
             notice_send(conv, NOTICE_CALLBACK_NOTED, hours=hours)
     if promise:
-        core = core_add_promise(conversation_id=conversation_id, text=callback_promise(site))
+        core = core_promise_add(conversation_id=conversation_id, text=callback_promise(site))
         Case.objects.filter(pk=case.pk).update(core=core.data, core_version=core.version)
     log.info("case contact updated", extra={"case": case.pk, "kinds": [c["kind"] for c in new]})

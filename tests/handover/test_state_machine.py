@@ -1,4 +1,4 @@
-"""The handover state machine (handover/services.py): every transition, illegal ones refused,
+"""The handover state machine (handover/services/transitions.py): every transition, illegal ones refused,
 what the visitor is told, and what the case holds."""
 
 import itertools
@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from handover import services
 from handover.models import Case
 from handover.services import TRANSITIONS, CaseClosed, IllegalTransition
+from memory.core import core_empty, core_latest, core_promise_add
 from memory.models import Conversation, ConversationState, Core, Turn
 from tests.factories import CLOSED_TIME, OPEN_TIME, ConversationFactory, UserFactory
 
@@ -91,7 +92,7 @@ def test_assistant_contact_details_are_not_taken_for_the_visitors(site):
 
 def test_the_case_stores_the_latest_core(conversation):
     Core.objects.create(conversation=conversation, version=1, covers_through_seq=2,
-                        source="model", data={**services.EMPTY_CORE, "request": "mint kurta in L",
+                        source="model", data={**core_empty(), "request": "mint kurta in L",
                                               "objects": [{"kind": "article", "id": "KU-2291-M",
                                                            "label": "cotton kurta, mint"}]})
     case = request(conversation)
@@ -144,12 +145,12 @@ def test_outside_hours_with_known_contact_promises_at_once(conversation):
     assert any("Call back" in p for p in case.core["promises"])
 
 
-def test_core_add_promise_copies_the_latest_core(conversation):
+def test_core_promise_add_copies_the_latest_core(conversation):
     Core.objects.create(conversation=conversation, version=3, covers_through_seq=2,
-                        source="model", data={**services.EMPTY_CORE, "request": "kurta",
+                        source="model", data={**core_empty(), "request": "kurta",
                                               "promises": ["send the size chart"]})
-    core = services.core_add_promise(conversation_id=conversation.pk, text="call back Monday")
-    again = services.core_add_promise(conversation_id=conversation.pk, text="call back Monday")
+    core = core_promise_add(conversation_id=conversation.pk, text="call back Monday")
+    again = core_promise_add(conversation_id=conversation.pk, text="call back Monday")
     assert core.version == 4 and core.covers_through_seq == 2 and core.data["request"] == "kurta"
     assert again.data["promises"] == ["send the size chart", "call back Monday"]
     assert core.token_count > 0
@@ -296,12 +297,12 @@ def test_the_reason_is_redacted_and_masked(conversation):
 
 
 def test_a_promise_added_during_condensation_is_carried_forward(conversation, fake_llm):
-    """core_add_promise lands between the condenser reading the core and storing its step."""
-    from memory.condense.service import _core_store, _Step, core_latest
+    """core_promise_add lands between the condenser reading the core and storing its step."""
+    from memory.condense.service import _core_store, _Step
 
     base = core_latest(conversation_id=conversation.pk)
     base_version = base.version if base else 0
-    services.core_add_promise(conversation_id=conversation.pk, text="call back Monday 9-12")
+    core_promise_add(conversation_id=conversation.pk, text="call back Monday 9-12")
     step = _Step(data={"request": "a kurta", "objects": [], "constraints": [], "open_points": [],
                        "promises": [], "corrections": [], "settled": []},
                  covers_through=10_000, source="model", prompt_tokens=0, completion_tokens=0,

@@ -1,0 +1,42 @@
+"""Retention of case rows: after the run-off a case keeps only what staff wrote.
+
+A case resolved (or released) more than the site's `case_days` ago loses its raw copies (the
+condensed core, the contact details) and its link to the transcript; the row keeps trigger,
+reason and note. The conversation then follows the session period alone (memory's purge).
+Run by the retention purge (chatwidget.services.retention) in bounded batches.
+"""
+
+from datetime import datetime, timedelta
+
+from django.db.models import Q
+
+from handover.models import Case
+from memory.models import RetentionPolicy
+from memory.selectors import policy_groups
+
+ENDED_STATUSES = (Case.Status.RESOLVED, Case.Status.RELEASED)
+
+
+def _run_off_over_q(*, policy: RetentionPolicy, now: datetime) -> Q:
+    """Cases whose run-off is over: resolved (or released) more than case_days ago."""
+    cutoff = now - timedelta(days=policy.case_days)
+    return Q(status__in=ENDED_STATUSES) & (
+        Q(resolved_at__lt=cutoff) | Q(resolved_at__isnull=True, requested_at__lt=cutoff))
+
+
+def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:
+    """Clear the raw copies of every case past its run-off, per site policy. Returns how many
+    cases were cleared; safe to run twice (cleared cases are marked)."""
+    done = 0
+    for site_ids, policy in policy_groups():
+        pending = Case.objects.filter(
+            site_id__in=site_ids, transcript_purged_at__isnull=True
+        ).filter(_run_off_over_q(policy=policy, now=now))
+        while True:
+            ids = list(pending.order_by("pk").values_list("pk", flat=True)[:batch_size])
+            if not ids:
+                break
+            done += Case.objects.filter(pk__in=ids).update(
+                core={}, contact=[], conversation=None, transcript_purged_at=now
+            )
+    return done

@@ -11,9 +11,13 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
+from chatwidget.health import liveness_response, readiness_response
 from chatwidget.models import Site
 from chatwidget.selectors import origin_allowed, site_info_by_key
-from chatwidget.widget_config import site_cookie_name
+from chatwidget.widget_config import site_cookie_name, widget_config_for
+from memory.export import conversation_export
+from memory.privacy import storage_places
+from memory.selectors import conversation_get_by_token
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +65,6 @@ def _accept_language(request: HttpRequest, default: str) -> str:
 @require_GET
 @cache_control(public=True, max_age=300)
 def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
-    from chatwidget.widget_config import widget_config_for
-
     info = site_info_by_key(key=site_key)
     if info is None:
         return JsonResponse({"error": "unknown_site"}, status=404)
@@ -86,9 +88,6 @@ def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
 @csrf_exempt  # no cookies are read; the session token travels in the body, never in a URL
 @require_http_methods(["POST", "OPTIONS"])
 def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
-    from memory.export import conversation_export
-    from memory.selectors import conversation_get_by_token
-
     info = site_info_by_key(key=site_key)
     if info is None:
         return JsonResponse({"error": "unknown_site"}, status=404)
@@ -115,8 +114,6 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
 
 
 def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
-    from memory.privacy import storage_places
-
     site = get_object_or_404(Site, key=site_key) if site_key else None
     lang = _accept_language(request, site.default_language if site else "en")
     with translation.override(lang):
@@ -135,13 +132,9 @@ def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
 def healthz(request: HttpRequest) -> HttpResponse:
     """Liveness. In the middleware chain `chatwidget.health.HealthCheckMiddleware` answers
     first (no Host check); this view serves the URL where that middleware is not installed."""
-    from chatwidget.health import liveness_response
-
     return liveness_response()
 
 
 def readyz(request: HttpRequest) -> HttpResponse:
     """Readiness: each dependency by name, 503 when one is down (see chatwidget/health.py)."""
-    from chatwidget.health import readiness_response
-
     return readiness_response()

@@ -21,7 +21,7 @@ class SiteAdmin(admin.ModelAdmin):
         (None, {"fields": ("name", "key", "embed_code", "allowed_origins", "default_language",
                            "greeting")}),
         (_("Assistant"), {"fields": ("system_rules", "pinned_conventions", "model_name")}),
-        (_("Memory and limits"), {"fields": ("context_budget", "answer_reserve",
+        (_("Memory and limits"), {"fields": ("context_budget", "answer_reserve", "knowledge_share",
                                              "verbatim_window_turns", "verbatim_min_exchanges",
                                              "condense_after_turns", "message_max_length")}),
         (_("Handover"), {"fields": ("staff_hours", "time_zone")}),

@@ -69,6 +69,13 @@ class Site(models.Model):
         default=800,
         validators=[MinValueValidator(100), MaxValueValidator(100_000)],
     )
+    knowledge_share = models.PositiveSmallIntegerField(
+        _("knowledge share (% of the budget)"),
+        default=25,
+        validators=[MaxValueValidator(60)],
+        help_text=_("The most of the context budget that excerpts from the shop's knowledge "
+                    "may take. 0 turns retrieval off."),
+    )
     message_max_length = models.PositiveIntegerField(
         _("message length limit (characters)"),
         default=4000,

@@ -14,7 +14,8 @@ request, active objects, recent turns) and no chunk holds every word; the rankin
 rescoring after it (memory/knowledge/query.py), decide.
 """
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 from django.db import connection
 
@@ -31,6 +32,19 @@ PREFIX = 5
 class Hit:
     chunk_id: int
     rank: float  # the backend's own score: higher is better
+    title: str = ""
+    url: str = ""
+    identifiers: list[str] = field(default_factory=list)
+    text: str = ""
+    token_count: int = 0
+
+
+def _hit(row: tuple) -> Hit:
+    pk, title, url, identifiers, text, tokens, rank = row
+    if isinstance(identifiers, str | bytes):
+        identifiers = json.loads(identifiers or "[]")
+    return Hit(chunk_id=pk, rank=float(rank), title=title, url=url,
+               identifiers=list(identifiers or []), text=text, token_count=tokens)
 
 
 def pg_config(language: str) -> str:
@@ -63,8 +77,9 @@ def index_chunks(*, chunk_rows: list[tuple[int, str, str, str]], language: str) 
 
 
 def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list[Hit]:
-    """Chunks of the site matching any term, best first. `terms` are normalised words
-    (letters and digits only), so they are safe inside the query syntax of either engine."""
+    """Chunks of the site matching any term, best first, with what an excerpt needs (one
+    query). `terms` are normalised words (letters and digits only), so they are safe inside
+    the query syntax of either engine."""
     terms = [t for t in terms if t.isalnum()]
     if not terms:
         return []
@@ -74,7 +89,8 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute(
-                "SELECT id, ts_rank(search, q) AS r FROM memory_knowledgechunk, "
+                "SELECT id, title, url, identifiers, text, token_count, ts_rank(search, q) AS r "
+                "FROM memory_knowledgechunk, "
                 "to_tsquery(%s::regconfig, %s) q "
                 "WHERE site_id = %s AND search @@ q ORDER BY r DESC, id LIMIT %s",
                 [pg_config(language), " | ".join(terms + [f"{p}:*" for p in prefixes]),
@@ -83,7 +99,8 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
         elif connection.vendor == "sqlite":
             match = " OR ".join([f'"{t}"' for t in terms] + [f'"{p}"*' for p in prefixes])
             cursor.execute(
-                "SELECT c.id, -bm25(memory_knowledgechunk_fts, 4.0, 2.0, 1.0) AS r "
+                "SELECT c.id, c.title, c.url, c.identifiers, c.text, c.token_count, "
+                "-bm25(memory_knowledgechunk_fts, 4.0, 2.0, 1.0) AS r "
                 "FROM memory_knowledgechunk_fts JOIN memory_knowledgechunk c "
                 "ON c.id = memory_knowledgechunk_fts.rowid "
                 "WHERE memory_knowledgechunk_fts MATCH %s AND c.site_id = %s "
@@ -96,6 +113,7 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
             q = Q()
             for t in terms[:20]:
                 q |= Q(text__icontains=t) | Q(title__icontains=t)
-            ids = KnowledgeChunk.objects.filter(q, site_id=site_id).values_list("id", flat=True)
-            return [Hit(pk, 1.0) for pk in ids[:limit]]
-        return [Hit(pk, float(rank)) for pk, rank in cursor.fetchall()]
+            rows = KnowledgeChunk.objects.filter(q, site_id=site_id).values_list(
+                "id", "title", "url", "identifiers", "text", "token_count")[:limit]
+            return [_hit((*row, 1.0)) for row in rows]
+        return [_hit(row) for row in cursor.fetchall()]

@@ -125,3 +125,22 @@ class KnowledgeChunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} #{self.ordinal}"
+
+
+class KnowledgeTrace(models.Model):
+    """What retrieval gave one model call: chunk ids with their final score, bonus, whether
+    they were sent and, if not, why. Ids and numbers only, never text (as ContextTrace)."""
+
+    trace = models.OneToOneField("memory.ContextTrace", on_delete=models.CASCADE,
+                                 related_name="knowledge")
+    chunks = models.JSONField(default=list)  # [{"chunk", "score", "bonus", "sent", "why"?}]
+    tokens = models.PositiveIntegerField(default=0)  # the excerpts' share of the call
+    room = models.PositiveIntegerField(default=0)  # what the budget could give them
+
+    class Meta:
+        app_label = "memory"
+        verbose_name = _("knowledge retrieval")
+        verbose_name_plural = _("knowledge retrievals")
+
+    def __str__(self) -> str:
+        return f"knowledge of trace {self.trace_id}"

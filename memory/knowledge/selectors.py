@@ -17,28 +17,24 @@ def knowledge_search(*, site: Site, query: KnowledgeQuery,
                      limit: int = 8) -> list[Candidate]:
     """The best chunks for the query, best first, with their final score and bonus.
 
-    Two queries: the full-text backend's candidates, then those chunks' rows; plus one
-    embeddings call when EMBEDDING_MODEL is set."""
+    One query (the full-text backend's candidates with their text); with EMBEDDING_MODEL
+    set, one embeddings call and one query for the candidates' vectors."""
     hits = backends.search(site_id=site.pk, terms=query.backend_terms(),
                            language=site.default_language, limit=CANDIDATES)
     if not hits:
         return []
-    use_vectors = bool(embedding_model())
-    fields = ["id", "title", "url", "identifiers", "text", "token_count"]
-    rows = {c.pk: c for c in KnowledgeChunk.objects.filter(pk__in=[h.chunk_id for h in hits])
-            .only(*fields, *(["embedding"] if use_vectors else []))}
-    qvec = embed([query.text]) if use_vectors else None
-    candidates = []
-    for hit in hits:
-        row = rows.get(hit.chunk_id)
-        if row is None:  # deleted since the search
-            continue
-        similarity = None
-        if qvec and row.embedding:
-            similarity = cosine(qvec[0], bytes(row.embedding))
-        candidates.append(Candidate(
-            chunk_id=row.pk, title=row.title, url=row.url, identifiers=row.identifiers or [],
-            text=row.text, token_count=row.token_count, rank=hit.rank, similarity=similarity))
+    vectors: dict[int, bytes] = {}
+    qvec = embed([query.text]) if embedding_model() else None
+    if qvec:
+        vectors = dict(KnowledgeChunk.objects.filter(pk__in=[h.chunk_id for h in hits])
+                       .exclude(embedding=None).values_list("pk", "embedding"))
+    candidates = [
+        Candidate(chunk_id=h.chunk_id, title=h.title, url=h.url, identifiers=h.identifiers,
+                  text=h.text, token_count=h.token_count, rank=h.rank,
+                  similarity=cosine(qvec[0], bytes(vectors[h.chunk_id]))
+                  if qvec and h.chunk_id in vectors else None)
+        for h in hits
+    ]
     return candidates_score(query=query, candidates=candidates)[:limit]
 
 

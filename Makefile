@@ -40,6 +40,7 @@ demo: setup
 
 lint: setup-test
 	$(PY) -m ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
 test: setup-test browser lint

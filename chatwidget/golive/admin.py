@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from chatwidget.golive.models import GoliveRun
 from chatwidget.golive.report import ARTICLE_TTFT_MS
+from chatwidget.golive.selectors import golive_changes, golive_run_previous
 from chatwidget.golive.services import GoliveRefused, golive_run_start
 from chatwidget.models import Site
 
@@ -64,6 +65,7 @@ class GoliveRunAdmin(admin.ModelAdmin):
         if not self.has_view_permission(request, run):
             raise PermissionDenied
         running = run.status in (GoliveRun.Status.QUEUED, GoliveRun.Status.RUNNING)
+        previous = golive_run_previous(run=run)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -72,6 +74,8 @@ class GoliveRunAdmin(admin.ModelAdmin):
             "cases": run.report,
             "running": running,
             "article_ttft_ms": ARTICLE_TTFT_MS,
+            "previous": previous,
+            "changes": golive_changes(previous=previous, run=run) if previous else None,
             "history_url": reverse("admin:chatwidget_goliverun_changelist")
             + f"?site__id__exact={run.site_id}",
         }

@@ -7,6 +7,7 @@ and condensation, which runs inside the check, uses that loop too.
 """
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -51,6 +52,10 @@ def golive_refusal(*, site: Site) -> str | None:
     return None
 
 
+def _fingerprint(text: str) -> str:
+    return f"{len(text)} chars, sha256 {hashlib.sha256(text.encode()).hexdigest()[:10]}"
+
+
 def golive_run_create(*, site: Site, requested_by=None, source: str = "command",  # noqa: ANN001
                       grader_model: str = "") -> GoliveRun:
     reason = golive_refusal(site=site)
@@ -64,8 +69,9 @@ def golive_run_create(*, site: Site, requested_by=None, source: str = "command",
             "verbatim_window_turns": site.verbatim_window_turns,
             "verbatim_min_exchanges": site.verbatim_min_exchanges,
             "condense_after_turns": site.condense_after_turns,
-            "system_rules_chars": len(site.system_rules),
-            "pinned_conventions_chars": len(site.pinned_conventions),
+            # fingerprints, not the texts: the report says whether they changed
+            "system_rules": _fingerprint(site.system_rules),
+            "pinned_conventions": _fingerprint(site.pinned_conventions),
         },
     )
 

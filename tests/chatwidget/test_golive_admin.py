@@ -86,3 +86,19 @@ def test_staff_without_permission_cannot_start_a_check(site, client):
     response = client.post(reverse("admin:chatwidget_goliverun_start", args=[site.pk]))
     assert response.status_code == 403
     assert not GoliveRun.objects.exists()
+
+
+def test_the_report_says_what_changed_since_the_previous_check(site, owner_client):
+    case = {"key": "contradiction", "title": "Contradiction", "checks": [], "grade": None,
+            "evidence": {}, "turns": [], "tokens": {"total": 0}, "error": ""}
+    GoliveRun.objects.create(site=site, status=GoliveRun.Status.PASSED, model_name="m-1",
+                             config={"context_budget": 8000, "answer_reserve": 800},
+                             report=[{**case, "status": "pass"}])
+    run = GoliveRun.objects.create(site=site, status=GoliveRun.Status.FAILED, model_name="m-2",
+                                   config={"context_budget": 4000, "answer_reserve": 800},
+                                   report=[{**case, "status": "fail"}])
+    text = owner_client.get(reverse("admin:chatwidget_goliverun_change", args=[run.pk])
+                            ).content.decode()
+    assert "model: m-1 → m-2" in text and "context_budget: 8000 → 4000" in text
+    assert "answer_reserve: " not in text, "only what changed is named"
+    assert "Contradiction: pass → fail" in text

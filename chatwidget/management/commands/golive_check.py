@@ -43,7 +43,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"[{current.progress_done + 1}/{current.progress_total}] "
                                   f"{current.current_case} …")
             else:
-                self.stdout.write("\n".join(case_lines(case)))
+                self.stdout.write(case_lines(case)[0])
 
         run = golive_run_execute(run_id=run.pk, only=options["case"], progress=progress,
                                  quiet_s=options["quiet_seconds"])

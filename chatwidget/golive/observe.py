@@ -12,7 +12,9 @@ from django.apps import apps
 from django.db import models
 from django.db.models.functions import Cast
 
+from chatwidget.llm import ModelUnavailable
 from chatwidget.models import Site
+from memory.condense.service import CondenseBusy, core_condense
 from memory.core import core_latest, core_render
 from memory.models import ContextTrace, Conversation, Core, Turn
 from memory.selectors import token_hash
@@ -85,9 +87,6 @@ def core_condense_now(*, conversation_id: int) -> tuple[Core | None, str]:
     service (the check must not need a worker). A worker that holds the conversation's lock
     is waited for; its core is as good as ours. Returns (the current core, why condensation
     failed or "")."""
-    from chatwidget.llm import ModelUnavailable
-    from memory.condense.service import CondenseBusy, core_condense
-
     problem = ""
     for _ in range(CONDENSE_BUSY_TRIES):
         try:

@@ -19,11 +19,13 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from chatwidget.celery import task_enqueue_on_commit
 from chatwidget.golive.cases import CASES
 from chatwidget.golive.cleanup import golive_conversations_delete
 from chatwidget.golive.models import GoliveRun
 from chatwidget.golive.probe import CaseResult, Probe, ttft_median
 from chatwidget.models import Site
+from memory.condense.model import _background_loop  # the process's loop for model calls
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +80,6 @@ def golive_run_create(*, site: Site, requested_by=None, source: str = "command",
 
 def golive_run_start(*, site: Site, requested_by) -> GoliveRun:  # noqa: ANN001
     """The admin button: create the run and hand it to a worker once it is committed."""
-    from chatwidget.celery import task_enqueue_on_commit
-
     with transaction.atomic():
         run = golive_run_create(site=site, requested_by=requested_by, source="admin")
         task_enqueue_on_commit(GOLIVE_TASK, run.pk)
@@ -103,10 +103,8 @@ async def _cleanup(run: GoliveRun) -> None:
         await database_sync_to_async(_save)(run, "conversation_ids")
 
 
-async def _execute(run: GoliveRun, *, only: list[str] | None, progress: Progress | None,
-                   quiet_s: float, answer_timeout_s: float) -> None:
-    from chatwidget.asgi import application
-
+async def _execute(run: GoliveRun, *, application, only: list[str] | None,  # noqa: ANN001
+                   progress: Progress | None, quiet_s: float, answer_timeout_s: float) -> None:
     site = await database_sync_to_async(Site.objects.get)(pk=run.site_id)
     origin = site.allowed_origins[0]
     cases = [c for c in CASES if not only or c.key in only]
@@ -140,13 +138,14 @@ async def _execute(run: GoliveRun, *, only: list[str] | None, progress: Progress
             progress(run, result)
 
 
-def golive_run_execute(*, run_id: int, only: list[str] | None = None,
+def golive_run_execute(*, run_id: int, application, only: list[str] | None = None,  # noqa: ANN001
                        progress: Progress | None = None, quiet_s: float = 3.0,
                        answer_timeout_s: float | None = None) -> GoliveRun:
     """Run the cases of a created run; store the report and the final status. Leftovers of
-    an earlier run of the site that crashed are deleted first."""
-    from memory.condense.model import _background_loop  # the process's model loop
+    an earlier run of the site that crashed are deleted first.
 
+    `application` is the ASGI application a visitor reaches (`chatwidget.asgi`), handed in
+    by the caller (a transport), so this service does not import a transport."""
     run = GoliveRun.objects.select_related("site").get(pk=run_id)
     active = Q(status__in=[GoliveRun.Status.QUEUED, GoliveRun.Status.RUNNING],
                created_at__gt=timezone.now() - timedelta(seconds=RUN_TIMEOUT_S))
@@ -163,8 +162,8 @@ def golive_run_execute(*, run_id: int, only: list[str] | None = None,
     _save(run, "status", "started_at")
     timeout = answer_timeout_s or settings.LLM_TIMEOUT_SECONDS * 3
     future = asyncio.run_coroutine_threadsafe(
-        _execute(run, only=only, progress=progress, quiet_s=quiet_s,
-                 answer_timeout_s=timeout), _background_loop())
+        _execute(run, application=application, only=only, progress=progress,
+                 quiet_s=quiet_s, answer_timeout_s=timeout), _background_loop())
     try:
         future.result(timeout=RUN_TIMEOUT_S)
     except Exception as exc:  # the run broke as a whole: say so, and still clean up

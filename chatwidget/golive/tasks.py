@@ -2,6 +2,9 @@
 
 from celery import shared_task
 
+from chatwidget.asgi import application
+from chatwidget.golive.services import golive_run_execute
+
 
 @shared_task(name="chatwidget.golive.tasks.golive_check", ignore_result=True,
              acks_late=False, soft_time_limit=30 * 60, time_limit=31 * 60)
@@ -10,6 +13,4 @@ def golive_check(run_id: int) -> str:
     admin page shows while it runs. Not retried and not acknowledged late: a second
     delivery would talk to the owner's model again and double the cost; a run that dies
     stays visible as unfinished and its conversations go with the next run of the site."""
-    from chatwidget.golive.services import golive_run_execute
-
-    return golive_run_execute(run_id=run_id).status
+    return golive_run_execute(run_id=run_id, application=application).status

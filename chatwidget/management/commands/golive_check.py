@@ -2,6 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from chatwidget.asgi import application
 from chatwidget.golive.cases import CASES
 from chatwidget.golive.models import GoliveRun
 from chatwidget.golive.report import case_lines, run_text
@@ -45,7 +46,8 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(case_lines(case)[0])
 
-        run = golive_run_execute(run_id=run.pk, only=options["case"], progress=progress,
+        run = golive_run_execute(run_id=run.pk, application=application,
+                                 only=options["case"], progress=progress,
                                  quiet_s=options["quiet_seconds"])
         self.stdout.write("")
         self.stdout.write(run_text(run, verbose=options["verbosity"] > 1))

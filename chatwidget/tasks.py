@@ -4,6 +4,7 @@ service, own the retry."""
 from celery import shared_task
 from django.db import OperationalError
 
+from chatwidget.golive.tasks import golive_check  # noqa: F401 (the go-live check, issue 19)
 from chatwidget.services.retention import retention_purge_all
 
 

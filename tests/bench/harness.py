@@ -100,22 +100,22 @@ def loadavg() -> str:
 # --- the database -------------------------------------------------------------------------------
 
 
-def database_prepare(log) -> tuple[str, str]:
+def database_prepare(log, name: str = PG_DB) -> tuple[str, str]:
     """A fresh PostgreSQL database for the bench, or a SQLite file when PostgreSQL is absent.
     Returns (DATABASE_URL, description)."""
     try:
         import psycopg
 
         with psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=3) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {PG_DB} WITH (FORCE)")
-            conn.execute(f"CREATE DATABASE {PG_DB}")
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+            conn.execute(f"CREATE DATABASE {name}")
             version = conn.execute("SHOW server_version").fetchone()[0]
-        url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + PG_DB
-        return url, f"PostgreSQL {version} ({PG_DB})"
+        url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+        return url, f"PostgreSQL {version} ({name})"
     except Exception as exc:  # noqa: BLE001 - any failure means: no PostgreSQL here
         log(f"PostgreSQL not available ({type(exc).__name__}); falling back to SQLite")
         OUT.mkdir(parents=True, exist_ok=True)
-        path = OUT / "bench.sqlite3"
+        path = OUT / f"{name}.sqlite3"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         return f"sqlite:///{path}", "SQLite (PostgreSQL absent)"
@@ -156,8 +156,33 @@ class Server:
         return self.proc.pid
 
     @property
+    def pids(self) -> list[int]:
+        return [self.proc.pid]
+
+    @property
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
+
+
+@dataclass
+class ServerGroup:
+    """Several server processes measured as one (the load client spreads conversations
+    over their URLs, as the proxy would)."""
+    name: str
+    members: list[Server]
+
+    @property
+    def pid(self) -> int:
+        return self.members[0].pid
+
+    @property
+    def pids(self) -> list[int]:
+        return [m.pid for m in self.members]
+
+
+def cpu_of(server) -> float:
+    """CPU seconds of a server or a group of them."""
+    return sum(cpu_seconds(pid) for pid in server.pids)
 
 
 @dataclass
@@ -166,13 +191,13 @@ class Procs:
     files: list = field(default_factory=list)
 
     def popen(self, args: list[str], *, env: dict, log_path: Path | None = None,
-              stdin=None, stdout=None) -> subprocess.Popen:
+              stdin=None, stdout=None, cwd: Path | None = None) -> subprocess.Popen:
         handle = None
         if log_path is not None:
             handle = open(log_path, "ab")  # noqa: SIM115 - closed in stop_all
             self.files.append(handle)
         proc = subprocess.Popen(
-            args, cwd=ROOT, env=env, stdin=stdin,
+            args, cwd=cwd or ROOT, env=env, stdin=stdin,
             stdout=stdout if stdout is not None else (handle or subprocess.DEVNULL),
             stderr=handle or subprocess.DEVNULL, preexec_fn=_preexec,
         )
@@ -233,16 +258,17 @@ def server_env(*, database_url: str, llm_port: int, redis: bool = False) -> dict
     return env
 
 
-def manage(args: list[str], *, env: dict, timeout: float = 300) -> str:
-    done = subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True,
+def manage(args: list[str], *, env: dict, timeout: float = 300, cwd: Path | None = None) -> str:
+    done = subprocess.run([PY, "manage.py", *args], cwd=cwd or ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"manage.py {args[0]} failed:\n{done.stderr[-2000:]}")
     return done.stdout
 
 
-def site_create(*, env: dict) -> str:
-    out = manage(["createsite", "--skip-checks", "--name", "bench", "--origin", ORIGIN], env=env, timeout=120)
+def site_create(*, env: dict, cwd: Path | None = None) -> str:
+    out = manage(["createsite", "--skip-checks", "--name", "bench", "--origin", ORIGIN], env=env,
+                 timeout=120, cwd=cwd)
     match = re.search(r"Site key:\s*(\S+)", out)
     if not match:
         raise RuntimeError(f"no site key in createsite output: {out!r}")
@@ -262,8 +288,9 @@ def start_fakellm(procs: Procs, *, first_token_ms: float, token_ms: float, words
 
 def start_server(procs: Procs, *, name: str, env: dict, kind: str = "daphne",
                  app: str = "chatwidget.asgi:application", wrap: list[str] | None = None,
-                 wait: bool = True) -> Server:
-    """`kind`: daphne or uvicorn. `wrap`: a command prefix (e.g. py-spy record ... --)."""
+                 wait: bool = True, cwd: Path | None = None) -> Server:
+    """`kind`: daphne or uvicorn. `wrap`: a command prefix (e.g. py-spy record ... --).
+    `cwd`: another checkout of the product (a baseline), run from its own directory."""
     port = free_port()
     if kind == "daphne":
         args = [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
@@ -279,7 +306,7 @@ def start_server(procs: Procs, *, name: str, env: dict, kind: str = "daphne",
         raise ValueError(kind)
     log_path = OUT / f"server-{name}.log"
     log_path.unlink(missing_ok=True)
-    proc = procs.popen([*(wrap or []), *args], env=env, log_path=log_path)
+    proc = procs.popen([*(wrap or []), *args], env=env, log_path=log_path, cwd=cwd)
     if wait:
         wait_port(port, proc, timeout=90)
     return Server(name=name, port=port, proc=proc, log_path=log_path)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import resource
 import sys
@@ -75,6 +76,7 @@ class Stats:
         self.skipped_slots = 0
         self.connect_failed = 0
         self.connected = 0
+        self.answered = 0  # answers completed inside the measurement window
 
 
 async def _conversation(i: int, args, stats: Stats, sem: asyncio.Semaphore, t0: float,
@@ -82,7 +84,9 @@ async def _conversation(i: int, args, stats: Stats, sem: asyncio.Semaphore, t0: 
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, t0 + args.ramp * i / max(args.conversations, 1) - loop.time()))
     try:
-        ws = await _open(args.url, sem, args.timeout)
+        # several servers (comma-separated): conversation i goes to server i mod k
+        urls = args.url.split(",")
+        ws = await _open(urls[i % len(urls)], sem, args.timeout)
     except Exception as exc:  # noqa: BLE001 - counted, the run goes on
         stats.connect_failed += 1
         stats.errors[f"connect:{type(exc).__name__}"] += 1
@@ -118,6 +122,8 @@ async def _conversation(i: int, args, stats: Stats, sem: asyncio.Semaphore, t0: 
                         elif kind == "delta" and first_at is None:
                             first_at = at
                         elif kind == "message" and frame.get("role") == "assistant":
+                            if measure_from <= loop.time() < measure_to:
+                                stats.answered += 1
                             break
                         elif kind == "error":
                             stats.errors[str(frame.get("code"))] += 1
@@ -157,6 +163,26 @@ async def _lag_monitor(samples: list[float], stop: asyncio.Event, period: float 
         samples.append(round((loop.time() - start - period) * 1000, 3))
 
 
+def _cpu_seconds(pids: list[int]) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+async def _window_cpu(pids: list[int], measure_from: float, measure_to: float) -> float | None:
+    """The servers' CPU seconds inside the measurement window (steady state: no connects, no
+    first messages), read from /proc by this process (same machine)."""
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(max(0.0, measure_from - loop.time()))
+    start = _cpu_seconds(pids)
+    await asyncio.sleep(max(0.0, measure_to - loop.time()))
+    return round(_cpu_seconds(pids) - start, 3)
+
+
 async def active(args) -> dict:
     loop = asyncio.get_running_loop()
     stats = Stats()
@@ -167,6 +193,8 @@ async def active(args) -> dict:
     lag: list[float] = []
     stop = asyncio.Event()
     monitor = asyncio.create_task(_lag_monitor(lag, stop))
+    pids = [int(p) for p in args.cpu_pids.split(",") if p]
+    window = asyncio.create_task(_window_cpu(pids, measure_from, measure_to)) if pids else None
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     tasks = [asyncio.create_task(_conversation(i, args, stats, sem, t0, measure_from, measure_to))
              for i in range(args.conversations)]
@@ -175,6 +203,7 @@ async def active(args) -> dict:
         task.cancel()
     stop.set()
     await monitor
+    window_cpu = await window if window is not None else None
     cpu1 = resource.getrusage(resource.RUSAGE_SELF)
     cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
     return {
@@ -184,6 +213,9 @@ async def active(args) -> dict:
         "connected": stats.connected,
         "connect_failed": stats.connect_failed,
         "sent": stats.sent,
+        "answered": stats.answered,
+        "window_s": args.duration,
+        "server_window_cpu_s": window_cpu,
         "skipped_slots": stats.skipped_slots,
         "errors": dict(stats.errors),
         "first_ms": stats.first,
@@ -229,7 +261,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["active", "idle"])
-    parser.add_argument("--url", required=True)
+    parser.add_argument("--url", required=True, help="one, or several comma-separated")
     parser.add_argument("--conversations", type=int, default=1)
     parser.add_argument("--interval", type=float, default=5.0)
     parser.add_argument("--ramp", type=float, default=3.0, help="seconds to open all sockets")
@@ -239,6 +271,8 @@ def main() -> None:
                         help="per message; a message without an answer by then is counted "
                              "at this value and ends its conversation")
     parser.add_argument("--connect-concurrency", type=int, default=100)
+    parser.add_argument("--cpu-pids", default="",
+                        help="server pids whose CPU time inside the window is reported")
     parser.add_argument("--out")
     args = parser.parse_args()
     _raise_nofile()

@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from tests.bench import cpuprofile, floor  # noqa: E402
 from tests.bench.harness import OUT  # noqa: E402
 
 TARGETS = {
@@ -96,7 +97,8 @@ def targets(results: dict) -> list[list[str]]:
     def add(name: str, target: str, value, ok: bool | None) -> None:
         rows.append([name, target, _fmt(value), "–" if ok is None else ("yes" if ok else "**no**")])
 
-    at200 = next((r for r in results.get("overhead", []) if r["conversations"] == 200), None)
+    at200 = next((r for r in results.get("overhead", []) if r["conversations"] == 200
+                  and r.get("server", "product") == "product"), None)
     if at200:
         add("overhead p50 at 200 conversations", "≤ 5 ms", at200["overhead_p50"],
             at200["overhead_p50"] is not None and at200["overhead_p50"] <= TARGETS["overhead_p50_200"])
@@ -142,6 +144,7 @@ def markdown(results: dict) -> str:
     rows = targets(results)
     if rows:
         out += ["## Targets", ""] + _table(["figure", "target", "measured", "met"], rows)
+    out += floor.markdown(results)
 
     work = results.get("work")
     if work:
@@ -173,7 +176,7 @@ def markdown(results: dict) -> str:
             ["conversations", "msg every", "samples", "p50", "p95", "p99", "max", "ack p50",
              "ack p99", "server CPU", "fake model CPU", "client CPU", "everything else (DB, other users)",
              "client lag p99", "errors"],
-            [[r["conversations"], f"{r['interval_s']:g} s", r["samples"], r["overhead_p50"],
+            [[f"{r['conversations']} {r.get('server', '')}", f"{r['interval_s']:g} s", r["samples"], r["overhead_p50"],
               r["overhead_p95"], r["overhead_p99"], r["overhead_max"], r["ack_p50"], r["ack_p99"],
               _fmt(r["server_cpu_pct"], "%"), _fmt(r["llm_cpu_pct"], "%"),
               _fmt(r["client_cpu_pct"], "%"), _fmt(r.get("other_cpu_pct"), "%"),
@@ -246,6 +249,8 @@ def markdown(results: dict) -> str:
         out += _table(["A", "B", "A p50", "B p50", "p50 A/B", "A p99", "B p99", "p99 A/B"],
                       [[r["a"], r["b"], r["a_p50"], r["b_p50"], r["p50_ratio"], r["a_p99"],
                         r["b_p99"], r["p99_ratio"]] for r in rat["ratios"]])
+    if results.get("profiles"):
+        out += cpuprofile.markdown(results["profiles"])
     return "\n".join(out) + "\n"
 
 
@@ -254,7 +259,7 @@ def markdown(results: dict) -> str:
 
 def plots(results: dict) -> list[Path]:
     paths = []
-    levels = results.get("overhead") or []
+    levels = [r for r in results.get("overhead") or [] if r.get("server", "product") == "product"]
     cap_runs = (results.get("capacity") or {}).get("runs") or []
     rows = {r["conversations"]: r for r in [*levels, *cap_runs] if r.get("interval_s") == 5.0}
     if rows:

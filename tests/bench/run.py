@@ -12,7 +12,6 @@ import datetime as dt
 import json
 import os
 import platform
-import select
 import subprocess
 import sys
 import time
@@ -21,13 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.bench import harness, report, weight
+from tests.bench import cpuprofile, floor, harness, idlemem, report, weight
 from tests.bench.harness import OUT, PY, Procs
 
-SECTIONS = ("weight", "work", "overhead", "capacity", "ratios", "memory", "context")
+SECTIONS = ("weight", "work", "overhead", "floor", "capacity", "side", "profile", "two",
+            "ratios", "memory", "context")
 MODEL_FIRST_TOKEN_MS = 300.0
 MODEL_TOKEN_MS = 10.0
-MODEL_WORDS = 30
+MODEL_WORDS = 100  # the issue-14 load: 100 tokens at 10 ms each after 300 ms
 P99_CAPACITY_MS = 50.0
 
 FULL = {
@@ -43,6 +43,10 @@ FULL = {
     "ratio_duration": 15.0,
     "ratio_rounds": 2,
     "work_turns": 30,
+    "side_load": 50,
+    "side_rounds": 3,
+    "side_duration": 20.0,
+    "two_max": 1000,
 }
 QUICK = {
     "levels": [1, 20],
@@ -58,6 +62,10 @@ QUICK = {
     "ratio_duration": 5.0,
     "ratio_rounds": 1,
     "work_turns": 8,
+    "side_load": 10,
+    "side_rounds": 1,
+    "side_duration": 6.0,
+    "two_max": 40,
 }
 
 _t_start = time.monotonic()
@@ -82,11 +90,19 @@ def settle(server: harness.Server, *, limit: float = 90.0) -> float:
     leaves queued work behind, which must not be billed to the next run."""
     start = time.monotonic()
     while time.monotonic() - start < limit:
-        before = harness.cpu_seconds(server.pid)
+        before = harness.cpu_of(server)
         time.sleep(0.5)
-        if harness.cpu_seconds(server.pid) - before < 0.015:
+        if harness.cpu_of(server) - before < 0.015 * len(server.pids):
             break
     return round(time.monotonic() - start, 1)
+
+
+def idle_rate(server) -> float:
+    """CPU seconds per second the idle server spends anyway (timers, keep-alives): taken
+    off its CPU before dividing by the messages answered."""
+    before, t0 = harness.cpu_of(server), time.monotonic()
+    time.sleep(1.0)
+    return (harness.cpu_of(server) - before) / (time.monotonic() - t0)
 
 
 def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, interval: float,
@@ -98,16 +114,21 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
     ramp = max(2.0, n / 100)
     if warmup is None:
         warmup = interval  # every conversation's first (costlier, creating) message is warm-up
-    pids = {"server": server.pid, **({"llm": llm_pid} if llm_pid else {})}
+    idle = idle_rate(server)
+    pids = {"llm": llm_pid} if llm_pid else {}
     cpu0 = {k: harness.cpu_seconds(p) for k, p in pids.items()}
+    server0 = harness.cpu_of(server)
     machine0 = harness.machine_cpu()
     wall0 = time.monotonic()
     data = harness.run_client(procs, [
         "active", "--url", ws_url, "--conversations", str(n), "--interval", str(interval),
         "--ramp", str(ramp), "--warmup", str(warmup), "--duration", str(duration),
+        "--cpu-pids", ",".join(str(p) for p in server.pids),
     ], timeout=ramp + warmup + duration + 120)
     wall = time.monotonic() - wall0
     cpu = {k: round(100 * (harness.cpu_seconds(p) - cpu0[k]) / wall, 1) for k, p in pids.items()}
+    server_s = harness.cpu_of(server) - server0
+    cpu["server"] = round(100 * server_s / wall, 1)
     machine1 = harness.machine_cpu()
     # the whole machine's busy CPU, in % of one core; minus ours = everyone else's (the
     # database's share of our work is in "others" too: it runs as the postgres user)
@@ -129,6 +150,10 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
         "client_lag_p99": pct(data["client_lag_ms"], 99),
         "client_cpu_pct": round(100 * data["client_cpu_s"] / wall, 1),
         "server_cpu_pct": cpu["server"],
+        "answered": data.get("answered"),
+        # steady state only: the servers' CPU inside the window, less their idle rate
+        "cpu_ms_per_msg": (round(1000 * max(0.0, data["server_window_cpu_s"] - idle * duration)
+                                 / data["answered"], 2) if data.get("answered") else None),
         "llm_cpu_pct": cpu.get("llm"),
         "machine_cpu_pct": machine_pct,
         "other_cpu_pct": round(max(0.0, machine_pct - ours), 1),
@@ -141,7 +166,7 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
     }
     log(f"  {server.name} n={n}: samples={row['samples']} overhead p50={row['overhead_p50']} "
         f"p95={row['overhead_p95']} p99={row['overhead_p99']} ms; ack p50={row['ack_p50']}; "
-        f"cpu server={row['server_cpu_pct']}% llm={row['llm_cpu_pct']}% "
+        f"cpu/msg={row['cpu_ms_per_msg']} ms; cpu server={row['server_cpu_pct']}% llm={row['llm_cpu_pct']}% "
         f"client={row['client_cpu_pct']}% machine={row['machine_cpu_pct']}% of {os.cpu_count()}00%; "
         f"errors={row['errors'] or 0}")
     return row
@@ -150,8 +175,10 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
 # --- sections -----------------------------------------------------------------------------------
 
 
-def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict]) -> dict:
-    tried = {r["conversations"]: r for r in levels if r["interval_s"] == 5.0}
+def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict],
+                     cap_max: int | None = None) -> dict:
+    tried = {r["conversations"]: r for r in levels
+             if r["interval_s"] == 5.0 and r["server"] == server.name}
 
     def ok(row: dict) -> bool:
         return (row["overhead_p99"] is not None and row["overhead_p99"] <= P99_CAPACITY_MS
@@ -173,8 +200,9 @@ def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict]) ->
         return best, (min(bad) if bad else None)
 
     best, worst = bounds()
-    while worst is None and best < cfg["capacity_max"]:
-        measure(min(cfg["capacity_max"], max(best * 2, 50)))
+    cap_max = cap_max or cfg["capacity_max"]
+    while worst is None and best < cap_max:
+        measure(min(cap_max, max(best * 2, 50)))
         best, worst = bounds()
     for _ in range(cfg["capacity_bisect"]):
         if worst is None or worst - best <= max(5, best // 5):
@@ -185,76 +213,6 @@ def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict]) ->
     return {"largest_ok": best, "first_failing": worst, "p99_limit_ms": P99_CAPACITY_MS,
             "runs": sorted(({k: v for k, v in r.items() if k != "overhead_ms"}
                             for r in tried.values()), key=lambda r: r["conversations"])}
-
-
-def _idle_cmd(proc: subprocess.Popen, line: str, timeout: float) -> str:
-    proc.stdin.write((line + "\n").encode())
-    proc.stdin.flush()
-    ready, _, _ = select.select([proc.stdout], [], [], timeout)
-    if not ready:
-        raise TimeoutError(f"idle client did not answer {line!r} within {timeout}s")
-    return proc.stdout.readline().decode().strip()
-
-
-def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
-                   cycles: bool) -> dict:
-    client = procs.popen([PY, "-m", "tests.bench.loadclient", "idle", "--url", ws_url,
-                          "--timeout", "60"], env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        _idle_cmd(client, "open 100", 120)  # warm-up: imports, pools, first allocations
-        _idle_cmd(client, "close", 60)
-        time.sleep(3)
-        base = harness.rss_kib(server.pid)
-        points = [{"connections": 0, "rss_kib": base}]
-        for n in cfg["memory_points"]:
-            answer = _idle_cmd(client, f"open {n}", 300)
-            time.sleep(3)
-            points.append({"connections": n, "rss_kib": harness.rss_kib(server.pid),
-                           "client": answer})
-            log(f"  {server.name}: {answer}: RSS {points[-1]['rss_kib']} KiB")
-        xs = np.array([p["connections"] for p in points[1:]], dtype=float)
-        ys = np.array([p["rss_kib"] for p in points[1:]], dtype=float)
-        slope, intercept = np.polyfit(xs, ys, 1)
-        _idle_cmd(client, "close", 120)
-        time.sleep(5)
-        after_close = harness.rss_kib(server.pid)
-        log(f"  {server.name}: closed all: RSS {after_close} KiB")
-        cycle_rows = []
-        if cycles:
-            for i in range(cfg["memory_cycles"]):
-                answer = _idle_cmd(client, f"open {cfg['memory_cycle_n']}", 300)
-                time.sleep(2)
-                peak = harness.rss_kib(server.pid)
-                _idle_cmd(client, "close", 120)
-                time.sleep(5)
-                closed = harness.rss_kib(server.pid)
-                cycle_rows.append({"cycle": i + 1, "open": answer, "rss_open_kib": peak,
-                                   "rss_closed_kib": closed})
-                log(f"  cycle {i + 1}: open {peak} KiB, closed {closed} KiB")
-        _idle_cmd(client, "quit", 30)
-    finally:
-        procs.stop(client)
-    peak_n = cfg["memory_points"][-1]
-    peak_rss = points[-1]["rss_kib"]
-    result = {
-        "server": server.name,
-        "points": points,
-        "slope_kib_per_connection": round(float(slope), 2),
-        "intercept_kib": round(float(intercept)),
-        "rss_after_close_kib": after_close,
-        "returned_after_close_pct": round(100 * (peak_rss - after_close) / max(1, peak_rss - base), 1),
-        "cycles": cycle_rows,
-        "cycle_connections": cfg["memory_cycle_n"],
-        "peak_connections": peak_n,
-    }
-    if cycle_rows:
-        closes = [c["rss_closed_kib"] for c in cycle_rows]
-        # growth per cycle of the RSS left after closing: a leak shows as steady growth
-        result["growth_per_cycle_kib"] = round(float(np.polyfit(range(len(closes)), closes, 1)[0]), 1) if len(closes) > 1 else 0.0
-        result["cycle_growth_per_connection_kib"] = round(
-            result["growth_per_cycle_kib"] / cfg["memory_cycle_n"], 3)
-    return result
 
 
 def section_ratios(procs, servers: dict[str, harness.Server], urls: dict[str, str], llm_pid,
@@ -301,7 +259,7 @@ def section_ratios(procs, servers: dict[str, harness.Server], urls: dict[str, st
 def section_work(env: dict, site_key: str, turns: int) -> dict:
     out = OUT / "work.json"
     out.unlink(missing_ok=True)
-    done = subprocess.run([PY, "-m", "tests.bench.work", "--site-key", site_key, "--turns",
+    done = subprocess.run([PY, "-m", "tests.bench.work", f"--site-key={site_key}", "--turns",
                            str(turns), "--out", str(out)], cwd=harness.ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     if not out.exists():
@@ -329,59 +287,6 @@ def section_context(env: dict, quick: bool, database_url: str) -> dict:
         return {"available": False, "reason": f"context hook exited {done.returncode}: "
                                               f"{done.stderr[-500:]}"}
     return json.loads(out.read_text())
-
-
-def profile_run(procs: Procs, server: harness.Server, ws_url: str, llm_pid: int, n: int,
-                cfg: dict) -> dict:
-    """py-spy (sampling, all threads, no idle frames) attached to the server during a load run."""
-    import shutil
-
-    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
-    if not Path(spy).exists():
-        log("profile skipped: py-spy is not installed (.venv/bin/pip install py-spy)")
-        return {"skipped": "py-spy not installed"}
-    raw = OUT / f"profile-{n}.txt"
-    interval = 1.0 if n == 1 else 5.0
-    seconds = int(max(2.0, n / 100) + interval + cfg["duration"])
-    recorder = procs.popen([spy, "record", "--pid", str(server.pid), "--duration", str(seconds),
-                            "--rate", "100", "--nonblocking", "--format", "raw", "--output", str(raw)],
-                           env=dict(os.environ), log_path=OUT / "py-spy.log")
-    log(f"profile: {n} conversations, py-spy on pid {server.pid}")
-    row = load_run(procs, server, ws_url, n, interval=interval, duration=cfg["duration"],
-                   model_ms=MODEL_FIRST_TOKEN_MS, llm_pid=llm_pid)
-    try:
-        recorder.wait(seconds + 30)
-    except subprocess.TimeoutExpired:
-        pass
-    procs.stop(recorder)
-    top = profile_summary(raw) if raw.exists() else "py-spy wrote nothing (see out/py-spy.log)"
-    (OUT / f"profile-{n}-top.txt").write_text(top)
-    return {"conversations": n, "raw": str(raw), "row": {k: v for k, v in row.items()
-                                                          if k != "overhead_ms"}}
-
-
-def profile_summary(raw_path, limit: int = 45) -> str:
-    """Inclusive and self sample counts per function from py-spy's collapsed stacks."""
-    from collections import Counter
-
-    inclusive: Counter[str] = Counter()
-    own: Counter[str] = Counter()
-    total = 0
-    for line in open(raw_path):
-        stack, _, count = line.rstrip().rpartition(" ")
-        if not stack:
-            continue
-        n = int(count)
-        total += n
-        frames = stack.split(";")
-        for frame in set(frames):
-            inclusive[frame] += n
-        own[frames[-1]] += n
-    lines = [f"{total} samples (CPU only)", "", "inclusive:"]
-    lines += [f"{100 * c / total:6.1f}%  {f}" for f, c in inclusive.most_common(limit)]
-    lines += ["", "self:"]
-    lines += [f"{100 * c / total:6.1f}%  {f}" for f, c in own.most_common(limit)]
-    return "\n".join(lines) + "\n"
 
 
 # --- the run --------------------------------------------------------------------------------------
@@ -417,8 +322,14 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"comma-separated subset of {','.join(SECTIONS)}")
     parser.add_argument("--levels", default="", help="override the overhead levels, e.g. 1,200")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
-                        help="profile the server with py-spy during a run at N conversations "
-                             "(writes out/profile-N.txt and out/profile-N-top.txt)")
+                        help="profile product and floor with py-spy at N conversations "
+                             "(out/profile-<server>-N.txt, -top.txt)")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                        help="another checkout of the product (e.g. `git worktree add DIR "
+                             "HEAD~3`) run next to this one in every load run: before/after "
+                             "in one run on one machine")
+    parser.add_argument("--words", type=int, default=MODEL_WORDS,
+                        help="the fake model's answer length (the bench before issue 14: 30)")
     args = parser.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     cfg = dict(QUICK if args.quick else FULL)
@@ -432,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
                               "sections": sorted(only), "config": cfg,
                               "machine": machine(),
                               "model": {"first_token_ms": MODEL_FIRST_TOKEN_MS,
-                                        "token_ms": MODEL_TOKEN_MS, "words": MODEL_WORDS}}}
+                                        "token_ms": MODEL_TOKEN_MS, "words": args.words}}}
     procs = Procs()
     status = 0
     try:
@@ -443,14 +354,11 @@ def main(argv: list[str] | None = None) -> int:
         harness.manage(["migrate", "--noinput", "-v", "0", "--skip-checks"], env=env)
         site_key = harness.site_create(env=env)
         llm_port, llm = harness.start_fakellm(procs, first_token_ms=MODEL_FIRST_TOKEN_MS,
-                                              token_ms=MODEL_TOKEN_MS, words=MODEL_WORDS)
+                                              token_ms=MODEL_TOKEN_MS, words=args.words)
         env = harness.server_env(database_url=db_url, llm_port=llm_port)
         product = harness.start_server(procs, name="product", env=env)
         url = f"{product.ws_base}/ws/chat/{site_key}/"
         log(f"site {site_key}; product on :{product.port}; fake model on :{llm_port}")
-
-        if args.profile:
-            results["profile"] = profile_run(procs, product, url, llm.pid, args.profile, cfg)
 
         if "weight" in only:
             results["weight"] = weight.measure(
@@ -461,18 +369,66 @@ def main(argv: list[str] | None = None) -> int:
             results["work"] = section_work(env, site_key, cfg["work_turns"])
             log(f"work per turn before the model call: {results['work']['before_model']}")
 
+        servers = {"product": product}
+        keys = {}
+        if args.baseline:  # another checkout (e.g. the commit before a change), its own database
+            base_url, _ = harness.database_prepare(log, name=harness.PG_DB + "_baseline")
+            benv = harness.server_env(database_url=base_url, llm_port=llm_port)
+            harness.manage(["migrate", "--noinput", "-v", "0", "--skip-checks"], env=benv,
+                           cwd=args.baseline)
+            keys["baseline"] = harness.site_create(env=benv, cwd=args.baseline)
+            servers["baseline"] = harness.start_server(procs, name="baseline", env=benv,
+                                                       cwd=args.baseline)
+            log(f"baseline: {args.baseline} on :{servers['baseline'].port}")
+        if only & {"floor", "side", "profile"}:
+            servers["floor"] = floor.start_floor(procs, env=env)
+
+        def run(name: str, n: int, duration: float | None = None) -> dict:
+            interval = 1.0 if n == 1 else 5.0
+            log(f"{name}: {n} conversations (a message every {interval:g} s)")
+            key = keys.get(name, site_key)
+            return load_run(procs, servers[name], f"{servers[name].ws_base}/ws/chat/{key}/",
+                            n, interval=interval, duration=duration or cfg["duration"],
+                            model_ms=MODEL_FIRST_TOKEN_MS, llm_pid=llm.pid,
+                            warmup=cfg.get("warmup"))
+
         levels: list[dict] = []
-        if "overhead" in only or "capacity" in only:
-            for n in cfg["levels"]:
-                interval = 1.0 if n == 1 else 5.0
-                log(f"overhead: {n} conversations (a message every {interval:g} s)")
-                levels.append(load_run(procs, product, url, n, interval=interval,
-                                       duration=cfg["duration"], model_ms=MODEL_FIRST_TOKEN_MS,
-                                       llm_pid=llm.pid, warmup=cfg.get("warmup")))
+        if only & {"overhead", "capacity", "floor"}:
+            for n in cfg["levels"]:  # the floor's run right after the product's, same load
+                levels += [run(name, n) for name in servers if name != "floor" or "floor" in only]
             results["overhead"] = levels
         if "capacity" in only:
             results["capacity"] = section_capacity(procs, product, url, llm.pid, cfg, levels)
             log(f"capacity: largest ok {results['capacity']['largest_ok']}")
+        if "side" in only:
+            results["side"] = floor.side_by_side(
+                lambda name, n: run(name, n, cfg["side_duration"]), servers=servers,
+                rounds=cfg["side_rounds"], n=cfg["side_load"])
+            log(f"side by side: {results['side']['ratios']}")
+        if "profile" in only or args.profile:
+            n = args.profile or cfg["side_load"]
+            results["profiles"] = [cpuprofile.profile_run(
+                procs, servers[name], "", n, lambda name=name: run(name, n),
+                duration=cfg["duration"]) for name in servers]
+        for name in ("floor", "baseline"):
+            if name in servers:
+                procs.stop(servers.pop(name).proc)
+        if "two" in only and harness.redis_available():
+            renv = harness.server_env(database_url=db_url, llm_port=llm_port, redis=True)
+            one, two = (harness.start_server(procs, name=f"redis-{i}", env=renv) for i in (1, 2))
+            group = harness.ServerGroup(name="redis-two", members=[one, two])
+            path = f"/ws/chat/{site_key}/"
+
+            def capacity(server, ws_url: str) -> dict:
+                return section_capacity(procs, server, ws_url, llm.pid, cfg, [],
+                                        cap_max=cfg["two_max"])
+
+            results["two"] = floor.two_processes(
+                capacity, one=one, two=group, url_one=one.ws_base + path,
+                url_two=f"{one.ws_base}{path},{two.ws_base}{path}")
+            log(f"two processes: x{results['two']['ratio']}")
+            procs.stop(one.proc)
+            procs.stop(two.proc)
 
         if "ratios" in only:
             servers = {"product": product,
@@ -502,13 +458,13 @@ def main(argv: list[str] | None = None) -> int:
             procs.stop(product.proc)  # a fresh process: RSS is not polluted by the load runs
             fresh = harness.start_server(procs, name="product-idle", env=env)
             log("memory: idle connections (product, Daphne)")
-            mem = {"product": memory_profile(procs, fresh, f"{fresh.ws_base}/ws/chat/{site_key}/",
+            mem = {"product": idlemem.memory_profile(procs, fresh, f"{fresh.ws_base}/ws/chat/{site_key}/",
                                              cfg, cycles=True)}
             procs.stop(fresh.proc)
             echo = harness.start_server(procs, name="echo-idle", env=env,
                                         app="tests.bench.echo_app:app")
             log("memory: idle connections (echo app, Daphne: the server's own share)")
-            mem["echo"] = memory_profile(procs, echo, f"{echo.ws_base}/ws/chat/{site_key}/",
+            mem["echo"] = idlemem.memory_profile(procs, echo, f"{echo.ws_base}/ws/chat/{site_key}/",
                                          cfg, cycles=False)
             procs.stop(echo.proc)
             results["memory"] = mem

@@ -483,6 +483,10 @@ def main(argv: list[str] | None = None) -> int:
         results["meta"]["finished"] = dt.datetime.now().isoformat(timespec="seconds")
         results["meta"]["wall_s"] = round(time.monotonic() - _t_start, 1)
     paths = report.write(results)
+    # the figures of issue 14 on the terminal: targets with the floor, levels, side by side,
+    # the CPU breakdown, one process and two (all of it, and more, in out/results.md)
+    print("\n" + "\n".join(floor.markdown(results) + (
+        cpuprofile.markdown(results["profiles"]) if results.get("profiles") else [])))
     log("report: " + ", ".join(str(p.relative_to(harness.ROOT)) for p in paths))
     return status
 

@@ -31,3 +31,9 @@ def site_info_by_key(*, key: str) -> SiteInfo | None:
 
 def origin_allowed(*, info: SiteInfo, origin: str | None) -> bool:
     return bool(origin) and origin.rstrip("/").lower() in info.origins
+
+
+def sites_time_zone() -> str | None:
+    """The time zone every site shares, or None when they differ or there is no site."""
+    zones = list(Site.objects.order_by().values_list("time_zone", flat=True).distinct()[:2])
+    return zones[0] if len(zones) == 1 else None

@@ -55,6 +55,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "chatwidget.admin_time.AdminTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -153,6 +154,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("de", _("German"))]
 LOCALE_PATHS = [BASE_DIR / "chatwidget" / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="UTC")
+# One date and one datetime format per language, the zone named (chatwidget/formats).
+FORMAT_MODULE_PATH = ["chatwidget.formats"]
 USE_I18N = True
 USE_TZ = True
 

@@ -24,9 +24,11 @@ from tests.procs import free_port
 ROOT = Path(__file__).resolve().parents[2]
 BANNER_END = "Stop with Ctrl-C."
 # What a newcomer must not meet in the terminal: warnings, deprecations, missing files, the
-# JSON lines meant for log collectors, Celery's ASCII banner.
+# JSON lines meant for log collectors, Celery's ASCII banner, Daphne's access log (a format of
+# its own, a line per static file).
 NOISE = re.compile(
-    r"warn(ing)?\b|deprecat|not found|no directory|no hostname|http/2|\{\"ts\"|-------------- celery@",
+    r"warn(ing)?\b|deprecat|not found|no directory|no hostname|http/2|\{\"ts\"|"
+    r"-------------- celery@|\] \"GET /",
     re.IGNORECASE,
 )
 # Celery warns a worker that runs as root (containers, CI); on a desk this line does not come.

@@ -85,7 +85,7 @@ def live_stack():
          "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     shop = subprocess.Popen(
         [sys.executable, "manage.py", "demoshop", "--port", str(shop_port), "--widget-url",
-         stack.widget_url, "--site-key", stack.site_key], cwd=ROOT, env=env, stdout=log,
+         stack.widget_url, f"--site-key={stack.site_key}"], cwd=ROOT, env=env, stdout=log,
         stderr=subprocess.STDOUT)
     stack.procs = [daphne, shop]
     try:

@@ -6,6 +6,7 @@ the last thing a newcomer reads before the logs. Ctrl-C or SIGTERM stops all of 
 process that dies stops the rest with a message saying which and why.
 """
 
+import io
 import os
 import secrets
 import sys
@@ -60,8 +61,6 @@ def step_admin_user(ctx: DemoContext) -> None:
 def step_knowledge(ctx: DemoContext) -> None:
     """The demo shop's catalogue and pages (chatwidget/demo_data/) as the site's knowledge;
     on later starts unchanged documents are skipped (content hashes)."""
-    import io
-
     data = settings.BASE_DIR / "chatwidget" / "demo_data"
     call_command("knowledge_import", f"--site={ctx.site.key}", str(data / "catalogue.jsonl"),
                  str(data / "pages"), stdout=io.StringIO())
@@ -104,11 +103,12 @@ class Command(BaseCommand):
         py = sys.executable
         children = [
             Child("web", "Daphne: widget, websocket and admin",
-                  [py, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                  # -v 0: no access log (its own format, a line per static file)
+                  [py, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
                    "chatwidget.asgi:application"]),
-            Child("shop", "the demo shop",
+            Child("shop", "the demo shop",  # --site-key=: a key may start with "-"
                   [py, "manage.py", "demoshop", "--port", str(shop_port), "--widget-url",
-                   f"http://127.0.0.1:{port}", "--site-key", ctx.site.key, "-v", "0"]),
+                   f"http://127.0.0.1:{port}", f"--site-key={ctx.site.key}", "-v", "0"]),
         ]
         checks = {"web": lambda: not port_is_free(port),
                   "shop": lambda: not port_is_free(shop_port)}

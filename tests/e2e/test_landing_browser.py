@@ -1,0 +1,64 @@
+"""The service's own pages in real Chromium: `/` says what this is and leads to admin; admin
+shows times in the site's zone with the zone named; "View site" leads back to `/`."""
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.e2e.conftest import artifact
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "a-long-e2e-admin-password"
+
+
+@pytest.fixture(scope="module")
+def admin_login(live_stack):
+    out = live_stack.shell(
+        "from django.contrib.auth.models import User\n"
+        "from chatwidget.models import Site\n"
+        "from memory.models import Conversation\n"
+        "import datetime\n"
+        "u, _ = User.objects.get_or_create(username='root-e2e', defaults={'is_staff': True,"
+        " 'is_superuser': True})\n"
+        f"u.set_password('{PASSWORD}'); u.save()\n"
+        "site = Site.objects.get(name='E2E shop')\n"
+        "c = Conversation.objects.create(site=site)\n"
+        "at = datetime.datetime(2026, 12, 1, 5, 44, tzinfo=datetime.UTC)\n"
+        "Conversation.objects.filter(pk=c.pk).update(created_at=at, last_activity_at=at)\n"
+        "print(c.pk, site.time_zone)\n"
+    )
+    pk, zone = out.strip().splitlines()[-1].split()
+    return "root-e2e", PASSWORD, int(pk), zone
+
+
+def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
+        live_stack, admin_login, page):
+    page.goto(live_stack.widget_url + "/")
+    assert page.locator("h1").inner_text() == "Shop chat assistant"
+    assert "self-hosted AI chat assistant for web shops" in page.content()
+    page.screenshot(path=str(artifact("landing.png")), full_page=True)
+    page.locator("a[lang=de]").click()
+    page.get_by_text("Für Besucher der Shops gibt es hier nichts").wait_for()
+    assert page.locator("html").get_attribute("lang") == "de"
+
+    page.locator("#admin-link").click()
+    page.wait_for_url("**/admin/login/**")
+    page.fill("#id_username", admin_login[0])
+    page.fill("#id_password", admin_login[1])
+    page.click("input[type=submit]")
+    page.wait_for_url("**/admin/")
+
+    user, _password, pk, zone = admin_login
+    page.goto(live_stack.widget_url + "/admin/memory/conversation/")
+    row = page.locator("#result_list tbody tr", has_text=str(pk)).first
+    local = datetime(2026, 12, 1, 5, 44, tzinfo=ZoneInfo("UTC")).astimezone(ZoneInfo(zone))
+    expected = f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"  # 1 Dec 2026, 06:44 CET
+    assert expected in row.inner_text(), row.inner_text()
+    assert "a.m." not in page.content() and "p.m." not in page.content()
+    page.screenshot(path=str(artifact("admin-times.png")), full_page=True)
+
+    page.get_by_role("link", name="View site").click()
+    page.wait_for_url(live_stack.widget_url + "/")
+    assert "signed in as root-e2e" in page.content()

@@ -64,7 +64,10 @@ function createPanel(shell) {
   const counter = element("div", { class: "counter", id: "cw-counter", hidden: true });
   const status = element("div", { class: "status", hidden: true });
   const banner = element("div", { class: "banner", hidden: true });
-  const askForPerson = () => sendControl({ type: "handover", reason: "visitor asked for a person" });
+  const askForPerson = () => {
+    sendControl({ type: "handover", reason: "visitor asked for a person" });
+    composer.focus(); // the button goes away with the bot state; the focus must not
+  };
   const handoverBar = element(
     "div",
     { class: "handover-bar" },

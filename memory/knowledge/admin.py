@@ -9,6 +9,7 @@ Thin: the form parses, one service call writes, the task runs the import.
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
+from django.db.models import Count
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -63,8 +64,6 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
                        "summary", "imported_at")
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
-        from django.db.models import Count
-
         return super().get_queryset(request).select_related("site").annotate(
             n_docs=Count("documents"))
 

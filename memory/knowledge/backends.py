@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 
 from django.db import connection
+from django.db.models import Q
 
 from memory.knowledge.models import KnowledgeChunk
 from memory.knowledge.query import fold
@@ -108,8 +109,6 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
                 [match, site_id, limit],
             )
         else:  # another database: substring matches, unranked; correct, not fast
-            from django.db.models import Q
-
             q = Q()
             for t in terms[:20]:
                 q |= Q(text__icontains=t) | Q(title__icontains=t)

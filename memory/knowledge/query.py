@@ -89,6 +89,7 @@ class KnowledgeQuery:
     active_ids: set[str] = field(default_factory=set)  # identifier keys of active objects
     text: str = ""  # the query as text, for an embedding
     recall: set[str] = field(default_factory=set)  # searched for, not scored: active ids
+    shown: dict[str, str] = field(default_factory=dict)  # active id key -> as written
 
     def backend_terms(self) -> list[str]:
         ranked = sorted(self.terms.items(), key=lambda kv: -kv[1])
@@ -108,12 +109,14 @@ def knowledge_query_build(*, message: str, core: dict | None = None,
                 terms[term] = weight
 
     active: set[str] = set()
+    shown: dict[str, str] = {}
     core = core or {}
     for obj in core.get("objects") or []:
         if not isinstance(obj, dict):
             continue
         if obj.get("id"):
             active.add(identifier_key(str(obj["id"])))
+            shown.setdefault(identifier_key(str(obj["id"])), str(obj["id"]))
             add(str(obj["id"]), W_OBJECT)
         add(str(obj.get("label") or ""), W_OBJECT)
         texts.append(f"{obj.get('label') or ''} {obj.get('id') or ''}")
@@ -135,15 +138,17 @@ def knowledge_query_build(*, message: str, core: dict | None = None,
         for found in ids_extract(text):
             if found.kind == "article":
                 active.add(identifier_key(found.value))
+                shown.setdefault(identifier_key(found.value), found.value)
     for found in ids_extract(message):
         if found.kind == "article":
             active.add(identifier_key(found.value))
+            shown.setdefault(identifier_key(found.value), found.value)
     # An active object's identifier finds its chunks, but is not scored: the bonus after
     # scoring is its whole preference (ShopBot's order), unless the message names it.
     for key in active:
         terms.pop(key, None)
     add(message, W_MESSAGE)
-    return KnowledgeQuery(terms=terms, active_ids=active, recall=active - set(terms),
+    return KnowledgeQuery(terms=terms, active_ids=active, recall=active - set(terms), shown=shown,
                           text="\n".join(t for t in texts if t))
 
 

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db.models import Sum
 
 from chatwidget.models import Site
@@ -11,6 +12,23 @@ from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument
 from memory.knowledge.query import Candidate, KnowledgeQuery, candidates_score
 
 CANDIDATES = 40
+HINT_SECONDS = 60
+
+
+def knowledge_hint_key(site_id: int) -> str:
+    return f"knowledge:site:{site_id}:has-chunks"
+
+
+def knowledge_available(*, site: Site) -> bool:
+    """Whether the site has any chunk: a cached hint, so that a turn of a site without
+    knowledge costs no query. Imports and deletions refresh it after commit; it expires
+    after a minute, so a lost refresh delays nothing for long. A wrong "yes" costs one
+    empty search, never a wrong answer."""
+    hint = cache.get(knowledge_hint_key(site.pk))
+    if hint is None:
+        hint = KnowledgeChunk.objects.filter(site_id=site.pk).exists()
+        cache.set(knowledge_hint_key(site.pk), hint, HINT_SECONDS)
+    return bool(hint)
 
 
 def knowledge_search(*, site: Site, query: KnowledgeQuery,

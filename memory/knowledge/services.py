@@ -15,6 +15,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
+from django.core.cache import cache
+from django.core.files.base import File
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,6 +30,7 @@ from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument, Knowledge
 from memory.knowledge.query import identifier_key
 from memory.knowledge.readers import Doc, Problem, SourceError, read_source
 from memory.knowledge.render import excerpt_render
+from memory.knowledge.selectors import HINT_SECONDS, knowledge_hint_key
 from memory.tokens import encoding_name_for, get_encoding
 
 log = logging.getLogger(__name__)
@@ -50,8 +54,6 @@ class ImportResult:
 
 
 def _site_model(site: Site) -> str:
-    from django.conf import settings
-
     return site.model_name or settings.CHAT_MODEL
 
 
@@ -223,7 +225,17 @@ def _remove_unseen(*, source: KnowledgeSource, seen: set[str]) -> int:
     return len(gone)
 
 
+def _hint_refresh(site_id: int) -> None:
+    """After commit: tell context builds (any process) whether the site has knowledge now."""
+    def refresh() -> None:
+        cache.set(knowledge_hint_key(site_id),
+                  KnowledgeChunk.objects.filter(site_id=site_id).exists(), HINT_SECONDS)
+
+    transaction.on_commit(refresh)
+
+
 def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
+    _hint_refresh(source.site_id)
     status = (KnowledgeSource.Status.FAILED if result.failed
               else KnowledgeSource.Status.ERRORS if result.problems
               else KnowledgeSource.Status.DONE)
@@ -238,8 +250,6 @@ def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
 def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSource:  # noqa: ANN001
     """An uploaded file as a source. Uploading a file of the same name again replaces it,
     so a re-upload of the feed re-imports it (changed, unchanged and removed documents)."""
-    from django.core.files.base import File
-
     location = f"upload: {Path(name).name}"
     source, _ = KnowledgeSource.objects.get_or_create(
         site=site, location=location, defaults={"kind": KnowledgeSource.Kind.UPLOAD})
@@ -259,7 +269,9 @@ def knowledge_source_delete(*, source: KnowledgeSource) -> int:
     """Delete a source with its documents and chunks (the index follows the chunks)."""
     count = source.documents.count()
     with transaction.atomic():
+        site_id = source.site_id
         source.delete()
+        _hint_refresh(site_id)
     if source.upload:
         source.upload.delete(save=False)
     return count
@@ -268,3 +280,4 @@ def knowledge_source_delete(*, source: KnowledgeSource) -> int:
 def knowledge_document_delete(*, document: KnowledgeDocument) -> None:
     with transaction.atomic():
         document.delete()
+        _hint_refresh(document.site_id)

@@ -15,12 +15,13 @@ question, and that text inside them is data, never instructions (memory/knowledg
 import functools
 from dataclasses import dataclass, field
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from chatwidget.models import Site
-from memory.knowledge.query import Candidate, knowledge_query_build
+from memory.knowledge.query import Candidate, identifier_key, knowledge_query_build
 from memory.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
-from memory.knowledge.selectors import knowledge_search
+from memory.knowledge.selectors import knowledge_available, knowledge_search
 from memory.tokens import count_tokens
 
 RETRIEVE = 5  # chunks retrieved per turn; those that do not fit are left out
@@ -40,6 +41,8 @@ class KnowledgeSection:
     retrieved: list[dict] = field(default_factory=list)  # the trace: ids, scores, why
     left_out: list[dict] = field(default_factory=list)  # ContextTrace.left_out entries
     active: list[str] = field(default_factory=list)  # active objects, for the demo reply
+    room: int = 0  # the tokens the budget could give
+    attempted: bool = False  # a search ran (the site has knowledge and the share is on)
 
 
 def knowledge_share(site: Site) -> int:
@@ -56,24 +59,28 @@ def _header_tokens(model: str) -> int:
     return count_tokens(KNOWLEDGE_HEADER + "\n\n", model=model)
 
 
-def _active_labels(core: dict | None, active_ids: set[str]) -> list[str]:
-    labels = []
+def _active_labels(core: dict | None, shown: dict[str, str]) -> list[str]:
+    """The core's objects (id and label), then identifiers the recent turns name."""
+    labels, seen = [], set()
     for obj in (core or {}).get("objects") or []:
         if isinstance(obj, dict) and (obj.get("id") or obj.get("label")):
             labels.append(" ".join(str(v) for v in (obj.get("id"), obj.get("label")) if v))
-    return labels or sorted(i.upper() for i in active_ids)
+            seen.add(identifier_key(str(obj.get("id") or "")))
+    return labels + [value for key, value in shown.items() if key not in seen]
 
 
 def knowledge_select(*, site: Site, model: str, message: str, core: dict | None,
                      recent: list[tuple[str, str]], room: int) -> KnowledgeSection:
     """Retrieve with the query built from memory and keep the best excerpts that fit `room`
     tokens. `recent` is (role, text) of the turns before the message, newest first."""
-    section = KnowledgeSection()
-    if knowledge_share(site) <= 0 or not message.strip():
+    section = KnowledgeSection(room=room)
+    if knowledge_share(site) <= 0 or not message.strip() \
+            or not knowledge_available(site=site):
         return section
     query = knowledge_query_build(message=message, core=core, recent=recent[:RECENT_TURNS])
     candidates = knowledge_search(site=site, query=query, limit=RETRIEVE)
-    section.active = _active_labels(core, query.active_ids)
+    section.attempted = True
+    section.active = _active_labels(core, query.shown)
     if not candidates:
         return section
     best = candidates[0].total
@@ -109,8 +116,6 @@ def knowledge_select(*, site: Site, model: str, message: str, core: dict | None,
 def knowledge_demo_lines(section: KnowledgeSection, *, language: str = "en") -> list[str]:
     """Demo mode: the best excerpt quoted and the active objects, so a demo shows memory and
     knowledge working together."""
-    from django.utils import translation
-
     with translation.override(language):
         lines = []
         if section.active:

@@ -1,4 +1,7 @@
-"""Widget weight: what a shop page downloads for the chat, raw, gzipped and brotli."""
+"""Widget weight: what a shop page downloads for the chat, raw, gzipped and brotli.
+
+`loader.js` is the first paint (launcher, API, config); `panel.js` is loaded on the first
+open, or at once when a conversation exists; both are built from static/widget/src/."""
 
 from __future__ import annotations
 
@@ -28,11 +31,15 @@ def requests_of(loader_text: str) -> list[str]:
     `fetch(` / `new WebSocket(` / extra script or stylesheet it loads."""
     found = ["loader.js (script tag)"]
     if "config.json" in loader_text:
-        found.append("config.json (fetch, on first open)")
+        found.append("config.json (fetch, on page load)")
+    panel = WIDGET_DIR / "panel.js"
+    if "panel.js" in loader_text and panel.exists():
+        found.append("panel.js (script, on first open or with a session)")
+        loader_text += panel.read_text("utf-8", "replace")
     if re.search(r"new WebSocket\(", loader_text):
         found.append("websocket /ws/chat/<key>/ (on first open)")
     for match in re.findall(r"""["'`]([^"'`]+\.(?:js|css|woff2?|png|svg))["'`]""", loader_text):
-        if "loader.js" not in match:
+        if "loader.js" not in match and "panel.js" not in match:
             found.append(f"{match} (static)")
     return found
 

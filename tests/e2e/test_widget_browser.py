@@ -54,8 +54,10 @@ def test_chat_streams_survives_page_change_and_keeps_only_a_token(live_stack, fa
     # a page change: the transcript comes back from the server
     page.click("text=Shipping and returns")
     page.wait_for_url("**/shipping")
-    shadow(page, ".message.visitor .bubble").filter(has_text="When does the mint kurta ship?").wait_for()
-    shadow(page, ".message.assistant .bubble").filter(has_text="two to four working days.").wait_for()
+    shadow(page, ".message.visitor .bubble").filter(
+        has_text="When does the mint kurta ship?").wait_for()
+    shadow(page, ".message.assistant .bubble").filter(
+        has_text="two to four working days.").wait_for()
 
     storage = page.evaluate(
         """async () => ({local: localStorage.length,
@@ -91,7 +93,8 @@ def test_two_tabs_of_one_session_show_every_message(live_stack, fake, context):
     shadow(b, ".message.visitor .bubble").filter(has_text="hello from the first tab").wait_for()
     send(b, "and from the second")
     shadow(a, ".message.visitor .bubble").filter(has_text="and from the second").wait_for()
-    shadow(a, ".message.assistant .bubble").filter(has_text="You said: and from the second").wait_for()
+    shadow(a, ".message.assistant .bubble").filter(
+        has_text="You said: and from the second").wait_for()
 
 
 def test_mobile_width_and_keyboard(live_stack, fake, browser):

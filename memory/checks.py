@@ -1,12 +1,11 @@
 from django.core.checks import Error, register
+from django.core.exceptions import ImproperlyConfigured
+
+from memory.tokens import check_encoding_available
 
 
 @register()
 def tiktoken_encoding_check(app_configs, **kwargs):  # noqa: ANN001, ARG001
-    from django.core.exceptions import ImproperlyConfigured
-
-    from memory.tokens import check_encoding_available
-
     try:
         check_encoding_available()
     except ImproperlyConfigured as exc:

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chatwidget.events import conversation_group, publish_on_commit
+from chatwidget.protocol import forgotten_frame
 from memory.models import AuditEvent, Conversation, ProfileFact
 from memory.retention import audit_record, conversation_cache_clear
 from memory.signals import conversations_removing, removal_counts
@@ -54,7 +55,7 @@ def conversation_erase(
         transaction.on_commit(
             lambda: conversation_cache_clear(conversation_ids=[conversation_id])
         )
-        publish_on_commit(conversation_group(conversation_id), {"type": "forgotten"})
+        publish_on_commit(conversation_group(conversation_id), forgotten_frame())
     log.info("conversation erased", extra={"conversation": conversation_id, **counts})
     return counts
 

@@ -5,11 +5,10 @@ import json
 from django.utils import timezone
 
 from memory.models import Conversation
+from memory.redaction import mask
 
 
 def conversation_export(*, conversation_id: int, fmt: str, masked: bool) -> tuple[str, str, str]:
-    from memory.redaction import mask
-
     conv = Conversation.objects.select_related("site").get(pk=conversation_id)
     turns = list(conv.turns.order_by("seq"))
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")

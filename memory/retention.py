@@ -1,17 +1,17 @@
-"""Retention: per-site policies and the purge that enforces them.
+"""Retention: per-site policies and memory's part of the purge that enforces them.
 
-The purge is one service, `retention_purge_expired`, run by the beat task
-`memory.tasks.purge_expired` every few minutes and by `manage.py purge_expired`. It works
-in bounded batches, so a backlog (a worker that was down for a week) is cleared over several
-runs without one long transaction. Reads do not wait for it: `memory.selectors` treats
-expired data as gone already (`conversation_is_expired`, `conversations_live`,
-`case_transcript_is_expired`).
+`retention_purge_expired` purges memory's data; the product's purge
+(`chatwidget.services.retention.retention_purge_all`, run by the beat task
+`chatwidget.tasks.purge_expired` every few minutes and by `manage.py purge_expired`) calls it
+and then handover's purge of case rows. It works in bounded batches, so a backlog (a worker
+that was down for a week) is cleared over several runs without one long transaction. Reads
+do not wait for it: `memory.selectors` treats expired data as gone already
+(`conversation_is_expired`, `conversations_live`, `case_transcript_is_expired`).
 
-What goes, per site and under the site's *current* policy:
+What goes here, per site and under the site's *current* policy:
 - a conversation (turns, cores, traces, cache entries) once its session period has passed
-  since the last turn and no open or recently resolved case holds it;
-- a case's raw copies (condensed core, contact details, the link to the transcript) once
-  the run-off after resolution is over; the case row keeps trigger, reason and note;
+  since the last turn and no case holds it (the transcript hold, `memory.selectors`); the
+  copies other apps keep of it go in the same transaction (`memory.signals`);
 - a recognition profile (with its facts) once the profile period has passed since the last
   visit; the consent record stays as evidence;
 - audit events older than the audit period.
@@ -25,10 +25,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from chatwidget.events import conversation_group, publish_on_commit
+from chatwidget.protocol import forgotten_frame
 from chatwidget.ratelimit import parse_rate
 from memory.models import AuditEvent, Conversation, Profile, RetentionPolicy
 from memory.selectors import conversations_expired, policy_groups, profile_period
@@ -152,41 +152,13 @@ def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
             site = per_site.setdefault(site_id, {"conversations": 0})
             site["conversations"] += 1
             # Open tabs drop the transcript they still show and close (DESIGN: `forgotten`).
-            publish_on_commit(conversation_group(pk), {"type": "forgotten"})
+            publish_on_commit(conversation_group(pk), forgotten_frame())
         transaction.on_commit(lambda: conversation_cache_clear(conversation_ids=pks))
     totals.conversations += _deleted(counts, "memory.Conversation")
     totals.turns += _deleted(counts, "memory.Turn")
     totals.cores += _deleted(counts, "memory.Core")
     totals.traces += _deleted(counts, "memory.ContextTrace")
     return len(pks)
-
-
-def _case_run_off_q(*, policy: RetentionPolicy, now, statuses: list[str]) -> Q:
-    """Cases whose run-off is over: resolved (or released) more than case_days ago."""
-    cutoff = now - timedelta(days=policy.case_days)
-    return Q(status__in=statuses) & (
-        Q(resolved_at__lt=cutoff) | Q(resolved_at__isnull=True, requested_at__lt=cutoff))
-
-
-def _purge_case_copies(*, now, policy: RetentionPolicy, site_ids: list[int],
-                       batch_size: int) -> int:
-    """Cases past their run-off whose conversation is still live (the visitor chatted on
-    after the case) or already gone: clear the raw copies and unlink the transcript, so the
-    case shows only its note. The conversation then follows the session period alone."""
-    from handover.models import Case  # noqa: PLC0415 - moves to handover (case run-off)
-
-    pending = Case.objects.filter(site_id__in=site_ids, transcript_purged_at__isnull=True).filter(
-        _case_run_off_q(policy=policy, now=now, statuses=[Case.Status.RESOLVED,
-                                                           Case.Status.RELEASED])
-    )
-    done = 0
-    while True:
-        ids = list(pending.order_by("pk").values_list("pk", flat=True)[:batch_size])
-        if not ids:
-            return done
-        done += Case.objects.filter(pk__in=ids).update(
-            core={}, contact=[], conversation=None, transcript_purged_at=now
-        )
 
 
 def retention_purge_expired(*, now=None, batch_size: int = 500,
@@ -217,13 +189,10 @@ def retention_purge_expired(*, now=None, batch_size: int = 500,
             break
 
     groups = policy_groups()
-    # 2. case copies past their run-off; 3. profiles; 4. audit events
+    # 2. profiles; 3. audit events
     for site_ids, policy in groups:
         if not totals.finished:
             break
-        totals.cases += _purge_case_copies(
-            now=now, policy=policy, site_ids=site_ids, batch_size=batch_size
-        )
         profiles = Profile.objects.filter(
             site_id__in=site_ids,
             last_visit_at__lt=now - profile_period(months=policy.profile_months),

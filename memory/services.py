@@ -1,7 +1,7 @@
 """Writes to conversation memory. Everything that is stored passes redaction first.
 
-Erasure lives in memory.erasure (recognition profiles erase conversations too and must not
-import this module); its two services are re-exported here for callers not yet switched.
+Erasure lives in memory.erasure: recognition profiles erase conversations too, and must not
+import this module (which links new conversations to profiles).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from chatwidget.events import conversation_group, publish_on_commit
+from chatwidget.protocol import message_frame
 from memory.analytics import stat_record, stat_record_turn
 from memory.condense.scheduling import condense_schedule_if_due
-from memory.erasure import conversation_erase as conversation_erase  # re-export, see below
-from memory.erasure import conversation_erase_by_visitor as conversation_erase_by_visitor
 from memory.export import conversation_export
 from memory.models import AuditEvent, Conversation, ConversationState, Turn, TurnRole
 from memory.profiles import profile_link_conversation, profile_update_after_turn
@@ -72,7 +71,7 @@ def turn_append(
     the next one is taken. After commit the turn is published to the conversation's group and
     condensation is scheduled when turns have left the verbatim window.
     """
-    # A bare "482913" is a one-time code when the message before asked for one (issue 13):
+    # A bare "482913" is a one-time code when the message before asked for one (redaction):
     # only then is the previous turn read, so the common message costs no extra query.
     previous = None
     if previous_turn_needed(text):
@@ -114,7 +113,7 @@ def turn_append(
         stat_record_turn(site_id=conv.site_id, role=role, findings=result.findings)
         if publish:
             publish_on_commit(
-                conversation_group(conv.pk), {"type": "message", **turn_public(turn)}
+                conversation_group(conv.pk), message_frame(turn_public(turn))
             )
         transaction.on_commit(lambda: _after_turn(conv.pk))
         if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)

@@ -6,24 +6,6 @@ from django.db import OperationalError
 from chatwidget.llm import ModelUnavailable
 from memory.condense.scheduling import condense_lagging_enqueue
 from memory.condense.service import CondenseBusy, core_condense
-from memory.retention import retention_purge_expired
-
-
-@shared_task(
-    name="memory.tasks.purge_expired",
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=3,
-    ignore_result=True,
-)
-def purge_expired() -> dict:
-    """The retention purge (beat, every CHATWIDGET_PURGE_INTERVAL_SECONDS). Bounded by a
-    time budget below the soft time limit; a backlog continues in an immediate follow-up."""
-    counts = retention_purge_expired(time_budget_s=60.0)
-    if not counts.finished:
-        purge_expired.apply_async(countdown=1)
-    return counts.as_dict()
-
 
 # --- condensation --------------------------------------------------------------------------------
 

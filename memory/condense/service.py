@@ -36,7 +36,7 @@ from memory.condense.scheduling import QUEUED_KEY
 from memory.condense.verify import core_verify
 from memory.core import core_latest, core_version_write
 from memory.models import Conversation, Core, Turn
-from memory.profiles import profile_update_from_core
+from memory.signals import core_stored
 from memory.window import verbatim_window
 
 log = logging.getLogger(__name__)
@@ -126,9 +126,10 @@ def _core_store(*, conversation_id: int, step: _Step, model: str) -> Core | None
             source=step.source, model=model, base_version=step.base_version,
             repairs=step.repairs, prompt_tokens=step.prompt_tokens,
             completion_tokens=step.completion_tokens)
-        if core is not None:  # recognition: light facts from the new core
+        if core is not None:  # recognition folds light facts from it (memory.signals)
             transaction.on_commit(
-                lambda: profile_update_from_core(conversation_id=conversation_id), robust=True)
+                lambda: core_stored.send(sender=Core, conversation_id=conversation_id),
+                robust=True)
     return core
 
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 
 from memory.condense.extractive import core_extract
@@ -19,6 +20,7 @@ from memory.condense.inputs import turn_text_for_core
 from memory.models import Conversation, Core, Profile, ProfileFact, Turn, TurnRole
 from memory.profiles.selectors import APPROVAL_FIELDS, Field, Status
 from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
+from memory.signals import core_stored
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +196,11 @@ def profile_update_from_core(*, conversation_id: int) -> dict[str, int]:
     """After a condensed core is stored (hook in memory/condense.py): fold it into the
     conversation's profile, if it has one. Safe to run twice."""
     return _profile_fold(conversation_id=conversation_id, span_since=None)
+
+
+@receiver(core_stored, dispatch_uid="memory.profiles.fold")
+def _core_stored(*, conversation_id: int, **kwargs) -> None:  # noqa: ANN003
+    profile_update_from_core(conversation_id=conversation_id)
 
 
 def profile_fold_conversation(*, conversation_id: int) -> dict[str, int]:

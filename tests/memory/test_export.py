@@ -83,7 +83,7 @@ def test_cors_only_for_allowed_origins(client, site, session):
                                   "erased"])
 def test_404_for_tokens_that_do_not_open_a_live_conversation(client, site, session, case):
     from chatwidget.services import site_create
-    from memory.services import conversation_erase
+    from memory.erasure import conversation_erase
 
     conv, token = session
     if case == "unknown":

@@ -10,8 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory import profiles
-from memory.profiles.fold import MAX_PAST_CASES
-from memory.profiles.selectors import past_case
+from memory.erasure import conversation_erase
 from memory.models import (
     AuditEvent,
     Consent,
@@ -22,8 +21,10 @@ from memory.models import (
     RetentionPolicy,
     TurnRole,
 )
+from memory.profiles.fold import MAX_PAST_CASES
+from memory.profiles.selectors import past_case
 from memory.selectors import token_hash
-from memory.services import conversation_erase, conversation_start, turn_append
+from memory.services import conversation_start, turn_append
 
 pytestmark = pytest.mark.django_db
 

@@ -159,7 +159,7 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
             await asyncio.sleep(0.5)
         assert state == {"expired_turns": 0, "expired_rows": 0, "run_off_turns": 0,
                          "case_purged": True, "profile": 0}, log_path.read_text()[-3000:]
-        assert "memory.tasks.purge_expired" in log_path.read_text(), "beat sent the task"
+        assert "chatwidget.tasks.purge_expired" in log_path.read_text(), "beat sent the task"
     finally:
         _stop(proc)
 

@@ -1,5 +1,6 @@
 """Retention policy (defaults, owner-only changes, audit) and the purge that enforces it
-(memory/retention.py, memory/tasks.py, memory/management/commands/purge_expired.py)."""
+(memory/retention.py; the whole purge with handover's case rows: chatwidget/services/retention.py,
+chatwidget/tasks.py, chatwidget/management/commands/purge_expired.py)."""
 
 import importlib
 from datetime import timedelta
@@ -11,6 +12,8 @@ from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
+from chatwidget.services.retention import retention_purge_all
+from chatwidget.tasks import purge_expired
 from handover.models import Case
 from memory.models import (
     AuditEvent,
@@ -305,7 +308,7 @@ def test_case_past_run_off_with_a_live_conversation_loses_its_copies_only(site):
                                resolved_at=timezone.now() - timedelta(days=45), note="done",
                                contact=[{"kind": "phone", "value": "+49 30 1234567"}],
                                core={"request": "x"})
-    retention_purge_expired()
+    retention_purge_all()
     case.refresh_from_db()
     assert (case.conversation_id, case.core, case.contact, case.note) == (None, {}, [], "done")
     assert conversation_get_by_token(site_id=site.pk, token=token) == conv
@@ -347,8 +350,6 @@ def test_purge_command_prints_counts(site):
 
 
 def test_purge_task_runs_the_same_service(site):
-    from memory.tasks import purge_expired
-
     make_conversation(site, hours_ago=25)
     result = purge_expired.apply().get()
     assert result["conversations"] == 1 and result["finished"]
@@ -357,7 +358,7 @@ def test_purge_task_runs_the_same_service(site):
 
 def test_beat_schedule_runs_the_purge_every_few_minutes(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["purge-expired"]
-    assert entry["task"] == "memory.tasks.purge_expired"
+    assert entry["task"] == "chatwidget.tasks.purge_expired"
     assert entry["schedule"] <= timedelta(minutes=10)
 
 

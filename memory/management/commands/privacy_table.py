@@ -3,6 +3,7 @@ from `memory.privacy.storage_places` (the same settings the code enforces)."""
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from chatwidget.models import Site
 from memory.privacy import storage_places
@@ -14,8 +15,6 @@ def _cell(value) -> str:  # noqa: ANN001
 
 def privacy_table_markdown(*, site=None, language: str = "en") -> str:  # noqa: ANN001
     with translation.override(language):
-        from django.utils.translation import gettext as _
-
         head = [_("Name"), _("Where"), _("Content"), _("Lifetime"), _("Purpose")]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for place in storage_places(site=site):

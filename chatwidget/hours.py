@@ -172,8 +172,10 @@ def hours_next_open(*, spec: str, time_zone: str, at: datetime) -> datetime | No
     return None
 
 
-def hours_describe(*, spec: str, language: str) -> str:
-    """The hours in the visitor's language, e.g. "Mo–Fr 09:00–17:00; Sa 10:00–14:00"."""
+def hours_describe(*, spec: str, language: str, time_zone: str | None = None) -> str:
+    """The hours in the visitor's language, e.g. "Mo–Fr 09:00–17:00; Sa 10:00–14:00", with
+    the site's time zone when given ("... (Europe/Berlin)"): a visitor elsewhere must know
+    whose 09:00 it is."""
     try:
         segments = hours_parse(spec)
     except HoursError:
@@ -194,4 +196,5 @@ def hours_describe(*, spec: str, language: str) -> str:
             )
             times = ", ".join(f"{clock(s)}\u2013{clock(e)}" for s, e in seg.windows)
             rendered.append(f"{days} {times}")
-    return "; ".join(rendered)
+    described = "; ".join(rendered)
+    return f"{described} ({_zone(time_zone).key})" if time_zone else described

@@ -40,7 +40,8 @@ WIDGET_STRINGS: dict[str, Promise] = {
     ),
     # conversation state banners
     "talk_to_person": _("Talk to a person"),
-    "waiting": _("A member of the team will reply here."),
+    # neutral: true in staff hours and outside them (the notice in the transcript says which)
+    "waiting": _("Waiting for a member of the team."),
     "human": _("You are now chatting with a member of the team."),
     "closed": _("This conversation has been closed."),
     "new_conversation": _("Start a new conversation"),
@@ -100,7 +101,7 @@ _DE_REFERENCE: dict[str, str] = {
         "oder Passwörter). Bitte teilen Sie diese nie im Chat."
     ),
     "talk_to_person": "Mit einem Menschen sprechen",
-    "waiting": "Ein Mitglied unseres Teams antwortet Ihnen hier.",
+    "waiting": "Warten auf ein Mitglied unseres Teams.",
     "human": "Sie chatten jetzt mit einem Mitglied unseres Teams.",
     "closed": "Dieses Gespräch wurde beendet.",
     "new_conversation": "Neues Gespräch beginnen",

@@ -91,7 +91,8 @@ def _fresh_core(conversation_id: int) -> Core | None:
 
 def callback_promise(site: Site) -> str:
     # Internal (the core is read by staff and the model), so in the site's language.
-    hours = hours_describe(spec=site.staff_hours, language=site.default_language)
+    hours = hours_describe(spec=site.staff_hours, language=site.default_language,
+                           time_zone=site.time_zone)
     with translation.override(site.default_language):
         return gettext("Call back during staff hours (%(hours)s) using the contact details "
                        "the visitor left.") % {"hours": hours}

@@ -151,7 +151,8 @@ def handover_request(
         )
         _move(conv, S.WAITING)
         conversation_hold_set(conversation_id=conv.pk, open=True)  # the case holds the transcript
-        hours = hours_describe(spec=site.staff_hours, language=conv.language)
+        hours = hours_describe(spec=site.staff_hours, language=conv.language,
+                               time_zone=site.time_zone)
         if open_now:
             notice_send(conv, NOTICE_WAITING)
         elif contact:
@@ -299,7 +300,8 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
         case.save(update_fields=["contact", "callback_requested"])
         site = Site.objects.get(pk=case.site_id)
         if promise:
-            hours = hours_describe(spec=site.staff_hours, language=conv.language)
+            hours = hours_describe(spec=site.staff_hours, language=conv.language,
+                                   time_zone=site.time_zone)
             notice_send(conv, NOTICE_CALLBACK_NOTED, hours=hours)
     if promise:
         core = core_promise_add(conversation_id=conversation_id, text=callback_promise(site))

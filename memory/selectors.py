@@ -95,22 +95,30 @@ def conversations_live(*, now=None, queryset: QuerySet | None = None) -> QuerySe
     return qs.exclude(conversations_expired_q(now=now))
 
 
-def case_transcript_is_expired(*, case, now=None) -> bool:
-    """True when a case's raw copies (core, contact, transcript) may no longer be shown: the
-    run-off after resolution is over, the purge has run, or the conversation has expired."""
+def transcript_copy_is_expired(*, site_id: int, conversation_id: int | None,
+                               ended_at, purged_at, now=None) -> bool:  # noqa: ANN001
+    """True when a copy of a transcript kept elsewhere (a handover case's core, contact
+    details and link) may no longer be shown: it was purged, the run-off after `ended_at`
+    (None: not ended) is over, or the conversation itself has expired or is gone."""
     now = now or timezone.now()
-    if case.transcript_purged_at is not None:
+    if purged_at is not None:
         return True
-    policy = retention_for_site(site_id=case.site_id)
-    cutoff = now - timedelta(days=policy.case_days)
-    if case.status in ("resolved", "released"):
-        ended = case.resolved_at or case.requested_at
-        if ended is not None and ended < cutoff:
-            return True
-    if case.conversation_id is None:
+    policy = retention_for_site(site_id=site_id)
+    if ended_at is not None and ended_at < now - timedelta(days=policy.case_days):
         return True
-    conv = Conversation.objects.filter(pk=case.conversation_id).first()
+    if conversation_id is None:
+        return True
+    conv = Conversation.objects.filter(pk=conversation_id).first()
     return conv is None or conversation_is_expired(conversation=conv, now=now)
+
+
+def case_transcript_is_expired(*, case, now=None) -> bool:  # noqa: ANN001
+    """`transcript_copy_is_expired` for a case; removed once handover.selectors has its own
+    (the case's statuses are handover's to know)."""
+    ended = (case.resolved_at or case.requested_at) if case.status in (
+        "resolved", "released") else None
+    return transcript_copy_is_expired(site_id=case.site_id, conversation_id=case.conversation_id,
+                                      ended_at=ended, purged_at=case.transcript_purged_at, now=now)
 
 
 def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversation | None:

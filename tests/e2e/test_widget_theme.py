@@ -45,6 +45,18 @@ def test_theme_from_the_site_colour_position_label_and_dark_scheme(live_stack, f
     page.screenshot(path=str(artifact("widget-theme-dark-left.png")))
 
 
+def test_the_default_scheme_follows_the_visitors_device(live_stack, fake, shop, page):
+    page.emulate_media(color_scheme="dark")
+    page.goto(shop)
+    open_panel(page)
+    panel = page.evaluate(f"getComputedStyle({ROOT_JS}.querySelector('.panel')).backgroundColor")
+    assert panel == "rgb(30, 31, 34)", "dark, as the device prefers"
+    assert_no_violations(page, "device in dark mode")
+    page.emulate_media(color_scheme="light")
+    panel = page.evaluate(f"getComputedStyle({ROOT_JS}.querySelector('.panel')).backgroundColor")
+    assert panel == "rgb(255, 255, 255)"
+
+
 def test_markdown_answers_render_safely_and_javascript_links_stay_inert(live_stack, fake,
                                                                           shop, page):
     dialogs = []

@@ -150,7 +150,7 @@ def markdown(results: dict) -> str:
     if work:
         kinds = [("sql", "SQL statements (round trips)"),
                  ("commit", "transactions committed (+2 round trips each: BEGIN, COMMIT)"),
-                 ("hop", "thread hops (database_sync_to_async)"),
+                 ("hop", "thread hops (database calls, Channels' close_old_connections)"),
                  ("loop_call", "calls from the database thread back into the event loop"),
                  ("cache", "cache operations"), ("layer", "channel-layer calls"),
                  ("log", "log records")]

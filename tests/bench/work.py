@@ -5,8 +5,8 @@ in-process (channels' WebsocketCommunicator, the real openai client against the 
 over HTTP, the bench database) and counts, per turn and per phase:
 
 - SQL statements (each one round trip), transactions committed (each adds BEGIN + COMMIT
-  round trips), thread hops (`database_sync_to_async` calls: each queues behind every other
-  conversation's database work on the one thread Channels uses), calls back into the event
+  round trips), thread hops (`database_sync_to_async` calls, and the `close_old_connections`
+  hop Channels' dispatch makes before every handler), calls back into the event
   loop from that thread (`async_to_sync`), cache operations, channel-layer calls and log
   records.
 
@@ -78,6 +78,18 @@ def instrument(rec: Recorder) -> None:
         return original_handler(self, loop, *args, **kwargs)
 
     channels.db.DatabaseSyncToAsync.thread_handler = thread_handler
+
+    # Channels' dispatch hops to a thread for close_old_connections before every handler
+    # (each incoming frame, each channel-layer event): a thread hop like the others
+    import channels.consumer
+
+    original_close = channels.consumer.aclose_old_connections
+
+    async def aclose_old_connections():
+        rec.hit("hop")
+        return await original_close()
+
+    channels.consumer.aclose_old_connections = aclose_old_connections
 
     original_a2s = sync.AsyncToSync.__call__
 

@@ -15,7 +15,17 @@ from handover.models import Case
 from memory.core import core_display
 from memory.models import Conversation, ConversationState, Turn
 from memory.redaction import mask
-from memory.selectors import case_transcript_is_expired
+from memory.selectors import transcript_copy_is_expired
+
+
+def case_transcript_is_expired(*, case: Case, now: datetime | None = None) -> bool:
+    """True when a case's raw copies (core, contact, transcript) may no longer be shown: the
+    run-off after resolution (or release) is over, the purge has run, or the conversation has
+    expired."""
+    ended = (case.resolved_at or case.requested_at) if case.status in (
+        Case.Status.RESOLVED, Case.Status.RELEASED) else None
+    return transcript_copy_is_expired(site_id=case.site_id, conversation_id=case.conversation_id,
+                                      ended_at=ended, purged_at=case.transcript_purged_at, now=now)
 
 
 def case_waiting_count() -> int:

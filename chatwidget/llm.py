@@ -223,7 +223,8 @@ async def complete_json(*, messages: list[dict], model: str, schema: dict) -> tu
 
 
 def demo_reply(*, sections: dict[str, int], verbatim_turns: int, covered_turns: int,
-               core_version: int, budget: int, reserve: int, language: str = "en") -> str:
+               core_version: int, budget: int, reserve: int, language: str = "en",
+               extra_lines: list[str] | tuple = ()) -> str:
     """Demo mode: say plainly that no model is connected and show what it would be sent."""
     total = sum(sections.values())
     lines_en = [
@@ -242,4 +243,5 @@ def demo_reply(*, sections: dict[str, int], verbatim_turns: int, covered_turns: 
         f"{covered_turns} (core version {core_version})"
     )
     lines.append(f"- total: {total} of {budget} tokens ({reserve} reserved for the answer)")
+    lines.extend(extra_lines)  # shop knowledge: the best excerpt and the active objects
     return "\n".join(lines)

@@ -30,6 +30,13 @@ from chatwidget.llm import HANDOVER_TOOL
 from chatwidget.models import Site
 from memory.condense.service import core_refresh_inline
 from memory.core import core_render, core_render_within
+from memory.knowledge.models import KnowledgeTrace
+from memory.knowledge.window import (
+    KnowledgeSection,
+    knowledge_cap,
+    knowledge_demo_lines,
+    knowledge_select,
+)
 from memory.models import ContextTrace, Conversation, Core, Turn
 from memory.profiles import profile_background
 from memory.tokens import count_tokens, encoding_name_for, get_encoding
@@ -58,6 +65,7 @@ class BuiltContext:
     trace: ContextTrace
     model: str
     sections: dict[str, int] = field(default_factory=dict)
+    knowledge_lines: list[str] = field(default_factory=list)  # demo mode shows them
 
 
 def site_model(site: Site) -> str:
@@ -118,6 +126,17 @@ def _select(rows: list[Turn], *, covered: int, min_turns: int,
     return chosen, False
 
 
+def _knowledge(*, site: Site, model: str, message: str, core: Core | None, rows: list[Turn],
+               room: int) -> KnowledgeSection:
+    """Shop knowledge for this call (memory/knowledge/window.py): at most the site's share
+    of the budget and never what the core and the verbatim minimum need (`room`), retrieved
+    with the message, the core and the recent turns."""
+    return knowledge_select(site=site, model=model, message=message,
+                            core=core.data if core else None,
+                            recent=[(t.role, t.text) for t in rows],
+                            room=max(0, min(knowledge_cap(site), room)))
+
+
 def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
     conv = Conversation.objects.select_related("site").get(pk=conversation_id)
     site = conv.site
@@ -163,6 +182,11 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
 
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
     t_core = core.token_count if core else 0
+    knowledge = _knowledge(site=site, model=model, message=request_text, core=core,
+                           rows=rows, room=room - t_core - sum(
+                               t.token_count for t in rows[:min_turns]))
+    room -= knowledge.tokens
+    left_out.extend(knowledge.left_out)
     chosen, overflow = _select(rows, covered=covered, min_turns=min_turns, room=room - t_core)
     uncovered_left = unfetched or any(t.seq > covered for t in rows[len(chosen):])
     inline = False
@@ -208,6 +232,8 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
         messages.append({"role": "system", "content": profile_text})
     if core_text:
         messages.append({"role": "system", "content": core_text})
+    if knowledge.message:  # reference material, after the rules and the core
+        messages.append({"role": "system", "content": knowledge.message})
     for turn in chosen:
         messages.append({"role": ROLE_TO_CHAT[turn.role], "content": turn.text})
     if request_turn:
@@ -219,6 +245,7 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
         "profile": t_profile,
         "tools": t_tools,
         "core": t_core if core_text else 0,
+        "knowledge": knowledge.tokens,
         "verbatim": sum(t.token_count for t in chosen),
         "request": t_request,
     }
@@ -238,4 +265,10 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
             left_out=left_out,
             inline_condensed=inline,
         )
-    return BuiltContext(messages=messages, trace=trace, model=model, sections=sections)
+        if knowledge.retrieved:
+            KnowledgeTrace.objects.create(trace=trace, chunks=knowledge.retrieved,
+                                          tokens=knowledge.tokens, room=knowledge.room)
+    lines = knowledge_demo_lines(knowledge, language=conv.language) if settings.DEMO_MODE \
+        and knowledge.attempted else []
+    return BuiltContext(messages=messages, trace=trace, model=model, sections=sections,
+                        knowledge_lines=lines)

@@ -83,6 +83,7 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
             budget=built.trace.budget,
             reserve=built.trace.reserve,
             language=language,
+            extra_lines=built.knowledge_lines,
         )
         for line in text.splitlines(keepends=True):
             parts.append(line)

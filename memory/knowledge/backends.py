@@ -16,7 +16,9 @@ rescoring after it (memory/knowledge/query.py), decide.
 
 import json
 from dataclasses import dataclass, field
+from itertools import combinations
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
 
@@ -27,6 +29,13 @@ from memory.knowledge.query import fold
 # the migration that creates them names them the same way.
 
 PREFIX = 5
+PAIR_TERMS = 6  # the leading terms whose pairs select candidates first
+MIN_HITS = 5  # fewer pair matches than this: add chunks matching any term
+COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select candidates
+KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
+COMMON_KEY = "knowledge:pg:common-lexemes"
+COMMON_SECONDS = 300
+_LEXEMES: dict[tuple[str, str], tuple[str, ...]] = {}  # (config, term) -> lexemes; derived
 
 
 @dataclass
@@ -77,42 +86,127 @@ def index_chunks(*, chunk_rows: list[tuple[int, str, str, str]], language: str) 
             )
 
 
+def statistics_refresh() -> None:
+    """After an import: the index merged and PostgreSQL's statistics up to date, so the
+    planner uses the GIN index and `_pg_selective` knows the catalogue's common words."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # New entries wait in the GIN index's pending list, which every search would
+            # scan row by row until autovacuum merges it: merge it now.
+            cursor.execute("SELECT gin_clean_pending_list('knowledge_chunk_search'::regclass)")
+            cursor.execute("ANALYZE memory_knowledgechunk")
+        cache.delete(COMMON_KEY)
+
+
+def _pg_common() -> dict[str, float]:
+    """Lexeme -> share of chunks, for the most common lexemes (PostgreSQL's own statistics of
+    the tsvector column, cached for a few minutes)."""
+    common = cache.get(COMMON_KEY)
+    if common is None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
+                "WHERE tablename = 'memory_knowledgechunk' AND attname = 'search'")
+            row = cursor.fetchone()
+        common = dict(zip(row[0], row[1], strict=False)) if row and row[0] else {}
+        cache.set(COMMON_KEY, common, COMMON_SECONDS)
+    return common
+
+
+def _pg_selective(terms: list[str], cfg: str) -> list[str]:
+    """The terms that select candidates: words in most chunks ("size", "price" in a
+    catalogue) make PostgreSQL rank nearly every row, so they are left to the rescoring
+    (memory/knowledge/query.py), which still weighs them. The rarest few always stay."""
+    common = _pg_common()
+    if not common:
+        return terms
+    missing = [t for t in terms if (cfg, t) not in _LEXEMES]
+    if missing:
+        if len(_LEXEMES) > 50_000:
+            _LEXEMES.clear()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT t, tsvector_to_array(to_tsvector(%s::regconfig, t)) "
+                           "FROM unnest(%s::text[]) AS t", [cfg, missing])
+            for term, lexemes in cursor.fetchall():
+                _LEXEMES[(cfg, term)] = tuple(lexemes or ())
+    share = {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0)
+             for t in terms}
+    kept = [t for t in terms if share[t] <= COMMON_SHARE]
+    if len(kept) < KEEP_TERMS:
+        kept = sorted(terms, key=lambda t: share[t])[:KEEP_TERMS]
+    return kept
+
+
+def _expr(term: str, vendor: str) -> str:
+    """One term in the engine's query syntax. A long word also matches by its first letters
+    (zurückschicken ~ zurückgeben), as the rescoring does (query.stem)."""
+    long = len(term) > PREFIX and term.isalpha()
+    if vendor == "postgresql":
+        return f"({term} | {term[:PREFIX]}:*)" if long else term
+    return f'("{term}" OR "{term[:PREFIX]}"*)' if long else f'"{term}"'
+
+
+def _either(parts: list[str], vendor: str) -> str:
+    return (" | " if vendor == "postgresql" else " OR ").join(parts)
+
+
+def _pairs(terms: list[str], vendor: str) -> str:
+    """Whole words only: a prefix in every pair would make the index scan wide."""
+    if vendor == "postgresql":
+        return " | ".join(f"({a} & {b})" for a, b in combinations(terms[:PAIR_TERMS], 2))
+    return " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms[:PAIR_TERMS], 2))
+
+
+def _run(cursor, *, vendor: str, match: str, language: str, site_id: int,  # noqa: ANN001
+         limit: int) -> list[Hit]:
+    if vendor == "postgresql":
+        cursor.execute(
+            "SELECT id, title, url, identifiers, text, token_count, ts_rank(search, q) AS r "
+            "FROM memory_knowledgechunk, to_tsquery(%s::regconfig, %s) q "
+            "WHERE site_id = %s AND search @@ q ORDER BY r DESC, id LIMIT %s",
+            [pg_config(language), match, site_id, limit])
+    else:
+        cursor.execute(
+            "SELECT c.id, c.title, c.url, c.identifiers, c.text, c.token_count, "
+            "-bm25(memory_knowledgechunk_fts, 4.0, 2.0, 1.0) AS r "
+            "FROM memory_knowledgechunk_fts JOIN memory_knowledgechunk c "
+            "ON c.id = memory_knowledgechunk_fts.rowid "
+            "WHERE memory_knowledgechunk_fts MATCH %s AND c.site_id = %s "
+            "ORDER BY r DESC, c.id LIMIT %s",
+            [match, site_id, limit])
+    return [_hit(row) for row in cursor.fetchall()]
+
+
 def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list[Hit]:
-    """Chunks of the site matching any term, best first, with what an excerpt needs (one
-    query). `terms` are normalised words (letters and digits only), so they are safe inside
-    the query syntax of either engine."""
+    """Chunks of the site matching the terms, best first, with what an excerpt needs.
+    `terms` are normalised words (letters and digits only, most important first), so they
+    are safe inside the query syntax of either engine.
+
+    First the chunks that match two of the leading terms ("kurta" and "mint"): few, found
+    through the index, cheap to rank whatever the catalogue's size. Only when that finds
+    fewer than MIN_HITS does a second query take chunks matching any term."""
+    vendor = connection.vendor
     terms = [t for t in terms if t.isalnum()]
+    if vendor == "postgresql" and terms:
+        terms = _pg_selective(terms, pg_config(language))
     if not terms:
         return []
-    # A long word also matches by its first letters (zurückschicken ~ zurückgeben), as the
-    # rescoring does (query.stem).
-    prefixes = sorted({t[:PREFIX] for t in terms if len(t) > PREFIX and t.isalpha()})
+    if vendor not in ("postgresql", "sqlite"):  # substring matches, unranked: correct, slow
+        q = Q()
+        for t in terms[:20]:
+            q |= Q(text__icontains=t) | Q(title__icontains=t)
+        rows = KnowledgeChunk.objects.filter(q, site_id=site_id).values_list(
+            "id", "title", "url", "identifiers", "text", "token_count")[:limit]
+        return [_hit((*row, 1.0)) for row in rows]
+    hits: list[Hit] = []
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "SELECT id, title, url, identifiers, text, token_count, ts_rank(search, q) AS r "
-                "FROM memory_knowledgechunk, "
-                "to_tsquery(%s::regconfig, %s) q "
-                "WHERE site_id = %s AND search @@ q ORDER BY r DESC, id LIMIT %s",
-                [pg_config(language), " | ".join(terms + [f"{p}:*" for p in prefixes]),
-                 site_id, limit],
-            )
-        elif connection.vendor == "sqlite":
-            match = " OR ".join([f'"{t}"' for t in terms] + [f'"{p}"*' for p in prefixes])
-            cursor.execute(
-                "SELECT c.id, c.title, c.url, c.identifiers, c.text, c.token_count, "
-                "-bm25(memory_knowledgechunk_fts, 4.0, 2.0, 1.0) AS r "
-                "FROM memory_knowledgechunk_fts JOIN memory_knowledgechunk c "
-                "ON c.id = memory_knowledgechunk_fts.rowid "
-                "WHERE memory_knowledgechunk_fts MATCH %s AND c.site_id = %s "
-                "ORDER BY r DESC, c.id LIMIT %s",
-                [match, site_id, limit],
-            )
-        else:  # another database: substring matches, unranked; correct, not fast
-            q = Q()
-            for t in terms[:20]:
-                q |= Q(text__icontains=t) | Q(title__icontains=t)
-            rows = KnowledgeChunk.objects.filter(q, site_id=site_id).values_list(
-                "id", "title", "url", "identifiers", "text", "token_count")[:limit]
-            return [_hit((*row, 1.0)) for row in rows]
-        return [_hit(row) for row in cursor.fetchall()]
+        if len(terms) >= 2:
+            hits = _run(cursor, vendor=vendor, match=_pairs(terms, vendor), language=language,
+                        site_id=site_id, limit=limit)
+        if len(hits) < MIN_HITS:
+            seen = {h.chunk_id for h in hits}
+            more = _run(cursor, vendor=vendor, match=_either([_expr(t, vendor) for t in terms],
+                                                             vendor),
+                        language=language, site_id=site_id, limit=limit)
+            hits += [h for h in more if h.chunk_id not in seen][:limit - len(hits)]
+    return hits

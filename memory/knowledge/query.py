@@ -17,6 +17,7 @@ ACTIVE_SKU_BOOST, enough to break a tie, not enough to override a clearly strong
 import math
 import re
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from memory.extract import ids_extract
@@ -170,11 +171,26 @@ class Candidate:
         return self.score + self.bonus
 
 
+_FIELDS: OrderedDict[tuple, tuple[set[str], set[str], set[str]]] = OrderedDict()
+FIELDS_CACHED = 4096
+
+
 def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
-    keywords = {identifier_key(i) for i in c.identifiers}
-    title = {stem(w) for w in words(c.title)}
-    body = {stem(w) for w in words(c.text)}
-    return keywords, title, body
+    """The chunk's identifier keys, title stems and text stems. A chunk's text never changes
+    under its id (a re-import writes new chunks), so they are kept for the most recently
+    used chunks of this process: a popular product is not tokenised at every turn. The key
+    holds the text's hash too, so a reused id (a rolled-back test) never reads stale words."""
+    key = (c.chunk_id, hash(c.text), hash(c.title), tuple(c.identifiers))
+    found = _FIELDS.get(key)
+    if found is not None:
+        _FIELDS.move_to_end(key)
+        return found
+    found = ({identifier_key(i) for i in c.identifiers}, {stem(w) for w in words(c.title)},
+             {stem(w) for w in words(c.text)})
+    _FIELDS[key] = found
+    if len(_FIELDS) > FIELDS_CACHED:
+        _FIELDS.popitem(last=False)
+    return found
 
 
 def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> list[Candidate]:

@@ -11,7 +11,7 @@ from memory.knowledge.embeddings import cosine, embed, embedding_model
 from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument
 from memory.knowledge.query import Candidate, KnowledgeQuery, candidates_score
 
-CANDIDATES = 40
+CANDIDATES = 24
 HINT_SECONDS = 60
 
 

@@ -175,6 +175,8 @@ def knowledge_import(*, source: KnowledgeSource,
         result.failed = str(exc)
     if not result.failed and not result.problems:
         result.deleted = _remove_unseen(source=source, seen=seen)
+    if result.created or result.updated or result.deleted:
+        backends.statistics_refresh()
     _finish(source=source, result=result)
     return result
 

@@ -56,6 +56,9 @@ def import_figures(site, n: int) -> dict:  # noqa: ANN001
     from memory.knowledge.models import KnowledgeChunk
     from memory.knowledge.services import knowledge_import, knowledge_source_ensure
 
+    from memory.tokens import count_tokens
+
+    count_tokens("warm the encoding up: its tables are not the import's memory")
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for size in (n // 5, n):

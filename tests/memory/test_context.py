@@ -95,8 +95,8 @@ def test_sections_hold_every_part_of_the_equation(shop):
     conv = new_conv(shop)
     bulk(conv, 5)
     built = context_build(conversation_id=conv.pk, request_seq=5)
-    assert set(built.sections) == {"system", "pinned", "profile", "tools", "core", "verbatim",
-                                   "request"}
+    assert set(built.sections) == {"system", "pinned", "profile", "tools", "core", "knowledge",
+                                   "verbatim", "request"}
     assert built.sections["profile"] == 0, "the recognition hook sends nothing yet"
     assert built.trace.total_tokens == sum(built.sections.values()) == sent_tokens(built)
 

@@ -119,8 +119,9 @@ class Command(BaseCommand):
         server = ThreadingHTTPServer(
             (host, port), make_handler(widget_url=widget_url, site_key=site_key, lang=lang)
         )
-        self.stdout.write(f"Demo shop on http://{host}:{port}/", ending="\n")
-        self.stdout.flush()
+        if options["verbosity"]:  # `manage.py demo` says it in its banner instead
+            self.stdout.write(f"Demo shop on http://{host}:{port}/", ending="\n")
+            self.stdout.flush()
         try:
             server.serve_forever()
         except KeyboardInterrupt:

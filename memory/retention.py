@@ -6,7 +6,7 @@
 and then handover's purge of case rows. It works in bounded batches, so a backlog (a worker
 that was down for a week) is cleared over several runs without one long transaction. Reads
 do not wait for it: `memory.selectors` treats expired data as gone already
-(`conversation_is_expired`, `conversations_live`, `case_transcript_is_expired`).
+(`conversation_is_expired`, `conversations_live`, `transcript_copy_is_expired`).
 
 What goes here, per site and under the site's *current* policy:
 - a conversation (turns, cores, traces, cache entries) once its session period has passed

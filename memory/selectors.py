@@ -112,15 +112,6 @@ def transcript_copy_is_expired(*, site_id: int, conversation_id: int | None,
     return conv is None or conversation_is_expired(conversation=conv, now=now)
 
 
-def case_transcript_is_expired(*, case, now=None) -> bool:  # noqa: ANN001
-    """`transcript_copy_is_expired` for a case; removed once handover.selectors has its own
-    (the case's statuses are handover's to know)."""
-    ended = (case.resolved_at or case.requested_at) if case.status in (
-        "resolved", "released") else None
-    return transcript_copy_is_expired(site_id=case.site_id, conversation_id=case.conversation_id,
-                                      ended_at=ended, purged_at=case.transcript_purged_at, now=now)
-
-
 def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversation | None:
     """The live conversation for a session token, or None (unknown, other site, expired)."""
     if not token or len(token) > 200:

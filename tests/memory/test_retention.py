@@ -15,6 +15,7 @@ from django.utils import timezone
 from chatwidget.services.retention import retention_purge_all
 from chatwidget.tasks import purge_expired
 from handover.models import Case
+from handover.selectors import case_transcript_is_expired
 from memory.models import (
     AuditEvent,
     Consent,
@@ -29,7 +30,6 @@ from memory.models import (
 )
 from memory.retention import retention_purge_expired
 from memory.selectors import (
-    case_transcript_is_expired,
     conversation_get_by_token,
     conversations_live,
 )

@@ -172,9 +172,12 @@ async def change_of_subject(p: Probe) -> None:
     await _fill(p, v, turns_so_far=4, keep_seq=second.seq or 3)
     conv = await p.conversation_of(v)
     core = await _condensed(p, conv, through=second.seq or 3)
-    p.check(_("the settled request is marked settled (55-1031)"),
-            any("55-1031" in str(item) for item in core.get("settled") or []),
-            json.dumps(core.get("settled") or [], ensure_ascii=False))
+    # Settled by the shop's word, or closed by the visitor: then memory keeps it as the
+    # visitor's claim (their word, not the shop's), still out of the current request.
+    closed = [s for s in core.get("settled") or [] if "55-1031" in str(s)] + [
+        c for c in core.get("claims") or [] if "55-1031" in str(c)]
+    p.check(_("the settled request is marked settled (55-1031)"), bool(closed),
+            json.dumps(closed or core.get("settled") or [], ensure_ascii=False))
     p.check(_("the current request is the new one, without the settled order"),
             "55-1031" not in str(core.get("request", "")), str(core.get("request", "")))
     ex = await p.say(v, "And how long would it take to arrive?")

@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from chatwidget.times import site_time
 from handover import selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import Case, RevealEvent
@@ -60,7 +61,7 @@ class WaitingTimeFilter(admin.SimpleListFilter):
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin):
     list_display = ("case_label", "site", "status", "trigger", "waiting_for", "claimed_by",
-                    "callback_requested", "requested_at")
+                    "callback_requested", "requested")
     list_display_links = ("case_label",)
     list_filter = ("status", "site", WaitingTimeFilter, "trigger")
     list_per_page = 50
@@ -77,6 +78,11 @@ class CaseAdmin(admin.ModelAdmin):
     @admin.display(description=_("case"), ordering="pk")
     def case_label(self, obj: Case) -> str:
         return gettext("Case %(id)s") % {"id": obj.pk}
+
+    @admin.display(description=_("requested"), ordering="requested_at")
+    def requested(self, obj: Case) -> str:
+        """In the case's site's zone, the zone named (chatwidget.times)."""
+        return site_time(obj.requested_at, time_zone=obj.site.time_zone)
 
     @admin.display(description=_("waiting for"))
     def waiting_for(self, obj: Case) -> str:
@@ -285,11 +291,16 @@ class CaseAdmin(admin.ModelAdmin):
 class RevealEventAdmin(admin.ModelAdmin):
     """Every plaintext reveal, read-only: who, when, what, why."""
 
-    list_display = ("at", "actor_label", "target", "reason", "site")
+    list_display = ("when", "actor_label", "target", "reason", "site")
     list_filter = ("site", "actor_label")
+    list_select_related = ("site",)
     search_fields = ("actor_label", "target", "reason")
     readonly_fields = ("at", "actor", "actor_label", "action", "site", "conversation_ref",
                        "target", "reason", "details")
+
+    @admin.display(description=_("when"), ordering="at")
+    def when(self, obj: RevealEvent) -> str:
+        return site_time(obj.at, time_zone=obj.site.time_zone if obj.site_id else None)
 
     def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
         return False

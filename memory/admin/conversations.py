@@ -5,8 +5,11 @@ from django.contrib import admin
 from django.db.models import Count, IntegerField, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from chatwidget.times import site_time
 from memory.admin.common import fragment
 from memory.admin.rights import ConversationRightsMixin
 from memory.core import core_sections
@@ -121,18 +124,19 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     current core as a form, the masked transcript, core versions and model calls inline.
     Extend with `actions` (ConversationRightsMixin adds export and erase)."""
 
-    list_display = ("id", "site", "state", "created_at", "last_activity_at", "turn_total",
+    # Times in the conversation's site's zone, named (chatwidget.times.site_time).
+    list_display = ("id", "site", "state", "started", "last_activity", "turn_total",
                     "core_version")
     list_filter = ("state", "site")
     list_select_related = ("site",)
     actions: list = []
     fieldsets = (
-        (None, {"fields": ("site", "state", "language", "created_at", "last_activity_at",
+        (None, {"fields": ("site", "state", "language", "started", "last_activity",
                            "turn_total", "findings")}),
         (_("Current condensed core"), {"fields": ("current_core",)}),
         (_("Transcript (masked)"), {"fields": ("transcript",)}),
     )
-    readonly_fields = ("site", "state", "language", "created_at", "last_activity_at",
+    readonly_fields = ("site", "state", "language", "started", "last_activity",
                        "turn_total", "findings", "current_core", "transcript")
     inlines = [CoreInline, ContextTraceInline]
 
@@ -150,6 +154,33 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
         return False  # erasure is the audited `erase` action
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
+                    extra_context: dict | None = None):  # noqa: ANN201
+        """The heading says which conversation this is; a link leads to its handover case
+        (by URL: memory does not import handover), whose page links back here."""
+        conv = (Conversation.objects.select_related("site").filter(pk=object_id).first()
+                if str(object_id).isdigit() else None)
+        if conv is not None:
+            extra_context = {
+                **(extra_context or {}),
+                "title": gettext("Conversation %(id)s") % {"id": conv.pk},
+                "subtitle": gettext("%(site)s, started %(time)s") % {
+                    "site": conv.site.name,
+                    "time": site_time(conv.created_at, time_zone=conv.site.time_zone)},
+                "cases_url": (f"{reverse('admin:handover_case_changelist')}"
+                              f"?conversation__exact={conv.pk}")
+                if conv.case_hold or conv.case_resolved_at else "",
+            }
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description=_("started"), ordering="created_at")
+    def started(self, conv: Conversation) -> str:
+        return site_time(conv.created_at, time_zone=conv.site.time_zone)
+
+    @admin.display(description=_("last activity"), ordering="last_activity_at")
+    def last_activity(self, conv: Conversation) -> str:
+        return site_time(conv.last_activity_at, time_zone=conv.site.time_zone)
 
     @admin.display(description=_("turns"), ordering="turn_count")
     def turn_total(self, conv: Conversation) -> int:
@@ -175,7 +206,7 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
             except ValueError:
                 text = str(_("[this turn cannot be shown masked]"))
             rows.append({"seq": turn.seq, "role": turn.get_role_display(),
-                         "time": turn.created_at.strftime("%Y-%m-%d %H:%M"),
+                         "time": site_time(turn.created_at, time_zone=conv.site.time_zone),
                          "tokens": turn.token_count, "health": " ⚕" if turn.health else "",
                          "text": text})
         total = getattr(conv, "turn_count", None) or len(turns)

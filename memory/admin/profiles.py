@@ -12,6 +12,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from chatwidget.times import site_time
 from memory import profiles
 from memory.admin.common import (
     APPROVE_PERMISSION,
@@ -80,8 +81,9 @@ class ProfileAdmin(admin.ModelAdmin):
     export and erase (the owner rights also used for conversations, with a reason, logged).
     Nobody edits a profile by hand; expired profiles are not listed."""
 
-    list_display = ("id", "site", "created_at", "last_visit_at", "fact_count", "pending_count")
+    list_display = ("id", "site", "created", "last_visit", "fact_count", "pending_count")
     list_filter = ("site",)
+    list_select_related = ("site",)
     date_hierarchy = "last_visit_at"
     readonly_fields = ("site", "created_at", "last_visit_at", "expires", "consents",
                        "conversations")
@@ -119,6 +121,14 @@ class ProfileAdmin(admin.ModelAdmin):
     @admin.display(description=_("facts"), ordering="facts_n")
     def fact_count(self, obj: Profile) -> int:
         return obj.facts_n
+
+    @admin.display(description=_("created"), ordering="created_at")
+    def created(self, obj: Profile) -> str:
+        return site_time(obj.created_at, time_zone=obj.site.time_zone)
+
+    @admin.display(description=_("last visit"), ordering="last_visit_at")
+    def last_visit(self, obj: Profile) -> str:
+        return site_time(obj.last_visit_at, time_zone=obj.site.time_zone)
 
     @admin.display(description=_("awaiting approval"), ordering="pending_n")
     def pending_count(self, obj: Profile) -> int:

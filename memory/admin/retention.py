@@ -3,7 +3,9 @@
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
+from chatwidget.times import site_time
 from memory.models import AuditEvent, RetentionPolicy
 from memory.retention import POLICY_FIELDS, retention_policy_update
 
@@ -41,13 +43,20 @@ class AuditEventAdmin(admin.ModelAdmin):
     """Visible with `memory.view_auditevent` (the Owner group); nobody edits or deletes it:
     entries go when the audit period of the retention policy is over."""
 
-    list_display = ("at", "action", "actor_label", "site", "conversation_ref", "target", "reason")
+    list_display = ("when", "action", "actor_label", "site", "conversation_ref", "target",
+                    "reason")
     list_filter = ("action", "site")
+    list_select_related = ("site",)
     search_fields = ("actor_label", "target", "reason")
     date_hierarchy = "at"
     readonly_fields = ("at", "action", "actor", "actor_label", "site", "conversation_ref",
                        "target", "reason", "details")
     fields = readonly_fields
+
+    @admin.display(description=_("when"), ordering="at")
+    def when(self, obj: AuditEvent) -> str:
+        """In the event's site's zone (the server's when it has none), the zone named."""
+        return site_time(obj.at, time_zone=obj.site.time_zone if obj.site_id else None)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

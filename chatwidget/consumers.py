@@ -29,9 +29,6 @@ log = logging.getLogger(__name__)
 # How often an open socket renews its conversation-group membership in the channel layer: a
 # Redis restart without persistence forgets every group, and this brings the tab back.
 GROUP_RENEW_SECONDS = 30
-# When Daphne stops (SIGTERM), an answer being streamed may finish within this many seconds
-# before the socket closes (keep it below the stop timeout of systemd/Kubernetes: 30 s).
-SHUTDOWN_GRACE_SECONDS = 10
 # Close code meaning "this process cannot serve you now: reconnect and resume" (shutdown,
 # Redis or the database away). 1012/1013 would say so, but servers may only send 1000 and
 # 3000-4999 (RFC 6455, 7.4.2), so it is an application code.
@@ -107,7 +104,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                                                              "error": type(exc).__name__})
             await self._close_for_reconnect(grace=0)
         except asyncio.CancelledError:
-            await self._close_for_reconnect(grace=SHUTDOWN_GRACE_SECONDS)
+            await self._close_for_reconnect(grace=settings.WS_SHUTDOWN_GRACE_SECONDS)
             raise
 
     async def _close_for_reconnect(self, *, grace: float) -> None:
@@ -116,8 +113,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         running = [t for t in getattr(self, "tasks", ()) if t is not self.renewer]
         if running and grace:  # let an answer being streamed finish, within the grace
             await asyncio.wait(running, timeout=grace)
-        for task in running:
+        for task in running:  # an unfinished answer hands its turn over (lease released)
             task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=1)
         try:
             # (Database threads never wait on this loop: chatwidget.events hands events over
             # without blocking, so a stopping loop cannot hang the process.)
@@ -181,6 +180,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self._send(protocol.welcome_frame(session=frame.session, resumed=True,
                                                 state=conv.state, turns=turns))
         await self._recognise(frame.recognition, conv.pk)
+        if services.bot_may_answer(conv.state):
+            # an acked question whose answer died with another process (or this one's
+            # predecessor) is answered here
+            self._spawn(self._recover(conv.pk))
 
     async def _recognise(self, token: str | None, conversation_id: int | None) -> None:
         """The recognition cookie's token, sent with hello only after consent: a live profile
@@ -285,6 +288,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 with translation.override(self.language):
                     await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT,
                                                     client_id))
+
+    async def _recover(self, conversation_id: int) -> None:
+        try:
+            await services.answer_recover(conversation_id=conversation_id, send=self._send,
+                                          lock=self.answer_lock)
+        except DatabaseError as exc:
+            log.warning("database unavailable", extra={"at": "recover",
+                                                       "error": type(exc).__name__})
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 Frame = dict[str, Any]
 
 MAX_CLIENT_ID = 64
+RESERVED_ID_PREFIX = "~"  # the server's own turn ids (answers) start with it
 MAX_REASON = 500
 LANGUAGES = ("en", "de")
 
@@ -161,7 +162,8 @@ def _hello(data: dict) -> Hello:
 def _message(data: dict, max_length: int) -> Message | ProtocolError:
     client_id = data.get("id")
     text = data.get("text")
-    if not isinstance(client_id, str) or not client_id or len(client_id) > MAX_CLIENT_ID:
+    if (not isinstance(client_id, str) or not client_id or len(client_id) > MAX_CLIENT_ID
+            or client_id.startswith(RESERVED_ID_PREFIX)):
         return ProtocolError(ErrorCode.BAD_FRAME, _("A message needs an id."))
     if not isinstance(text, str) or not text.strip():
         return ProtocolError(ErrorCode.EMPTY, _("The message is empty."), client_id)

@@ -1,6 +1,6 @@
 """chatwidget's services: sites, the visitor's turn, the answer flow."""
 
-from chatwidget.services.answers import answer_generate
+from chatwidget.services.answers import AnswerResult, answer_generate, answer_recover
 from chatwidget.services.sites import embed_snippet, site_create
 from chatwidget.services.turns import (
     TurnOutcome,
@@ -13,7 +13,8 @@ from chatwidget.services.turns import (
 )
 
 __all__ = [
-    "TurnOutcome", "VisitorTurn", "answer_generate", "bot_may_answer", "embed_snippet",
-    "site_create", "turn_outcome", "visitor_rate_limited", "visitor_turn_case_update",
+    "AnswerResult", "TurnOutcome", "VisitorTurn", "answer_generate", "answer_recover",
+    "bot_may_answer", "embed_snippet", "site_create", "turn_outcome", "visitor_rate_limited",
+    "visitor_turn_case_update",
     "visitor_turn_receive",
 ]

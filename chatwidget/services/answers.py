@@ -1,8 +1,11 @@
 """The answer flow of one visitor turn: context -> model (or demo) -> stored answer."""
 
 import asyncio
+import contextlib
 import logging
+import uuid
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
 
 from django.conf import settings
 from django.core.cache import cache
@@ -12,6 +15,7 @@ from django.utils.translation import gettext
 from chatwidget import llm
 from chatwidget.db import db_async
 from chatwidget.protocol import ErrorCode, Frame, delta_frame, error_frame
+from chatwidget.selectors import turn_unanswered
 from handover.models import Case
 from handover.services import handover_request
 from memory.context import context_build
@@ -23,54 +27,124 @@ log = logging.getLogger(__name__)
 Send = Callable[[Frame], Awaitable[None]]
 
 
-def _answering_key(conversation_id: int, request_seq: int) -> str:
+# An answer's turn carries this client id: one stored answer per visitor turn, whichever
+# process stores it (turn_append is idempotent per client id). Widget ids never start with "~"
+# (chatwidget.protocol refuses them).
+ANSWER_ID_PREFIX = "~a:"
+
+
+class AnswerResult(StrEnum):
+    STORED = "stored"  # streamed (to this socket) and stored
+    BUSY = "busy"  # a live lease: another socket or process is answering this turn
+    SILENT = "silent"  # answered already, or the bot may not answer (state, erased)
+    FAILED = "failed"  # the model failed; the visitor got a model_unavailable error
+
+
+def answer_client_id(request_seq: int) -> str:
+    return f"{ANSWER_ID_PREFIX}{request_seq}"
+
+
+def _lease_key(conversation_id: int, request_seq: int) -> str:
     return f"answering:{conversation_id}:{request_seq}"
 
 
-def _prepare(conversation_id: int, request_seq: int, retry: bool):
-    """Everything before the model call in one thread hop: claim the request (one answer per
-    visitor turn, across sockets and processes), reserve the answer's seq while the
-    conversation is with the bot (one statement), then build the context. Returns
-    (built, seq, language), or (None, None, None) when the bot must stay silent.
+def _lease_renew(key: str, owner: str) -> bool:
+    """Extend the lease while it is ours; False once it expired or another process took it."""
+    if cache.get(key) != owner:
+        return False
+    return bool(cache.touch(key, settings.ANSWER_LEASE_SECONDS))
 
-    `retry`: the visitor re-sent a message that was already stored (its ack was lost). It is
-    answered only if no answer is on its way or stored yet."""
-    key = _answering_key(conversation_id, request_seq)
-    if not cache.add(key, 1, timeout=int(settings.LLM_TIMEOUT_SECONDS * 3) + 60):
-        return None, None, None  # another socket is answering this turn
+
+def _lease_release(key: str, owner: str) -> None:
+    if cache.get(key) == owner:
+        cache.delete(key)
+
+
+def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
+    """Everything before the model call in one thread hop: take the lease on "this turn is
+    being answered" (one answer per visitor turn, across sockets and processes), reserve the
+    answer's seq while the conversation is with the bot (one statement), then build the
+    context. Returns (built, seq, language), or (AnswerResult, None, None) when this socket
+    does not answer.
+
+    The lease lives ANSWER_LEASE_SECONDS and is renewed while the answer streams: a process
+    that dies (SIGKILL, OOM) holds it for seconds, not minutes, and then any process may
+    answer the turn (answer_recover).
+
+    `retry`: the turn was stored before (a re-sent message whose ack was lost, or a recovery
+    after a crash). It is answered only if no answer is stored yet."""
+    key = _lease_key(conversation_id, request_seq)
+    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
+        return AnswerResult.BUSY, None, None
     if retry and Turn.objects.filter(conversation_id=conversation_id, seq__gt=request_seq,
                                      role=TurnRole.ASSISTANT).exists():
         cache.delete(key)
-        return None, None, None
+        return AnswerResult.SILENT, None, None
     # The authority on "may the bot answer?" at the moment it matters: the reservation runs
     # only while the state is `bot` (a take-over between the turn and here wins).
     reserved = answer_seq_reserve(conversation_id=conversation_id)
     if reserved is None:
         cache.delete(key)
-        return None, None, None
+        return AnswerResult.SILENT, None, None
     seq, language = reserved
     return context_build(conversation_id=conversation_id, request_seq=request_seq), seq, language
 
 
-def _finish(conversation_id: int, request_seq: int, seq: int, text: str) -> None:
+def _finish(conversation_id: int, request_seq: int, seq: int, text: str, owner: str) -> None:
     try:
         if text:
             turn_append(conversation_id=conversation_id, role=TurnRole.ASSISTANT, text=text,
-                        seq=seq)
+                        seq=seq, client_id=answer_client_id(request_seq))
     finally:
-        cache.delete(_answering_key(conversation_id, request_seq))
+        _lease_release(_lease_key(conversation_id, request_seq), owner)
+
+
+async def _lease_keep(key: str, owner: str) -> None:
+    """Renew the lease every third of its life while the answer is on its way."""
+    while True:
+        await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 3)
+        try:
+            renewed = _lease_renew(key, owner)  # one cache round trip, no thread hop
+        except Exception as exc:  # the cache away: the answer goes on; the lease may lapse
+            log.warning("answer lease not renewed", extra={"error": type(exc).__name__})
+            continue
+        if not renewed:
+            log.warning("answer lease lost", extra={"key": key})
+            return
 
 
 async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
-                          client_id: str | None, retry: bool = False) -> None:
+                          client_id: str | None, retry: bool = False) -> AnswerResult:
     """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
     answer and publish it to every tab. The bot stays silent unless the state is `bot`.
 
     The answer outlives the socket that asked: a visitor who changes pages mid-stream finds
-    the complete answer on the next page (sends to a closed socket are dropped)."""
-    built, seq, language = await db_async(_prepare)(conversation_id, request_seq, retry)
-    if built is None:
-        return
+    the complete answer on the next page (sends to a closed socket are dropped). Cancelled
+    (the process stops), it hands the turn over: the lease is released at once, so the
+    process the widget reconnects to answers it (answer_recover)."""
+    owner = uuid.uuid4().hex
+    built, seq, language = await db_async(_prepare)(conversation_id, request_seq, retry, owner)
+    if isinstance(built, AnswerResult):
+        return built
+    key = _lease_key(conversation_id, request_seq)
+    keeper = asyncio.ensure_future(_lease_keep(key, owner))
+    try:
+        return await _answer_stream(conversation_id=conversation_id, request_seq=request_seq,
+                                    send=send, client_id=client_id, built=built, seq=seq,
+                                    language=language, owner=owner)
+    except asyncio.CancelledError:
+        try:
+            _lease_release(key, owner)  # one cache round trip: the hand-over
+        except Exception as exc:  # the cache away: the lease lapses in seconds anyway
+            log.info("answer lease not released", extra={"error": type(exc).__name__})
+        raise
+    finally:
+        keeper.cancel()
+
+
+async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
+                         client_id: str | None, built, seq: int, language: str,
+                         owner: str) -> AnswerResult:
     parts: list[str] = []
     handover_reason: str | None = None
     started = timezone.now()
@@ -100,20 +174,21 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
                 elif event.name == "request_handover":
                     handover_reason = str(event.arguments.get("reason", ""))[:500]
         except llm.ModelUnavailable:
-            await db_async(_finish)(conversation_id, request_seq, seq, "")
+            await db_async(_finish)(conversation_id, request_seq, seq, "", owner)
             await send(error_frame(code=ErrorCode.MODEL_UNAVAILABLE,
                                    message=_model_unavailable_text(language),
                                    client_id=client_id))
-            return
+            return AnswerResult.FAILED
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
-    await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip())
+    await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip(), owner)
     log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
                                      "ms": int((timezone.now() - started).total_seconds() * 1000)})
     if handover_reason is not None:
         await db_async(handover_request)(
             conversation_id=conversation_id, trigger=Case.Trigger.MODEL, reason=handover_reason
         )
+    return AnswerResult.STORED
 
 
 def _model_unavailable_text(language: str) -> str:
@@ -122,3 +197,32 @@ def _model_unavailable_text(language: str) -> str:
             "The assistant is not available right now. Your message is saved; "
             "please try again in a moment or ask for a person."
         )
+
+
+async def answer_recover(*, conversation_id: int, send: Send,
+                         lock: asyncio.Lock | None = None) -> AnswerResult:
+    """Answer the conversation's newest visitor turn if it has no answer and nobody holds its
+    lease: the process that acked it died or stopped mid-answer. Called when a widget says
+    hello (a reconnect after a crash lands here). While another process's lease is live it
+    waits (half a lease at a time) until that answer is stored or the lease lapses, bounded.
+
+    `lock`: the socket's answer lock, so a recovered answer never interleaves with another
+    answer on the same socket."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.LLM_TIMEOUT_SECONDS * 3
+    while True:
+        pending = await db_async(turn_unanswered)(
+            conversation_id=conversation_id,
+            max_age_s=settings.ANSWER_RECOVER_MAX_AGE_SECONDS)
+        if pending is None:
+            return AnswerResult.SILENT
+        async with lock or contextlib.nullcontext():
+            result = await answer_generate(conversation_id=conversation_id,
+                                           request_seq=pending.seq, send=send,
+                                           client_id=pending.client_id, retry=True)
+        if result is not AnswerResult.BUSY or loop.time() >= deadline:
+            if result is AnswerResult.STORED:
+                log.info("answer recovered", extra={"conversation": conversation_id,
+                                                    "request_seq": pending.seq})
+            return result
+        await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 2)

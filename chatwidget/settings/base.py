@@ -266,6 +266,16 @@ RECOGNITION_COOKIE_NAME = "cw_recognition"
 RATE_LIMIT_PER_SESSION = env("RATE_LIMIT_PER_SESSION", default="20/60")  # messages/seconds
 RATE_LIMIT_PER_ADDRESS = env("RATE_LIMIT_PER_ADDRESS", default="60/60")
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=64 * 1024)
+# Answers survive the process that started them (issue 15): the lease on "this turn is being
+# answered" lives this long and is renewed while the answer streams; a dead process's lease
+# lapses within it, and the process the widget reconnects to answers the turn.
+ANSWER_LEASE_SECONDS = env.float("ANSWER_LEASE_SECONDS", default=6.0)
+# A reconnecting widget's unanswered question is answered when it is at most this old.
+ANSWER_RECOVER_MAX_AGE_SECONDS = env.int("ANSWER_RECOVER_MAX_AGE_SECONDS", default=900)
+# On SIGTERM an answer being streamed may finish within this many seconds; after it the turn
+# is handed over (its lease released) and the socket closes with 4503 (keep it below the stop
+# timeout of systemd/Kubernetes: 30 s).
+WS_SHUTDOWN_GRACE_SECONDS = env.float("WS_SHUTDOWN_GRACE_SECONDS", default=10.0)
 HANDOVER_NOTIFY_EMAIL = env("HANDOVER_NOTIFY_EMAIL", default="")
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")

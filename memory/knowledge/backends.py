@@ -32,6 +32,7 @@ PREFIX = 5
 PAIR_TERMS = 6  # the leading terms whose pairs select candidates first
 MIN_HITS = 5  # fewer pair matches than this: add chunks matching any term
 COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select candidates
+PRUNE_FROM_CHUNKS = 2000  # ... in a catalogue of at least this many chunks
 KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
 COMMON_KEY = "knowledge:pg:common-lexemes"
 COMMON_SECONDS = 300
@@ -105,10 +106,14 @@ def _pg_common() -> dict[str, float]:
     if common is None:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT most_common_elems::text::text[], most_common_elem_freqs FROM pg_stats "
-                "WHERE tablename = 'memory_knowledgechunk' AND attname = 'search'")
+                "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, "
+                "c.reltuples FROM pg_class c LEFT JOIN pg_stats s "
+                "ON s.tablename = c.relname AND s.attname = 'search' "
+                "WHERE c.relname = 'memory_knowledgechunk'")
             row = cursor.fetchone()
-        common = dict(zip(row[0], row[1], strict=False)) if row and row[0] else {}
+        # a small catalogue is cheap to rank whole: nothing is left out of the selection
+        large = bool(row) and (row[2] or 0) >= PRUNE_FROM_CHUNKS
+        common = dict(zip(row[0], row[1], strict=False)) if large and row[0] else {}
         cache.set(COMMON_KEY, common, COMMON_SECONDS)
     return common
 
@@ -131,10 +136,11 @@ def _pg_selective(terms: list[str], cfg: str) -> list[str]:
                 _LEXEMES[(cfg, term)] = tuple(lexemes or ())
     share = {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0)
              for t in terms}
-    kept = [t for t in terms if share[t] <= COMMON_SHARE]
-    if len(kept) < KEEP_TERMS:
-        kept = sorted(terms, key=lambda t: share[t])[:KEEP_TERMS]
-    return kept
+    kept = {t for t in terms if share[t] <= COMMON_SHARE}
+    if len(kept) < KEEP_TERMS:  # the least common of the common words fill up
+        kept |= set(sorted((t for t in terms if t not in kept),
+                           key=lambda t: share[t])[:KEEP_TERMS - len(kept)])
+    return [t for t in terms if t in kept]
 
 
 def _expr(term: str, vendor: str) -> str:

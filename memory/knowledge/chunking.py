@@ -75,6 +75,8 @@ def chunk_text(text: str, *, count: Callable[[str], int],
     """The chunks of `text`. `count` gives a text's tokens; `encode_cut(text, n)` cuts a text
     into pieces of at most n tokens (both tiktoken-backed in production, injected so this
     stays pure)."""
+    if count(text) <= max_tokens:  # a product, a short page: one chunk, whatever its shape
+        return [text.strip()] if text.strip() else []
     sections: list[list[str]] = []  # each: [heading?, paragraphs...]
     heading = ""
     for is_heading, block in _blocks(text):

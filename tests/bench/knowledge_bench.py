@@ -55,7 +55,6 @@ def feed_write(path: Path, n: int) -> None:
 def import_figures(site, n: int) -> dict:  # noqa: ANN001
     from memory.knowledge.models import KnowledgeChunk
     from memory.knowledge.services import knowledge_import, knowledge_source_ensure
-
     from memory.tokens import count_tokens
 
     count_tokens("warm the encoding up: its tables are not the import's memory")
@@ -137,6 +136,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--products", type=int, default=10_000)
     parser.add_argument("--builds", type=int, default=200)
+    parser.add_argument("--skip-import", action="store_true",
+                        help="only the latency part (its catalogue is still imported)")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.test")
     import django
@@ -147,17 +148,19 @@ def main(argv: list[str] | None = None) -> dict:
 
     from chatwidget.services import site_create
 
+    load_before = os.getloadavg()
     setup_test_environment()
     old_name = connection.settings_dict["NAME"]
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
         site = site_create(name="Bench shop", origins=["http://shop.test"])
-        imports = import_figures(site, args.products)
+        imports = {} if args.skip_import else import_figures(site, args.products)
         latency = latency_figures(site, args.products, args.builds)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()
-    print(f"Knowledge benchmark on {connection.vendor}\n")
+    print(f"Knowledge benchmark on {connection.vendor} (load average before/after: "
+          f"{load_before[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)\n")
     print("| products | import s | ms/product | peak Python MiB | re-import s (unchanged) |")
     print("|---:|---:|---:|---:|---:|")
     for size, f in imports.items():

@@ -25,6 +25,9 @@ Frame = dict[str, Any]
 MAX_CLIENT_ID = 64
 RESERVED_ID_PREFIX = "~"  # the server's own turn ids (answers) start with it
 MAX_REASON = 500
+# Frames are flat ({"type": ..., "id": ..., "text": ...}); a little room for later fields.
+# Deeper nesting is refused (20,000 levels made json.loads raise RecursionError).
+MAX_DEPTH = 4
 LANGUAGES = ("en", "de")
 
 
@@ -123,14 +126,49 @@ class ProfileRequest:
 Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest
 
 
+def json_load_safe(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+    """`json.loads` that refuses, with ValueError, what would fail later, outside a place
+    that answers politely: nesting deeper than `max_depth` (a RecursionError in json.loads,
+    or in whatever walks the value), a lone surrogate such as "\\ud800" (no UTF-8 for it:
+    hashing and PostgreSQL fail) and NUL (PostgreSQL's text and jsonb refuse it). For every
+    untrusted JSON: websocket frames, request bodies."""
+    try:
+        value = json.loads(data)
+    except RecursionError as exc:
+        raise ValueError("nested too deeply") from exc
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            _string_check(item)
+        elif isinstance(item, (dict, list)):
+            if depth > max_depth:
+                raise ValueError("nested too deeply")
+            if isinstance(item, dict):
+                for key in item:
+                    _string_check(key)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
+    return value
+
+
+def _string_check(text: str) -> None:
+    if "\x00" in text:
+        raise ValueError("NUL in a string")
+    if not text.isascii():
+        text.encode("utf-8")  # UnicodeEncodeError (a ValueError) on a lone surrogate
+
+
 def envelope_parse(text_data: str | None, *, max_bytes: int, greeted: bool
                    ) -> Envelope | ProtocolError:
-    """Size, JSON, a type; before `hello` nothing else; a type the server knows."""
+    """Size, JSON (bounded depth, encodable text), a type; before `hello` nothing else; a
+    type the server knows."""
     if text_data is None or len(text_data) > max_bytes:
         code = ErrorCode.BAD_FRAME if text_data is None else ErrorCode.TOO_LONG
         return ProtocolError(code, _("This frame could not be read."))
     try:
-        raw = json.loads(text_data)
+        raw = json_load_safe(text_data)
     except ValueError:
         return ProtocolError(ErrorCode.BAD_FRAME, _("This frame is not valid JSON."))
     if not isinstance(raw, dict) or not isinstance(raw.get("type"), str):

@@ -1,6 +1,5 @@
 """HTTP views: widget config and export, privacy page, health. Thin: parse, call, render."""
 
-import json
 import logging
 
 from django.conf import settings
@@ -13,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from chatwidget.health import liveness_response, readiness_response
 from chatwidget.models import Site
+from chatwidget.protocol import json_load_safe
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from chatwidget.widget_config import site_cookie_name, widget_config_for
 from memory.export import conversation_export
@@ -96,7 +96,7 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
     if not origin_allowed(info=info, origin=request.headers.get("Origin")):
         return JsonResponse({"error": "forbidden_origin"}, status=403)
     try:
-        body = json.loads(request.body or b"{}")
+        body = json_load_safe(request.body or b"{}")  # 400, not 500, for any bad JSON
     except ValueError:
         return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
     token = body.get("session") if isinstance(body, dict) else None

@@ -16,6 +16,7 @@ from chatwidget import llm
 from chatwidget.db import db_async
 from chatwidget.protocol import ErrorCode, Frame, delta_frame, error_frame
 from chatwidget.selectors import turn_unanswered
+from chatwidget.streaming import DeltaCoalescer
 from handover.models import Case
 from handover.services import handover_request
 from memory.context import context_build
@@ -164,21 +165,26 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
             await send(delta_frame(seq=seq, text=line))
             await asyncio.sleep(0)
     else:
+        # the first delta at once, then at most one frame per WS_DELTA_INTERVAL_MS
+        out = DeltaCoalescer(send=send, frame=lambda text: delta_frame(seq=seq, text=text),
+                             interval=settings.WS_DELTA_INTERVAL_MS / 1000)
         try:
             async for event in llm.stream_reply(
                 messages=built.messages, model=built.model, tools=[llm.HANDOVER_TOOL]
             ):
                 if isinstance(event, llm.Delta):
                     parts.append(event.text)
-                    await send(delta_frame(seq=seq, text=event.text))
+                    await out.add(event.text)
                 elif event.name == "request_handover":
                     handover_reason = str(event.arguments.get("reason", ""))[:500]
         except llm.ModelUnavailable:
+            await out.close()  # what arrived before the failure, as before coalescing
             await db_async(_finish)(conversation_id, request_seq, seq, "", owner)
             await send(error_frame(code=ErrorCode.MODEL_UNAVAILABLE,
                                    message=_model_unavailable_text(language),
                                    client_id=client_id))
             return AnswerResult.FAILED
+        await out.close()
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
     await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip(), owner)

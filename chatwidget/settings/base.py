@@ -176,6 +176,9 @@ OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="") or None
 CHAT_MODEL = env("CHAT_MODEL", default="gpt-4o-mini")
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_FIRST_TOKEN_TIMEOUT_SECONDS = env.float("LLM_FIRST_TOKEN_TIMEOUT_SECONDS", default=20.0)
+# Streamed answers: the first delta goes out at once, later ones are joined into at most one
+# websocket frame per this many milliseconds (chatwidget.streaming; 0 = a frame per chunk).
+WS_DELTA_INTERVAL_MS = env.int("WS_DELTA_INTERVAL_MS", default=40)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 DEMO_MODE = not OPENAI_API_KEY
 # Optional embeddings for shop knowledge (same endpoint and key); empty: full-text search only.
@@ -323,6 +326,7 @@ LOGGING = {
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
+        "httpx2": {"level": "WARNING"},  # the openai SDK's HTTP library from openai 3 on
         "openai": {"level": "WARNING"},
     },
 }

@@ -148,6 +148,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
                                                            "error": type(exc).__name__})
                 await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT,
                                                 envelope.client_id))
+                if not self.greeted:
+                    # the widget says hello only on open: a clean close makes it reconnect
+                    # (with backoff) and say hello again, instead of a socket stuck un-greeted
+                    await self.close(code=CLOSE_RECONNECT)
 
     async def _dispatch(self, frame: protocol.Inbound) -> None:
         match frame:

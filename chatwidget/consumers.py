@@ -5,6 +5,7 @@ import asyncio
 import json
 import logging
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.db import Error as DatabaseError
@@ -83,6 +84,17 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         self.language = self.site.language
+
+    async def dispatch(self, message: dict) -> None:
+        """Channels' dispatch, without its `aclose_old_connections()` before every handler: a
+        thread hop per incoming frame and per channel-layer event, on the one thread-sensitive
+        thread, to tidy connections this consumer never uses there. Every database call here
+        goes through `db_async`, whose thread closes stale connections before and after
+        (channels.db.DatabaseSyncToAsync)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def disconnect(self, code: int) -> None:
         # An answer being streamed is not cancelled: it is stored and published to the

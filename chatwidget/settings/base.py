@@ -179,6 +179,10 @@ LLM_FIRST_TOKEN_TIMEOUT_SECONDS = env.float("LLM_FIRST_TOKEN_TIMEOUT_SECONDS", d
 # Streamed answers: the first delta goes out at once, later ones are joined into at most one
 # websocket frame per this many milliseconds (chatwidget.streaming; 0 = a frame per chunk).
 WS_DELTA_INTERVAL_MS = env.int("WS_DELTA_INTERVAL_MS", default=40)
+# Threads per web process for database work (chatwidget.db): each holds one connection, so
+# this is also the process's connection count; processes × DB_THREADS must stay below
+# PostgreSQL's max_connections (or PgBouncer's pool).
+DB_THREADS = env.int("DB_THREADS", default=8)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 DEMO_MODE = not OPENAI_API_KEY
 # Optional embeddings for shop knowledge (same endpoint and key); empty: full-text search only.

@@ -66,6 +66,7 @@ class BuiltContext:
     model: str
     sections: dict[str, int] = field(default_factory=dict)
     knowledge_lines: list[str] = field(default_factory=list)  # demo mode shows them
+    knowledge_trace: dict | None = None  # saved with the trace (context_trace_save)
 
 
 def site_model(site: Site) -> str:
@@ -137,7 +138,12 @@ def _knowledge(*, site: Site, model: str, message: str, core: Core | None, rows:
                             room=max(0, min(knowledge_cap(site), room)))
 
 
-def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
+def context_build(*, conversation_id: int, request_seq: int,
+                  trace_save: bool = True) -> BuiltContext:
+    """The messages of one model call and their trace. `trace_save=False` leaves the trace
+    unsaved for the caller to store with `context_trace_save` later: the answer flow writes
+    it after the answer, off the path to the model call (statements and a commit less
+    before the first token)."""
     conv = Conversation.objects.select_related("site").get(pk=conversation_id)
     site = conv.site
     model = site_model(site)
@@ -249,8 +255,7 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
         "verbatim": sum(t.token_count for t in chosen),
         "request": t_request,
     }
-    with relaxed_durability():  # a trace lost in a crash costs nothing; an fsync costs ms
-        trace = ContextTrace.objects.create(
+    trace = ContextTrace(
             conversation=conv,
             request_seq=request_seq,
             mode="demo" if settings.DEMO_MODE else "model",
@@ -265,10 +270,20 @@ def context_build(*, conversation_id: int, request_seq: int) -> BuiltContext:
             left_out=left_out,
             inline_condensed=inline,
         )
-        if knowledge.retrieved:
-            KnowledgeTrace.objects.create(trace=trace, chunks=knowledge.retrieved,
-                                          tokens=knowledge.tokens, room=knowledge.room)
     lines = knowledge_demo_lines(knowledge, language=conv.language) if settings.DEMO_MODE \
         and knowledge.attempted else []
-    return BuiltContext(messages=messages, trace=trace, model=model, sections=sections,
-                        knowledge_lines=lines)
+    built = BuiltContext(messages=messages, trace=trace, model=model, sections=sections,
+                         knowledge_lines=lines, knowledge_trace=(
+                             {"chunks": knowledge.retrieved, "tokens": knowledge.tokens,
+                              "room": knowledge.room} if knowledge.retrieved else None))
+    if trace_save:
+        context_trace_save(built=built)
+    return built
+
+
+def context_trace_save(*, built: BuiltContext) -> None:
+    """Store the trace of a built context (and what knowledge retrieval added to it)."""
+    with relaxed_durability():  # a trace lost in a crash costs nothing; an fsync costs ms
+        built.trace.save(force_insert=True)
+        if built.knowledge_trace:
+            KnowledgeTrace.objects.create(trace=built.trace, **built.knowledge_trace)

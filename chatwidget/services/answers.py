@@ -19,7 +19,7 @@ from chatwidget.selectors import turn_unanswered
 from chatwidget.streaming import DeltaCoalescer
 from handover.models import Case
 from handover.services import handover_request
-from memory.context import context_build
+from memory.context import BuiltContext, context_build, context_trace_save
 from memory.models import Turn, TurnRole
 from memory.services import answer_seq_reserve, turn_append
 
@@ -88,11 +88,18 @@ def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
         cache.delete(key)
         return AnswerResult.SILENT, None, None
     seq, language = reserved
-    return context_build(conversation_id=conversation_id, request_seq=request_seq), seq, language
+    built = context_build(conversation_id=conversation_id, request_seq=request_seq,
+                          trace_save=False)  # stored after the answer, in _finish
+    return built, seq, language
 
 
-def _finish(conversation_id: int, request_seq: int, seq: int, text: str, owner: str) -> None:
+def _finish(conversation_id: int, request_seq: int, seq: int, text: str, owner: str,
+            built: BuiltContext | None = None) -> None:
+    """After the answer, one thread hop: the context trace (before the turn, so it exists
+    once the visitor sees the stored answer), the answer, the request's lease released."""
     try:
+        if built is not None:
+            context_trace_save(built=built)
         if text:
             turn_append(conversation_id=conversation_id, role=TurnRole.ASSISTANT, text=text,
                         seq=seq, client_id=answer_client_id(request_seq))
@@ -179,7 +186,8 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
                     handover_reason = str(event.arguments.get("reason", ""))[:500]
         except llm.ModelUnavailable:
             await out.close()  # what arrived before the failure, as before coalescing
-            await db_async(_finish)(conversation_id, request_seq, seq, "", owner)
+            await db_async(_finish)(conversation_id, request_seq, seq, "", owner,
+                                    built=built)
             await send(error_frame(code=ErrorCode.MODEL_UNAVAILABLE,
                                    message=_model_unavailable_text(language),
                                    client_id=client_id))
@@ -187,7 +195,8 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
         await out.close()
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
-    await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip(), owner)
+    await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip(), owner,
+                            built=built)
     log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
                                      "ms": int((timezone.now() - started).total_seconds() * 1000)})
     if handover_reason is not None:

@@ -129,3 +129,48 @@ async def test_demo_mode_quotes_the_best_excerpt_and_active_objects(demo_site, c
     assert "Cotton kurta, mint" in answers[-1]
     assert "size L: in stock" in answers[-1]
     assert "KU-2291-M" in answers[-1].split("Best excerpt")[0], "active objects are shown"
+
+
+def _conversation(site, *texts):
+    from memory.services import conversation_start, turn_append
+
+    conv = conversation_start(site_id=site.pk)[0]
+    for i, text in enumerate(texts):
+        last = turn_append(conversation_id=conv.pk, role="visitor" if i % 2 == 0
+                           else "assistant", text=text)
+    return conv, last.turn.seq
+
+
+async def test_share_zero_turns_retrieval_off(demo_site):
+    from memory.context import context_build
+
+    def build(share):
+        demo_site.knowledge_share = share
+        demo_site.save()
+        conv, seq = _conversation(demo_site, "Cotton kurta in mint.", "It is lovely.",
+                                  "What about size L?")
+        return context_build(conversation_id=conv.pk, request_seq=seq)
+
+    on, off = await database_sync_to_async(build)(25), await database_sync_to_async(build)(0)
+    assert on.sections["knowledge"] > 0
+    assert any("<<<excerpt" in m["content"] for m in on.messages)
+    assert off.sections["knowledge"] == 0
+    assert not any("<<<excerpt" in m["content"] for m in off.messages)
+
+
+async def test_a_site_without_knowledge_pays_no_query(site):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.context import context_build
+
+    def queries():
+        conv, seq = _conversation(site, "Cotton kurta in mint.", "Nice.", "What about size L?")
+        context_build(conversation_id=conv.pk, request_seq=seq)  # the hint is cached now
+        with CaptureQueriesContext(connection) as captured:
+            built = context_build(conversation_id=conv.pk, request_seq=seq)
+        assert built.sections["knowledge"] == 0
+        return [q["sql"] for q in captured]
+
+    sql = await database_sync_to_async(queries)()
+    assert not any("knowledgechunk" in q for q in sql)

@@ -15,7 +15,12 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from chatwidget.models import Site
-from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
+from memory.knowledge.models import (
+    KnowledgeChunk,
+    KnowledgeDocument,
+    KnowledgeSource,
+    KnowledgeTrace,
+)
 from memory.knowledge.services import (
     knowledge_document_delete,
     knowledge_import_queued,
@@ -145,3 +150,31 @@ class KnowledgeDocumentAdmin(admin.ModelAdmin):
     def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
         for document in queryset:
             knowledge_document_delete(document=document)
+
+
+@admin.register(KnowledgeTrace)
+class KnowledgeTraceAdmin(admin.ModelAdmin):
+    """What retrieval gave each model call: chunk ids, scores, bonus, sent or why not."""
+
+    list_display = ("trace", "conversation", "tokens", "room", "sent", "left_out")
+    list_select_related = ("trace",)
+    readonly_fields = ("trace", "tokens", "room", "chunks")
+    fields = readonly_fields
+
+    @admin.display(description=_("conversation"))
+    def conversation(self, obj: KnowledgeTrace) -> int:
+        return obj.trace.conversation_id
+
+    @admin.display(description=_("sent"))
+    def sent(self, obj: KnowledgeTrace) -> int:
+        return sum(1 for c in obj.chunks if c.get("sent"))
+
+    @admin.display(description=_("left out"))
+    def left_out(self, obj: KnowledgeTrace) -> int:
+        return sum(1 for c in obj.chunks if not c.get("sent"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False

@@ -7,7 +7,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
+from memory.knowledge.models import (
+    KnowledgeChunk,
+    KnowledgeDocument,
+    KnowledgeSource,
+    KnowledgeTrace,
+)
 from memory.knowledge.query import knowledge_query_build
 from memory.knowledge.selectors import knowledge_search
 from memory.knowledge.tasks import knowledge_import_source
@@ -85,3 +90,22 @@ def test_add_form_needs_a_url_or_a_file(owner, site):
     response = upload(owner, site, b"x", name="feed.exe")
     assert b"must be .jsonl, .md or .html" in response.content
     assert not KnowledgeSource.objects.exists()
+
+
+def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
+    from memory.models import ContextTrace
+    from memory.services import conversation_start
+
+    conv = conversation_start(site_id=site.pk)[0]
+    trace = ContextTrace.objects.create(conversation=conv, request_seq=1, budget=8000,
+                                        reserve=800, total_tokens=900)
+    KnowledgeTrace.objects.create(trace=trace, tokens=300, room=2000, chunks=[
+        {"chunk": 41, "score": 1.0, "bonus": 0.05, "sent": True},
+        {"chunk": 42, "score": 0.9, "bonus": 0.0, "sent": False,
+         "why": "knowledge_over_budget"}])
+    listing = owner.get(reverse("admin:memory_knowledgetrace_changelist")).content.decode()
+    assert '<td class="field-sent">1</td>' in listing
+    assert '<td class="field-left_out">1</td>' in listing
+    detail = owner.get(reverse("admin:memory_knowledgetrace_change",
+                               args=[trace.knowledge.pk])).content.decode()
+    assert "knowledge_over_budget" in detail and "42" in detail

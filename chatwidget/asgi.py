@@ -11,6 +11,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from chatwidget import daphne_fix  # noqa: E402
+from chatwidget.client_address import TrustedProxyMiddleware  # noqa: E402
 from chatwidget.routing import websocket_urlpatterns  # noqa: E402
 
 daphne_fix.apply()
@@ -27,9 +28,10 @@ except ImportError:  # pragma: no cover
 
 # The widget's socket checks the Origin against each Site's allowed origins in the consumer
 # (the list is per site); the staff socket sits behind the session auth of admin.
-application = ProtocolTypeRouter(
+# X-Forwarded-For/-Proto count only from TRUSTED_PROXIES (Daphne runs without --proxy-headers).
+application = TrustedProxyMiddleware(ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns + staff_patterns)),
     }
-)
+))

@@ -16,6 +16,7 @@ from redis.exceptions import RedisError
 from chatwidget import protocol, services
 from chatwidget.db import db_async
 from chatwidget.events import conversation_group
+from chatwidget.limits import CLOSE_TOO_MANY, SocketGuard
 from chatwidget.protocol import ErrorCode, ProtocolError
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from handover.models import Case
@@ -36,6 +37,7 @@ GROUP_RENEW_SECONDS = 30
 CLOSE_RECONNECT = 4503
 UNAVAILABLE_TEXT = _("The chat is briefly unavailable. Please try again in a moment.")
 RATE_LIMITED_TEXT = _("Too many messages. Please wait a moment.")
+TOO_MANY_TEXT = _("Too many chats are open from your network. Close one and try again.")
 
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
@@ -57,6 +59,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.answer_lock = asyncio.Lock()
+        client = self.scope.get("client") or ("?", 0)  # from trusted proxies only
+        self.address = str(client[0])
+        self.guard = SocketGuard(address=self.address, close=self.close,
+                                 greeted=lambda: self.greeted,
+                                 busy=lambda: any(t is not self.renewer for t in self.tasks))
+        if not self.guard.admit():  # before any database work
+            await self.accept()
+            await self._error(ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, TOO_MANY_TEXT))
+            await self.close(code=CLOSE_TOO_MANY)
+            return
         key = self.scope["url_route"]["kwargs"]["site_key"]
         try:
             self.site = await db_async(site_info_by_key)(key=key)
@@ -69,8 +81,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return
         headers = dict(self.scope.get("headers", []))
         origin = headers.get(b"origin", b"").decode("latin-1") or None
-        client = self.scope.get("client") or ("?", 0)
-        self.address = str(client[0])
         await self.accept()
         if self.site is None:
             await self._error(ProtocolError(ErrorCode.UNKNOWN_SITE,
@@ -97,6 +107,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "guard", None) is not None:
+            self.guard.release()
         # An answer being streamed is not cancelled: it is stored and published to the
         # conversation's group, so a visitor who changed pages gets it on the next one.
         if self.renewer is not None:
@@ -140,6 +152,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.site is None:
+            return
+        if not self.guard.frame():  # every frame type counts, before any parsing
+            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT))
             return
         envelope = protocol.envelope_parse(text_data, max_bytes=settings.WS_MAX_FRAME_BYTES,
                                            greeted=self.greeted)
@@ -282,6 +297,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def chat_event(self, message: dict) -> None:
         event = message["event"]
+        self.guard.touch()
         await self._send(event)
         if protocol.is_forgotten(event):
             self.conversation_id = None

@@ -65,6 +65,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_SITE = "unknown_site"
     FORBIDDEN_ORIGIN = "forbidden_origin"
     MODEL_UNAVAILABLE = "model_unavailable"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
 
 
 # --- inbound ------------------------------------------------------------------------------------

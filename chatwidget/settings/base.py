@@ -283,6 +283,20 @@ ANSWER_RECOVER_MAX_AGE_SECONDS = env.int("ANSWER_RECOVER_MAX_AGE_SECONDS", defau
 # is handed over (its lease released) and the socket closes with 4503 (keep it below the stop
 # timeout of systemd/Kubernetes: 30 s).
 WS_SHUTDOWN_GRACE_SECONDS = env.float("WS_SHUTDOWN_GRACE_SECONDS", default=10.0)
+# Limits a client cannot walk around (issue 15; chatwidget.limits, chatwidget.client_address).
+# Open visitor sockets per web process: per client address, per IPv6 /64, in all.
+WS_MAX_SOCKETS_PER_ADDRESS = env.int("WS_MAX_SOCKETS_PER_ADDRESS", default=50)
+WS_MAX_SOCKETS_PER_NET64 = env.int("WS_MAX_SOCKETS_PER_NET64", default=100)
+WS_MAX_SOCKETS_PER_PROCESS = env.int("WS_MAX_SOCKETS_PER_PROCESS", default=5000)
+# A socket that has not said hello within this many seconds is closed (4408).
+WS_HELLO_TIMEOUT_SECONDS = env.float("WS_HELLO_TIMEOUT_SECONDS", default=10.0)
+# A socket without a frame either way for this long is closed (4000; the widget resumes).
+WS_IDLE_TIMEOUT_SECONDS = env.float("WS_IDLE_TIMEOUT_SECONDS", default=1800.0)
+# Inbound frames of any type per socket ("count/seconds", token bucket with bursts of count).
+WS_FRAME_RATE = env("WS_FRAME_RATE", default="30/10")
+# Addresses or networks of the reverse proxies whose X-Forwarded-For/-Proto are believed
+# (comma-separated, e.g. "127.0.0.1" or "10.0.0.0/8"); from anyone else they are removed.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 HANDOVER_NOTIFY_EMAIL = env("HANDOVER_NOTIFY_EMAIL", default="")
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")

@@ -17,8 +17,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def shop(site, settings):
+def shop(site, settings, fake_llm):
+    """The test site; generous model timeouts, since a loaded CI machine must not turn a
+    slow fake answer into a failed case (timeouts have their own tests)."""
     settings.RATE_LIMIT_PER_ADDRESS = "1000/60"
+    settings.LLM_FIRST_TOKEN_TIMEOUT_SECONDS = 15.0
+    settings.LLM_TIMEOUT_SECONDS = 20.0
     return site
 
 

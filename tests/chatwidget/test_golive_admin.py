@@ -36,6 +36,7 @@ def test_the_task_is_found_by_autodiscovery():
 def test_the_button_runs_the_check_and_the_report_shows_it(site, settings, fake_llm,
                                                            owner_client, eager):
     settings.RATE_LIMIT_PER_ADDRESS = "1000/60"
+    settings.LLM_FIRST_TOKEN_TIMEOUT_SECONDS, settings.LLM_TIMEOUT_SECONDS = 15.0, 20.0
     fake_llm.default = GoLiveShop(careless=True)
     page = owner_client.get(reverse("admin:chatwidget_site_change", args=[site.pk]))
     assert b"Run go-live check" in page.content and b"Go-live history" in page.content

@@ -53,4 +53,5 @@ class SiteAdmin(admin.ModelAdmin):
         return super().get_form(request, obj, **kwargs)
 
 
+from chatwidget.actions import admin as _actions_admin  # noqa: E402, F401 (issue 17)
 from chatwidget.golive import admin as _golive_admin  # noqa: E402, F401 (go-live check, issue 19)

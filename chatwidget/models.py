@@ -156,4 +156,5 @@ class Site(models.Model):
             )
 
 
+from chatwidget.actions.models import Action, ActionCall, ActionPolicy  # noqa: E402, F401, I001
 from chatwidget.golive.models import GoliveRun  # noqa: E402, F401 (go-live check runs, issue 19)

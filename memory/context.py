@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from chatwidget.actions.tools import site_actions
 from chatwidget.db import relaxed_durability
 from chatwidget.llm import HANDOVER_TOOL
 from chatwidget.models import Site
@@ -49,6 +50,7 @@ ROLE_TO_CHAT = {
     "assistant": "assistant",
     "staff": "assistant",
     "system": "system",
+    "tool": "system",  # a shop lookup's call and result, as data (chatwidget.actions)
 }
 
 # Reasons in ContextTrace.left_out (ids and counts only, never text).
@@ -66,6 +68,8 @@ class BuiltContext:
     model: str
     sections: dict[str, int] = field(default_factory=dict)
     knowledge_lines: list[str] = field(default_factory=list)  # demo mode shows them
+    tools: list[dict] = field(default_factory=list)  # the site's shop actions (openai tools)
+    site_id: int = 0
     knowledge_trace: dict | None = None  # saved with the trace (context_trace_save)
 
 
@@ -167,8 +171,11 @@ def context_build(*, conversation_id: int, request_seq: int,
     t_system = _owner_text_tokens(site.system_rules, model)
     t_pinned = _owner_text_tokens(site.pinned_conventions, model)
     profile_text, t_profile = _profile_section(conv)
-    t_tools = tools_tokens(model)
-    fixed = t_system + t_pinned + t_profile + t_tools
+    # shop actions: their descriptions always, and room kept for their results (counted
+    # into the trace's `tools` when a call is made); cached, no query per build
+    actions = site_actions(site_id=site.pk)
+    t_tools = tools_tokens(model) + _owner_text_tokens(actions.tools_json, model)
+    fixed = t_system + t_pinned + t_profile + t_tools + actions.result_room
     if fixed > budget - reserve:
         log.error("context budget too small for system rules and pinned conventions",
                   extra={"conversation": conv.pk, "site": site.pk, "fixed": fixed})
@@ -275,7 +282,8 @@ def context_build(*, conversation_id: int, request_seq: int,
     built = BuiltContext(messages=messages, trace=trace, model=model, sections=sections,
                          knowledge_lines=lines, knowledge_trace=(
                              {"chunks": knowledge.retrieved, "tokens": knowledge.tokens,
-                              "room": knowledge.room} if knowledge.retrieved else None))
+                              "room": knowledge.room} if knowledge.retrieved else None),
+                         tools=actions.tools, site_id=site.pk)
     if trace_save:
         context_trace_save(built=built)
     return built

@@ -62,6 +62,7 @@ class TurnRole(models.TextChoices):
     ASSISTANT = "assistant", _("Assistant")
     STAFF = "staff", _("Staff")
     SYSTEM = "system", _("System")
+    TOOL = "tool", _("Shop lookup")  # a shop action's call and result (chatwidget.actions)
 
 
 class Turn(models.Model):

@@ -123,7 +123,8 @@ def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversatio
 
 
 def turns_for_visitor(*, conversation_id: int, after_seq: int | None = None) -> list[Turn]:
-    qs = Turn.objects.filter(conversation_id=conversation_id)
+    # shop lookups (role `tool`) are for the model and staff, never shown in the widget
+    qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role="tool")
     if after_seq:
         qs = qs.filter(seq__gt=after_seq)
     return list(qs.order_by("seq").only("seq", "role", "text", "created_at"))

@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from chatwidget import llm
+from chatwidget.actions.loop import demo_lookup_lines, reply_events
 from chatwidget.db import db_async
 from chatwidget.protocol import ErrorCode, Frame, delta_frame, error_frame
 from chatwidget.selectors import turn_unanswered
@@ -157,6 +158,8 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
     handover_reason: str | None = None
     started = timezone.now()
     if settings.DEMO_MODE:
+        lookup = await demo_lookup_lines(built=built, conversation_id=conversation_id,
+                                         request_seq=request_seq, language=language)
         text = llm.demo_reply(
             sections=built.sections,
             verbatim_turns=len(built.trace.verbatim_seqs),
@@ -165,7 +168,7 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
             budget=built.trace.budget,
             reserve=built.trace.reserve,
             language=language,
-            extra_lines=built.knowledge_lines,
+            extra_lines=[*lookup, *built.knowledge_lines],
         )
         for line in text.splitlines(keepends=True):
             parts.append(line)
@@ -176,8 +179,9 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
         out = DeltaCoalescer(send=send, frame=lambda text: delta_frame(seq=seq, text=text),
                              interval=settings.WS_DELTA_INTERVAL_MS / 1000)
         try:
-            async for event in llm.stream_reply(
-                messages=built.messages, model=built.model, tools=[llm.HANDOVER_TOOL]
+            async for event in reply_events(  # the model, and the shop actions it calls
+                built=built, conversation_id=conversation_id, request_seq=request_seq,
+                language=language,
             ):
                 if isinstance(event, llm.Delta):
                     parts.append(event.text)

@@ -8,6 +8,7 @@ import re
 
 from memory import extract
 from memory.condense.inputs import CONTACT_OMITTED, HEALTH_OMITTED
+from memory.condense.lookups import lookup_objects
 from memory.condense.rules import PLACEHOLDER, PLEASANTRY
 from memory.core import CORE_LIMITS, core_coerce, core_empty, text_clean
 from memory.models import TurnRole
@@ -99,6 +100,9 @@ def core_extract(*, previous: dict | None, turns: list[dict]) -> dict:
         seq, role, text = t["turn"], t["role"], t["text"]
         if role == TurnRole.SYSTEM:
             continue
+        if role == TurnRole.TOOL:  # a shop lookup: an order's state (memory.condense.lookups)
+            _lookup_merge(core, text)
+            continue
         found = extract.identifiers_extract(text)
         if role == TurnRole.VISITOR:
             saw_visitor = True
@@ -124,6 +128,16 @@ def core_extract(*, previous: dict | None, turns: list[dict]) -> dict:
         core["open_points"] = []
     core["open_points"] = (core["open_points"] + pending_questions)[-CORE_LIMITS["open_points"]:]
     return core
+
+
+def _lookup_merge(core: dict, text: str) -> None:
+    for obj in lookup_objects(text):
+        same = next((o for o in core["objects"]
+                     if extract.normalise(o["id"]) == extract.normalise(obj["id"])), None)
+        if same is None:
+            core["objects"].append(obj)
+        else:  # the newest lookup's state wins
+            same["kind"], same["label"] = obj["kind"], obj["label"]
 
 
 def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:

@@ -24,6 +24,9 @@ the given JSON form. It is a form, not an essay.
   {"was": old, "now": new, "turn": n}.
 - settled: when a request is done, move it here in one line with its identifiers, and
   start the next request fresh; it must not stay in request.
+- turns of role "tool" are lookups in the shop's system ("Lookup <action> <arguments> →
+  <result>"): an order's status becomes an object {"kind": "order", "id": its number,
+  "label": its state}; the newest lookup's state replaces an older one.
 Never include: pleasantries; payment data, passwords, PINs, codes or placeholders such as
 "[card number removed]"; health details; names or contact details of other people; contact
 details; guesses about the person (mood, solvency, intent).

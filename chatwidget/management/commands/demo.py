@@ -18,6 +18,7 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from chatwidget.actions.demo import API_KEY_ENV, demo_actions_configure
 from chatwidget.models import Site
 from chatwidget.services import site_create
 from chatwidget.supervise import Child, Supervisor, port_holder, port_is_free
@@ -66,8 +67,15 @@ def step_knowledge(ctx: DemoContext) -> None:
                  str(data / "pages"), stdout=io.StringIO())
 
 
+def step_actions(ctx: DemoContext) -> None:
+    """The demo shop's order-status and stock endpoints as shop actions; their key is made
+    here for this run and handed to both processes in the environment (never stored)."""
+    os.environ.setdefault(API_KEY_ENV, secrets.token_urlsafe(16))
+    demo_actions_configure(site=ctx.site, shop_url=f"http://127.0.0.1:{ctx.shop_port}")
+
+
 # Each step takes the context and may fill it in; later steps see what earlier ones made.
-SETUP_STEPS = [step_migrate, step_demo_site, step_knowledge, step_admin_user]
+SETUP_STEPS = [step_migrate, step_demo_site, step_knowledge, step_actions, step_admin_user]
 
 
 class Command(BaseCommand):

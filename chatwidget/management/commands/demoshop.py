@@ -10,10 +10,12 @@ import json
 import re
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.management.base import BaseCommand
 from django.template.loader import render_to_string
+
+from chatwidget.actions.demo import demo_api_answer
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 CATALOGUE = DEMO_DATA / "catalogue.jsonl"
@@ -67,6 +69,12 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
         def do_GET(self) -> None:  # noqa: N802
             path = unquote(self.path.split("?", 1)[0])
             path = ALIASES.get(path, path)
+            api = demo_api_answer(  # the shop's API: order status and stock (shop actions)
+                path=path, query=dict(parse_qsl(urlsplit(self.path).query)),
+                api_key=self.headers.get("X-Api-Key"))
+            if api is not None:
+                self._send(json.dumps(api[1]), "application/json", status=api[0])
+                return
             base = {"widget_url": widget_url.rstrip("/"), "site_key": site_key, "lang": lang,
                     "pages": NAV}
             if path == "/sitemap.xml":
@@ -90,9 +98,9 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
                 return
             self._send(render_to_string(template, {**base, **context}), "text/html")
 
-        def _send(self, text: str, ctype: str) -> None:
+        def _send(self, text: str, ctype: str, status: int = 200) -> None:
             body = text.encode()
-            self.send_response(200)
+            self.send_response(status)
             self.send_header("Content-Type", f"{ctype}; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()

@@ -10,8 +10,21 @@ import logging
 import logging.config
 import traceback
 
-_TEXT_KEYS = {"text", "content", "message_text", "prompt", "messages", "body"}
+_TEXT_KEYS = {"text", "content", "message_text", "prompt", "messages", "body",
+              "data"}  # Celery's failure lines carry their whole context (traceback text) here
+# Celery's format arguments (celery.app.trace): exception text, traceback, return value and
+# the task's arguments may quote what a visitor wrote.
+_CELERY_TEXT_ARGS = {"exc", "traceback", "return_value", "args", "kwargs"}
 _STD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None)).keys()) | {"message", "asctime"}
+
+
+def _scrub_arg(value):
+    """An exception as its type: its message may quote user input (Daphne logs
+    "Exception inside application: %s" with the exception, PostgreSQL's error context
+    quotes the row)."""
+    if isinstance(value, BaseException):
+        return f"{type(value).__name__}: [scrubbed]"
+    return value
 
 
 class ScrubTextFilter(logging.Filter):
@@ -19,6 +32,12 @@ class ScrubTextFilter(logging.Filter):
         for key in list(vars(record)):
             if key in _TEXT_KEYS and key not in _STD:
                 setattr(record, key, "[scrubbed]")
+        record.msg = _scrub_arg(record.msg)
+        if isinstance(record.args, dict):
+            record.args = {k: "[scrubbed]" if k in _CELERY_TEXT_ARGS else _scrub_arg(v)
+                           for k, v in record.args.items()}
+        elif isinstance(record.args, tuple):
+            record.args = tuple(_scrub_arg(arg) for arg in record.args)
         if record.exc_info and record.exc_info[1] is not None:
             exc_type, exc, tb = record.exc_info
             frames = "".join(traceback.format_tb(tb)) if tb else ""

@@ -4,6 +4,7 @@ and the evaluation's target (tests/bench/knowledge_eval.py) held on every run.""
 import json
 
 import pytest
+from django.db import connection
 
 from memory.knowledge.models import KnowledgeChunk
 from memory.knowledge.query import (
@@ -114,3 +115,27 @@ def test_evaluation_target_memory_hit_at_3(demo_site):
     rows = evaluate(demo_site)["rows"]["all"]
     assert rows["memory"] / rows["n"] >= 0.95
     assert rows["alone"] / rows["n"] < 0.7
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="stemming: PostgreSQL's configs")
+def test_a_german_site_is_indexed_and_searched_with_the_german_configuration(site, tmp_path):
+    """"Hosen" (plural) finds "Hose" only through German stemming (both are 'hos'); the
+    English configuration keeps 'hosen' and 'hose' apart, and the words are too short for
+    the prefix fallback."""
+    path = tmp_path / "de.jsonl"
+    path.write_text(json.dumps({"id": "SA-1", "title": "Sommerartikel",
+                                "text": "Eine leichte Hose aus Leinen."}))
+
+    def found(language):
+        site.default_language = language
+        site.save()
+        assert knowledge_import(source=knowledge_source_ensure(site=site,
+                                                               location=str(path))).ok
+        return titles(site, message="Hosen")
+
+    assert found("de") == ["Sommerartikel"]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT search::text FROM memory_knowledgechunk")
+        assert "'hos'" in cursor.fetchone()[0]
+    path.write_text(path.read_text().replace("leichte", "leichtere"))  # re-indexed
+    assert found("en") == []

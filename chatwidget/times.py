@@ -12,6 +12,8 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.formats import date_format
 
+NO_BREAK = "\u00a0"
+
 
 def zone(name: str | None) -> ZoneInfo:
     """The zone called `name`; the server's TIME_ZONE when there is none or it is unknown."""
@@ -23,7 +25,12 @@ def zone(name: str | None) -> ZoneInfo:
 
 def site_time(value: datetime | None, *, time_zone: str | None) -> str:
     """`value` in `time_zone` (a site's), in the one datetime format, the zone named.
-    Empty when there is no time."""
+    Empty when there is no time.
+
+    A narrow column may break it only between date and time ("1 Dec 2026," / "06:44 CET"):
+    the spaces inside each part do not break. A column that cannot break at all makes
+    admin's table wider than the page, and its last columns end up cut off."""
     if value is None:
         return ""
-    return date_format(timezone.localtime(value, zone(time_zone)), "SHORT_DATETIME_FORMAT")
+    text = date_format(timezone.localtime(value, zone(time_zone)), "SHORT_DATETIME_FORMAT")
+    return ", ".join(part.replace(" ", NO_BREAK) for part in text.split(", ", 1))

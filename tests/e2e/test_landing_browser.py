@@ -27,6 +27,10 @@ def admin_login(live_stack):
         "c = Conversation.objects.create(site=site)\n"
         "at = datetime.datetime(2026, 12, 1, 5, 44, tzinfo=datetime.UTC)\n"
         "Conversation.objects.filter(pk=c.pk).update(created_at=at, last_activity_at=at)\n"
+        "from handover.models import Case\n"
+        "case = Case.objects.create(site=site, conversation=c, trigger='visitor')\n"
+        "Case.objects.filter(pk=case.pk).update(requested_at=at)\n"
+        "Conversation.objects.filter(pk=c.pk).update(case_hold=True)  # as handover writes it\n"
         "print(c.pk, site.time_zone)\n"
     )
     pk, zone = out.strip().splitlines()[-1].split()
@@ -55,9 +59,30 @@ def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
     row = page.locator("#result_list tbody tr", has_text=str(pk)).first
     local = datetime(2026, 12, 1, 5, 44, tzinfo=ZoneInfo("UTC")).astimezone(ZoneInfo(zone))
     expected = f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"  # 1 Dec 2026, 06:44 CET
-    assert expected in row.inner_text(), row.inner_text()
+    assert expected in row.inner_text().replace("\xa0", " "), row.inner_text()
     assert "a.m." not in page.content() and "p.m." not in page.content()
     page.screenshot(path=str(artifact("admin-times.png")), full_page=True)
+
+    # The handover case list: the Requested column shows the whole time, on one line.
+    page.goto(live_stack.widget_url + "/admin/handover/case/")
+    page.screenshot(path=str(artifact("admin-case-list.png")), full_page=True)
+    cell = page.locator("#result_list td.field-requested").first
+    assert cell.inner_text().replace("\xa0", " ") == expected
+    # Its text is inside the visible part of the results (admin scrolls what is wider).
+    text_right = cell.evaluate("td => { const r = document.createRange(); "
+                               "r.selectNodeContents(td); return r.getBoundingClientRect().right; }")
+    frame = page.locator("#changelist .results").bounding_box()
+    assert text_right <= frame["x"] + frame["width"], "Requested is cut off"
+
+    # The case links to its conversation, whose page names it and links back.
+    page.locator("#result_list tbody a").first.click()
+    page.locator("#case-conversation-link").click()
+    page.wait_for_url(f"**/admin/memory/conversation/{pk}/change/")
+    assert page.locator("h1").inner_text() == f"Conversation {pk}"
+    heading = page.locator("#content h2").first.inner_text().replace("\xa0", " ")
+    assert heading == f"E2E shop, started {expected}"
+    page.locator("#conversation-case-link").click()
+    page.wait_for_url("**/admin/handover/case/?conversation__exact=*")
 
     page.get_by_role("link", name="View site").click()
     page.wait_for_url(live_stack.widget_url + "/")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -25,7 +25,12 @@ from memory.models import AuditEvent, Conversation, ConversationState, Turn, Tur
 from memory.profiles import profile_link_conversation, profile_update_after_turn
 from memory.redaction import HINTS, previous_turn_needed, redact
 from memory.retention import audit_record
-from memory.selectors import conversation_get_by_token, token_hash, turn_public
+from memory.selectors import (
+    conversation_get_by_token,
+    conversation_is_expired,
+    token_hash,
+    turn_public,
+)
 from memory.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -199,7 +204,9 @@ def visitor_message_receive(
         # The socket resolved and checked the token at hello (or created the conversation):
         # no second lookup on every message. An erased conversation falls through below.
         conv = Conversation.objects.filter(pk=conversation_id, site_id=site_id).only(
-            "pk", "language", "state", "next_seq").first()
+            "pk", "site_id", "language", "state", "next_seq", "last_activity_at").first()
+        if conv is not None and _expired_on_socket(conv):
+            conv = None  # an open socket must not revive an expired transcript: a new one
     elif token:
         conv = conversation_get_by_token(site_id=site_id, token=token)
     if conv is None:
@@ -223,6 +230,15 @@ def visitor_message_receive(
     else:
         conv.refresh_from_db(fields=["state", "next_seq"])
     return result, conv, new_token, hint
+
+
+def _expired_on_socket(conv: Conversation) -> bool:
+    """Whether the conversation an open socket holds has expired meanwhile (its session
+    period passed without a case holding it). Active within the shortest period a policy
+    allows (one hour), it cannot be: the common message pays no query for the policy."""
+    if conv.last_activity_at > timezone.now() - timedelta(hours=1):
+        return False
+    return conversation_is_expired(conversation=conv)
 
 
 def removed_hint(*, removed: dict[str, int], language: str) -> str:

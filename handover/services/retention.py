@@ -1,8 +1,10 @@
 """Retention of case rows: after the run-off a case keeps only what staff wrote.
 
 A case resolved (or released) more than the site's `case_days` ago loses its raw copies (the
-condensed core, the contact details) and its link to the transcript; the row keeps trigger,
-reason and note. The conversation then follows the session period alone (memory's purge).
+condensed core, the contact details), the reason (the visitor's or the model's words) and its
+link to the transcript; the row keeps status, trigger, times and the staff's case note (for
+the team's records, as documented). The conversation then follows the session period alone
+(memory's purge).
 Run by the retention purge (chatwidget.services.retention) in bounded batches.
 """
 
@@ -37,6 +39,6 @@ def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:
             if not ids:
                 break
             done += Case.objects.filter(pk__in=ids).update(
-                core={}, contact=[], conversation=None, transcript_purged_at=now
+                core={}, contact=[], reason="", conversation=None, transcript_purged_at=now
             )
     return done

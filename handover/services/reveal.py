@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils.translation import gettext
 
 from handover.models import Case
+from handover.selectors import case_transcript_is_expired
 from memory.models import AuditEvent, Turn
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,10 @@ def plaintext_reveal(*, case_id: int, user, target: str, reason: str) -> Reveale
     if len(reason) < 5:
         raise ValidationError(gettext("State the reason for revealing (at least 5 characters)."))
     case = Case.objects.get(pk=case_id)
+    if case_transcript_is_expired(case=case):
+        # nothing to show, so nothing to audit: the retention period is over
+        raise ValidationError(gettext("This case has expired: its transcript and contact "
+                                      "details are no longer kept."))
     if target == "transcript":
         if case.conversation_id is None:
             raise ValidationError(gettext("The transcript of this case no longer exists."))

@@ -1,0 +1,90 @@
+"""The demo's order lookup in real Chromium: demo mode (no API key, no model), the demo
+shop's order-status and stock endpoints configured as shop actions as `make demo` does, and
+"where is my order 10452?" answered with the shop's own answer."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM, ROOT, artifact, shadow
+from tests.procs import free_port, wait_port
+
+pytestmark = pytest.mark.e2e
+MESSAGE_BOX = "textarea[aria-describedby=cw-counter]"  # not the rating's comment box
+
+
+@pytest.fixture(scope="module")
+def demo_stack():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    tmp = Path(tempfile.mkdtemp(prefix="cw-e2e-actions-"))
+    port, shop_port = free_port(), free_port()
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+           "DATABASE_URL": f"sqlite:///{tmp / 'demo.sqlite3'}", "OPENAI_API_KEY": "",
+           "CELERY_BROKER_URL": "memory://", "DEBUG": "1", "PYTHONUNBUFFERED": "1",
+           "DEMO_SHOP_API_KEY": "e2e-demo-shop-key",
+           "RUN_DIR": str(tmp),  # its own file cache: site ids repeat across stacks
+           "TIKTOKEN_CACHE_DIR": os.environ.get("TIKTOKEN_CACHE_DIR",
+                                                str(ROOT.parent / "shared" / "tiktoken"))}
+    env.pop("REDIS_URL", None)
+
+    def manage(*args):
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120, check=True).stdout
+
+    manage("migrate", "--noinput")
+    shop_url = f"http://127.0.0.1:{shop_port}"
+    key = re.search(r"Site key: (\S+)", manage(
+        "createsite", "--name", "Demo shop", "--origin", shop_url)).group(1)
+    # the set-up step of `manage.py demo` (step_actions)
+    manage("shell", "-c", "from chatwidget.models import Site; "
+           "from chatwidget.actions.demo import demo_actions_configure; "
+           f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
+           f"shop_url='{shop_url}')))")
+    log = open(tmp / "server.log", "w")  # noqa: SIM115
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                          "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log,
+                         stderr=subprocess.STDOUT),
+        subprocess.Popen([sys.executable, "manage.py", "demoshop", "--port", str(shop_port),
+                          "--widget-url", f"http://127.0.0.1:{port}", f"--site-key={key}"],
+                         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT),
+    ]
+    try:
+        wait_port(port, procs[0])
+        wait_port(shop_port, procs[1])
+        yield shop_url
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def test_demo_answers_where_is_my_order_from_the_shops_api(demo_stack, page):
+    page.goto(demo_stack + "/")
+    shadow(page, "button.launcher").click()
+    shadow(page, MESSAGE_BOX).fill("Where is my order 10452?")
+    shadow(page, MESSAGE_BOX).press("Enter")
+    bubbles = shadow(page, ".message.assistant .bubble")
+    answer = bubbles.filter(has_text="order_status").first
+    answer.wait_for()
+    text = answer.inner_text()
+    assert "status: shipped" in text and "carrier: DHL" in text, text
+    assert "postcode" not in text, "the shop's API never returns what it checks against"
+    page.screenshot(path=str(artifact("actions-demo-order.png")))
+    # an order number the shop does not know: could not be checked, a person offered
+    shadow(page, MESSAGE_BOX).fill("And my order 99999?")
+    shadow(page, MESSAGE_BOX).press("Enter")
+    bubbles.filter(has_text="pass your question to a person").first.wait_for()

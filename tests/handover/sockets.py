@@ -21,6 +21,7 @@ async def staff_socket(user, path: str, *, origin: str | None = "http://testserv
     headers = [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={await database_sync_to_async(login)()}".encode())] if user else []
     if origin:
         headers.append((b"origin", origin.encode()))
+    headers.append((b"host", b"testserver"))  # as a browser sends it (the admin's host)
     comm = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await comm.connect()
     return comm, connected, code

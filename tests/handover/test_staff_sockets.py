@@ -25,6 +25,8 @@ def open_case(site, texts=("I need KU-2291-M in L",)):
     ("outsider", "http://testserver", False),    # staff flag, but no role
     ("Staff", "http://evil.example", False),     # another site's page with the cookie
     ("Staff", None, False),                      # no Origin header
+    ("Staff", "http://testserver:8081", False),  # the same host, another port
+    ("Staff", "https://testserver", False),      # the same host, another scheme
     ("Staff", "http://testserver", True),
     ("Owner", "http://testserver", True),
 ])

@@ -62,3 +62,22 @@ def lookup_objects(text: str) -> list[dict]:
         objects.append({"kind": kind, "id": text_clean(ident)[:60],
                         "label": text_clean(state)[:80]})
     return objects
+
+
+def lookup_states_apply(*, out: dict, turns: list[dict]) -> int:
+    """Verification's last word on lookups (memory.condense.verify): every order state the
+    step's lookup turns report is in the core, the newest winning, whatever a model wrote.
+    Returns how many objects were added or changed."""
+    changed = 0
+    for turn in turns:
+        if turn.get("role") != "tool":
+            continue
+        for obj in lookup_objects(turn.get("text", "")):
+            same = next((o for o in out["objects"] if o["id"] == obj["id"]), None)
+            if same is None:
+                out["objects"].append(obj)
+                changed += 1
+            elif (same["kind"], same["label"]) != (obj["kind"], obj["label"]):
+                same["kind"], same["label"] = obj["kind"], obj["label"]
+                changed += 1
+    return changed

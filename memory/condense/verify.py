@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from memory import extract
+from memory.condense.lookups import lookup_states_apply
 from memory.condense.rules import core_value_forbidden
 from memory.core import CORE_KEYS, CORE_LIMITS, core_coerce, core_empty, core_strings
 from memory.models import TurnRole
@@ -241,5 +242,7 @@ def core_verify(*, data, previous: dict | None, turns: list[dict], through_seq: 
     _extracted_restored(check, out)
     _previous_objects_restored(check, out, prev)
     _previous_constraints_restored(check, out, prev)
+    if changed := lookup_states_apply(out=out, turns=turns):  # shop lookups' states
+        check.repairs["lookup_states"] += changed
     _capped(check, out)
     return out, dict(check.repairs)

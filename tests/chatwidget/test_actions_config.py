@@ -113,3 +113,46 @@ def test_staff_see_the_lookup_on_the_case_page_masked(client, site):
     transcript = html[html.index('id="case-transcript"'):]
     assert "Shop lookup" in transcript and "order_status" in transcript
     assert "shipped" in transcript and "anna@example.com" not in html, "redacted and masked"
+
+
+def test_lookups_and_their_records_go_with_the_transcript(site):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from chatwidget.actions.models import ActionCall
+    from memory.models import Conversation, Turn
+    from memory.retention import retention_purge_expired
+
+    conv = ConversationFactory(site=site, texts=["Where is my order 10452?"])
+    turn = turn_append(conversation_id=conv.pk, role=TurnRole.TOOL, publish=False,
+                       text=tool_turn_text(name="order_status", outcome="ok",
+                                           arguments={"order_number": "10452"},
+                                           result='{"status":"shipped"}')).turn
+    ActionCall.objects.create(conversation=conv, name="order_status", request_seq=1,
+                              turn_seq=turn.seq, outcome="ok", tokens=5)
+    Conversation.objects.filter(pk=conv.pk).update(
+        last_activity_at=timezone.now() - timedelta(days=30))
+    retention_purge_expired()
+    assert not Turn.objects.filter(conversation_id=conv.pk).exists()
+    assert not ActionCall.objects.exists(), "the call's record is purged with the transcript"
+
+
+def test_a_model_that_drops_the_orders_status_is_corrected(site, fake_llm):
+    from memory.condense.service import core_condense
+    from memory.core import core_empty
+    from tests.fakellm import JsonReply
+
+    conv = ConversationFactory(site=site, texts=["Where is my order 10452?"])
+    turn_append(conversation_id=conv.pk, role=TurnRole.TOOL, publish=False,
+                text=tool_turn_text(name="order_status", outcome="ok",
+                                    arguments={"order_number": "10452"},
+                                    result='{"order_number":"10452","status":"shipped"}'))
+    careless = {**core_empty(), "request": "Where is my order 10452?",
+                "objects": [{"kind": "order", "id": "10452", "label": "in transit, probably"}]}
+    fake_llm.script.append(JsonReply(careless))
+    core = core_condense(conversation_id=conv.pk, through_seq=3)  # visitor, answer, lookup
+    assert core.source == "model"
+    assert [o for o in core.data["objects"] if o["id"] == "10452"] == [
+        {"kind": "order", "id": "10452", "label": "shipped"}]
+    assert core.repairs.get("lookup_states") == 1

@@ -156,3 +156,16 @@ def test_a_model_that_drops_the_orders_status_is_corrected(site, fake_llm):
     assert [o for o in core.data["objects"] if o["id"] == "10452"] == [
         {"kind": "order", "id": "10452", "label": "shipped"}]
     assert core.repairs.get("lookup_states") == 1
+
+
+def test_a_site_with_actions_pays_no_query_per_build(site, django_assert_max_num_queries):
+    conv = ConversationFactory(site=site, texts=["Where is my order 10452?"])
+    context_build(conversation_id=conv.pk, request_seq=1)  # warm per-process caches
+    with django_assert_max_num_queries(10) as without:
+        context_build(conversation_id=conv.pk, request_seq=1)
+    demo_actions_configure(site=site, shop_url="http://127.0.0.1:9")
+    context_build(conversation_id=conv.pk, request_seq=1)  # the site's tools cached
+    with django_assert_max_num_queries(10) as with_actions:
+        built = context_build(conversation_id=conv.pk, request_seq=1)
+    assert len(built.tools) == 2
+    assert len(with_actions) == len(without)

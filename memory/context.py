@@ -68,9 +68,9 @@ class BuiltContext:
     model: str
     sections: dict[str, int] = field(default_factory=dict)
     knowledge_lines: list[str] = field(default_factory=list)  # demo mode shows them
+    knowledge_trace: dict | None = None  # saved with the trace (context_trace_save)
     tools: list[dict] = field(default_factory=list)  # the site's shop actions (openai tools)
     site_id: int = 0
-    knowledge_trace: dict | None = None  # saved with the trace (context_trace_save)
 
 
 def site_model(site: Site) -> str:
@@ -210,7 +210,12 @@ def context_build(*, conversation_id: int, request_seq: int,
                             room=room - max(t_core, core_cap))
         through = (chosen[-1].seq if chosen else request_seq) - 1
         log.info("inline condensation", extra={"conversation": conv.pk, "through": through})
-        core = core_refresh_inline(conversation_id=conv.pk, through_seq=through) or core
+        try:
+            core = core_refresh_inline(conversation_id=conv.pk, through_seq=through) or core
+        except Exception as exc:  # noqa: BLE001 - a failed condensation must not silence the
+            # bot: answer from the stored core and the verbatim turns that fit (named below)
+            log.error("inline condensation failed", extra={"conversation": conv.pk,
+                                                           "error": type(exc).__name__})
         inline = True
         covered = core.covers_through_seq if core else 0
         t_core = core.token_count if core else 0
@@ -244,7 +249,9 @@ def context_build(*, conversation_id: int, request_seq: int,
     if profile_text:
         messages.append({"role": "system", "content": profile_text})
     if core_text:
-        messages.append({"role": "system", "content": core_text})
+        # data labelled by speaker, never in the system role: a visitor's words in the core
+        # must not read as the shop's instructions (memory.core.core_render)
+        messages.append({"role": "user", "content": core_text})
     if knowledge.message:  # reference material, after the rules and the core
         messages.append({"role": "system", "content": knowledge.message})
     for turn in chosen:

@@ -11,6 +11,7 @@ from memory.condense.inputs import CONTACT_OMITTED, HEALTH_OMITTED
 from memory.condense.lookups import lookup_objects
 from memory.condense.rules import PLACEHOLDER, PLEASANTRY
 from memory.core import CORE_LIMITS, core_coerce, core_empty, text_clean
+from memory.core_sources import text_replace
 from memory.models import TurnRole
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ\"„“])|\n+")
@@ -177,8 +178,7 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
                 continue
             core["corrections"].append({"was": was, "now": now or "", "turn": seq})
             if now and extract.normalise(was) in extract.normalise(core["request"]):
-                core["request"] = re.sub(re.escape(was), now, core["request"],
-                                         flags=re.IGNORECASE)
+                core["request"] = text_replace(core["request"], was=was, now=now)
     # constraints: the newest value of a kind replaces the older one
     for f in found:
         if f.kind not in extract.VALUE_KINDS:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable
 
 from memory.models import Turn
+from memory.redaction import never_kept_found, redact
 
 CONDENSE_INSTRUCTIONS = """\
 You keep the memory of a shop's chat assistant. You receive the previous condensed core of
@@ -67,9 +68,17 @@ def turn_inputs(turns: Iterable[Turn]) -> list[dict]:
     details."""
     return [
         {"turn": t.seq, "role": t.role,
-         "text": turn_text_for_core(text=t.text, spans=t.spans, health=t.health)}
+         "text": _never_kept_removed(turn_text_for_core(text=t.text, spans=t.spans,
+                                                        health=t.health))}
         for t in turns
     ]
+
+
+def _never_kept_removed(text: str) -> str:
+    """Stored text passed redaction when it was written; a turn stored before the rules knew
+    a spelling ("order 4111 1111 1111 1111") is redacted again before any condenser, model
+    or extraction, can carry the value into a core."""
+    return redact(text).text if never_kept_found(text) else text
 
 
 def condense_messages_build(*, previous: dict | None, turns: list[dict]) -> list[dict]:

@@ -110,8 +110,17 @@ def _condense_step(*, conversation, site, previous: Core | None, turns: list[Tur
             notes["model_unavailable_extractive_fallback"] += 1
             log.warning("condensation model unavailable; extractive fallback",
                         extra={"conversation": conversation.pk})
-    data, repairs = core_verify(data=proposal, previous=prev_data, turns=inputs,
-                                through_seq=through, reference=reference)
+    try:
+        data, repairs = core_verify(data=proposal, previous=prev_data, turns=inputs,
+                                    through_seq=through, reference=reference)
+    except Exception as exc:  # noqa: BLE001 - a verification error must not stop condensing
+        if proposal is reference:
+            raise
+        log.error("core verification failed; extractive fallback",
+                  extra={"conversation": conversation.pk, "error": type(exc).__name__})
+        notes["verify_failed_extractive_fallback"] += 1
+        data, repairs = core_verify(data=reference, previous=prev_data, turns=inputs,
+                                    through_seq=through, reference=reference)
     repairs = dict(Counter(repairs) + notes)
     return _Step(data=data, covers_through=through, source=source,
                  prompt_tokens=int(usage.get("prompt", 0)),

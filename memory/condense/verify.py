@@ -13,15 +13,17 @@ Each rule is one small function over a `_Check` (the sources and the repair coun
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from memory import extract
 from memory.condense.lookups import lookup_states_apply
+from memory.condense.provenance import core_provenance_apply
 from memory.condense.rules import core_value_forbidden
 from memory.core import CORE_KEYS, CORE_LIMITS, core_coerce, core_empty, core_strings
+from memory.core_sources import text_replace
 from memory.models import TurnRole
+from memory.redaction import never_kept_found
 
 _KIND_WORDS = {
     extract.SIZE: ("size", "größe", "groesse", "gr."),
@@ -146,8 +148,7 @@ def _corrections_applied(check: _Check, out: dict) -> None:
                 c["value"] = corr["now"]
                 check.repairs["correction_applied"] += 1
         if was in extract.normalise(out["request"]):
-            out["request"] = re.sub(re.escape(corr["was"]), corr["now"], out["request"],
-                                    flags=re.IGNORECASE)
+            out["request"] = text_replace(out["request"], was=corr["was"], now=corr["now"])
             check.repairs["correction_applied"] += 1
 
 
@@ -170,6 +171,10 @@ def _extracted_restored(check: _Check, out: dict) -> None:
     hay = core_haystack(out)
     for t in check.turns:
         for f in extract.identifiers_extract(t["text"]):
+            if never_kept_found(f.value) or never_kept_found(f"{f.kind} {f.value}"):
+                # a turn stored before the rules knew this spelling: never add it back
+                check.repairs["kept_out_never_kept"] += 1
+                continue
             if f.kind in extract.ID_KINDS:
                 if _named(out, f.value):
                     continue
@@ -245,4 +250,5 @@ def core_verify(*, data, previous: dict | None, turns: list[dict], through_seq: 
     if changed := lookup_states_apply(out=out, turns=turns):  # shop lookups' states
         check.repairs["lookup_states"] += changed
     _capped(check, out)
+    core_provenance_apply(out=out, prev=prev, turns=turns, repairs=check.repairs)
     return out, dict(check.repairs)

@@ -11,8 +11,8 @@ Modules: `selectors` (expiry, lookups, background, the visitor's view, export),
 - `profile_update_from_core` runs after a condensed core is stored, and
   `profile_update_after_turn` after each answer of a linked conversation (most chats end
   long before condensation: the turns the core does not cover yet are condensed
-  extractively, without the model, for this). Light facts (language, named objects, open
-  promises, past cases) are written as active; contact details and the contact preference
+  extractively, without the model, for this). Light facts (language, named objects, past
+  cases) are written as active; contact details, the contact preference and open promises
   are *proposed* and wait for staff approval. Entries are overwritten, not accumulated (one
   row per profile, field and key), and each records its source turn.
 - `profile_background` is the profile section of the model input: facts from earlier visits,

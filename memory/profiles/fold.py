@@ -1,12 +1,14 @@
 """Profile facts from conversations: after a condensed core is stored and after each
-answer of a linked conversation, light facts are written as active and contact details are
-proposed for staff approval."""
+answer of a linked conversation, light facts are written as active; contact details and
+promises are proposed for staff approval. What only the visitor said (a claim) never becomes
+a promise or a past case's resolution (memory.condense.provenance)."""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -16,7 +18,9 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from memory.condense.extractive import core_extract
-from memory.condense.inputs import turn_text_for_core
+from memory.condense.inputs import turn_inputs
+from memory.condense.provenance import core_provenance_apply
+from memory.core import core_coerce
 from memory.models import Conversation, Core, Profile, ProfileFact, Turn, TurnRole
 from memory.profiles.selectors import APPROVAL_FIELDS, Field, Status
 from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
@@ -248,12 +252,11 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
     turns.reverse()
     uncovered = [t for t in turns if t.seq > covered]
     if uncovered:
-        data = core_extract(
-            previous=core.data if core else None,
-            turns=[{"turn": t.seq, "role": t.role,
-                    "text": turn_text_for_core(text=t.text, spans=t.spans, health=t.health)}
-                   for t in uncovered],
-        )
+        inputs = turn_inputs(uncovered)
+        data = core_extract(previous=core.data if core else None, turns=inputs)
+        # what only the visitor said is a claim, never a promise or a resolution here either
+        data = core_provenance_apply(out=data, prev=core_coerce(core.data if core else None),
+                                     turns=inputs, repairs=Counter())
         covers_through, at = uncovered[-1].seq, timezone.now()
     elif core is not None:
         data, covers_through, at = core.data, core.covers_through_seq, core.created_at

@@ -26,10 +26,11 @@ Field = ProfileFact.Field
 Status = ProfileFact.Status
 
 #: Written without review (the handbook's "lighter facts").
-LIGHT_FIELDS = frozenset({Field.LANGUAGE, Field.OBJECT, Field.PAST_CASE, Field.PROMISE})
-#: Proposed, used only after staff approval: contact details and the agreement how to
-#: contact the visitor.
-APPROVAL_FIELDS = frozenset(ProfileFact.SENSITIVE | {Field.CONTACT_PREFERENCE})
+LIGHT_FIELDS = frozenset({Field.LANGUAGE, Field.OBJECT, Field.PAST_CASE})
+#: Proposed, used only after staff approval: contact details, the agreement how to contact
+#: the visitor, and promises (a promise binds the shop for a year: staff confirm it first,
+#: even though the core keeps only promises an assistant, staff or system turn made).
+APPROVAL_FIELDS = frozenset(ProfileFact.SENSITIVE | {Field.CONTACT_PREFERENCE, Field.PROMISE})
 
 BACKGROUND_HEADER = (
     "Background from earlier visits (may be outdated; double-check with the visitor, "

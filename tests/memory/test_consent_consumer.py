@@ -44,6 +44,16 @@ def condense_now(conv_id: int) -> None:
 
 
 @database_sync_to_async
+def approve_promises() -> None:
+    """Staff approve the proposed promises (they wait for review, issue 13)."""
+    waiting = list(ProfileFact.objects.filter(field=ProfileFact.Field.PROMISE,
+                                              status=ProfileFact.Status.PROPOSED)
+                   .values_list("pk", flat=True))
+    assert waiting, "the promise waits for approval"
+    profiles.profilefact_approve(fact_ids=waiting, actor=None)
+
+
+@database_sync_to_async
 def conv_of(session: str) -> Conversation:
     return Conversation.objects.get(token_hash=token_hash(session))
 
@@ -121,12 +131,16 @@ async def test_consent_gives_a_token_records_the_wording_and_links_the_conversat
 
 async def test_second_visit_is_recognised_and_the_model_gets_the_profile_as_background(
         site, connect, fake_llm):
+    # the promise is the assistant's (a visitor's "call me back" alone is only a claim), and
+    # a promise enters the profile only once staff approved it
+    fake_llm.script.append(Reply("We will call you back tomorrow morning."))
     granted, _ = await first_visit_with_consent(
         connect, site, fake_llm,
         "My order 55-1031 has not arrived. Please call me back tomorrow morning.",
         core(request="order 55-1031 has not arrived",
              objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
              promises=["call back tomorrow morning"]))
+    await approve_promises()
     c, welcome, renewed = await visit(connect, site, recognition=granted["token"],
                                       ip="10.0.0.2")
     assert welcome["resumed"] is False and welcome["session"] is None, "a new session"

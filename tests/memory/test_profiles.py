@@ -120,7 +120,8 @@ def test_light_facts_come_from_the_core_with_their_source_turn(site, chat):
     assert got[(Field.OBJECT, "order")] == ("55-1031", "active")
     assert (Field.OBJECT, "article") not in got, "browsing is not a fact about the visitor"
     assert "99-9999" not in everything_stored(profile_id), "only what the visitor gave"
-    assert got[(Field.PROMISE, f"{conv.pk}:0")] == ("call back tomorrow, 9-12", "active")
+    # a promise binds the shop for a year: it waits for staff approval (issue 13)
+    assert got[(Field.PROMISE, f"{conv.pk}:0")] == ("call back tomorrow, 9-12", "proposed")
     case = ProfileFact.objects.get(profile_id=profile_id, field=Field.PAST_CASE)
     assert past_case(case.value) == {
         "date": conv.created_at.date().isoformat(), "topic": "late order 55-1031",

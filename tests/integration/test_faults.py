@@ -18,6 +18,7 @@ Needs PostgreSQL (TEST_DATABASE_URL) and the redis-server binary; skips otherwis
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import shutil
@@ -28,10 +29,11 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.db import connection
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.fakellm import FakeLLM, Reply
-from tests.integration.cluster import ROOT, Daphne, RedisServer, Visitor, database_url
+from tests.integration.cluster import ROOT, SHOP, Daphne, RedisServer, Visitor, database_url
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +41,8 @@ LEASE_SECONDS = 2  # ANSWER_LEASE_SECONDS in the processes: a SIGKILLed holder's
 GRACE_SECONDS = 0.3  # WS_SHUTDOWN_GRACE_SECONDS: shorter than the stream, so SIGTERM hands over
 ANSWER = ("Linen shirts come in white, blue, sand and olive; every size from S to XXL is in "
           "stock, they ship within two working days, and returns are free for thirty days.")
+PER_ADDRESS = 40  # WS_MAX_SOCKETS_PER_ADDRESS in the processes
+PER_PROCESS = 150  # WS_MAX_SOCKETS_PER_PROCESS
 _INHERITED_NOT = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
                   "TEST_DATABASE_URL", "TEST_DB_NAME", "TEST_REDIS_URL", "OPENAI_API_KEY",
                   "OPENAI_BASE_URL", "ALLOWED_HOSTS"}
@@ -66,6 +70,9 @@ class FaultCluster:
             "RATE_LIMIT_PER_SESSION": "1000/60",
             "ANSWER_LEASE_SECONDS": str(LEASE_SECONDS),
             "WS_SHUTDOWN_GRACE_SECONDS": str(GRACE_SECONDS),
+            "WS_MAX_SOCKETS_PER_ADDRESS": str(PER_ADDRESS),
+            "WS_MAX_SOCKETS_PER_PROCESS": str(PER_PROCESS),
+            "WS_HELLO_TIMEOUT_SECONDS": "5",
             "PYTHONUNBUFFERED": "1",
         })
         self.daphnes = [Daphne(f"daphne-{name}", env, log_dir) for name in "abc"]
@@ -248,3 +255,86 @@ async def test_acked_questions_survive_sigkill_and_sigterm_of_the_answering_proc
         raise
     finally:
         await visitor.close()
+
+
+# --- a connection flood ------------------------------------------------------------------------
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+async def _flood_socket(url: str, *, local: str, forwarded_for: str) -> str:
+    """One socket as a flooder opens it: 'held' (welcomed), 'refused' (too_many_connections
+    and close 4429) or 'failed'."""
+    try:
+        ws = await asyncio.wait_for(ws_connect(
+            url, origin=SHOP, open_timeout=20, local_addr=(local, 0),
+            additional_headers={"X-Forwarded-For": forwarded_for}), 30)
+    except (OSError, TimeoutError, InvalidHandshake):
+        return "failed"
+    try:
+        await ws.send(json.dumps({"type": "hello"}))
+        frame = json.loads(await asyncio.wait_for(ws.recv(), 20))
+        if frame.get("type") == "welcome":
+            FLOOD_HELD.append(ws)
+            return "held"
+        await asyncio.wait_for(ws.wait_closed(), 10)
+        if frame.get("code") == "too_many_connections" and ws.close_code == 4429:
+            return "refused"
+        return f"other: {frame} {ws.close_code}"
+    except (ConnectionClosed, TimeoutError):
+        # the refusal may close the socket before the hello is even read
+        return "refused" if ws.close_code == 4429 else f"closed: {ws.close_code}"
+
+
+FLOOD_HELD: list = []
+
+
+async def _flood(url: str, sockets: list[tuple[str, str]], batch: int = 50) -> list[str]:
+    """Open the sockets (local address, X-Forwarded-For) in waves of `batch` (a 2-core test
+    machine runs the flooder and the server)."""
+    results: list[str] = []
+    for start in range(0, len(sockets), batch):
+        results += await asyncio.gather(*[
+            _flood_socket(url, local=local, forwarded_for=xff)
+            for local, xff in sockets[start:start + batch]])
+    return results
+
+
+async def test_a_connection_flood_is_held_to_the_limits_with_bounded_memory(faults, site):
+    target = faults.up(None, random.Random(1))
+    url = target.ws_url(site.key)
+    pid = target.process.popen.pid
+    before = _rss_kib(pid)
+    try:
+        # one address rotating X-Forwarded-For (a direct client: the header is not believed)
+        one = await _flood(url, [("127.0.0.1", f"10.{i // 250}.{i % 250}.1")
+                                 for i in range(300)])
+        assert one.count("held") == PER_ADDRESS, sorted(set(one))
+        assert one.count("refused") == 300 - PER_ADDRESS, sorted(set(one))
+        # rotating source addresses (127.0.0.2-127.0.0.31): the process-wide cap holds
+        many = await _flood(url, [(f"127.0.0.{2 + i % 30}", "10.0.0.1") for i in range(600)])
+        held = one.count("held") + many.count("held")
+        assert held == PER_PROCESS, (held, sorted(set(many)))
+        assert set(many) <= {"held", "refused"}, sorted(set(many))
+        during = _rss_kib(pid)
+        print(f"flood: 900 sockets tried, {held} held, RSS {before // 1024} MiB before, "
+              f"{during // 1024} MiB with the flood held")
+        assert during - before < 150 * 1024, "memory grows with sockets held, not tried"
+    finally:
+        await asyncio.gather(*[ws.close() for ws in FLOOD_HELD], return_exceptions=True)
+        FLOOD_HELD.clear()
+    # the places are given back: a visitor gets in, and a silent socket is closed (4408)
+    await asyncio.sleep(1)
+    visitor = await Visitor().open(url)
+    assert (await visitor.hello())["type"] == "welcome"
+    await visitor.close()
+    silent = await ws_connect(url, origin=SHOP, open_timeout=20)
+    try:
+        await asyncio.wait_for(silent.wait_closed(), 15)
+        assert silent.close_code == 4408
+    finally:
+        await silent.close()

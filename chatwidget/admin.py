@@ -54,4 +54,6 @@ class SiteAdmin(admin.ModelAdmin):
 
 
 from chatwidget.actions import admin as _actions_admin  # noqa: E402, F401 (issue 17)
+from chatwidget.dashboard import admin as _dashboard_admin  # noqa: E402, F401 (issue 18)
 from chatwidget.golive import admin as _golive_admin  # noqa: E402, F401 (go-live check, issue 19)
+from chatwidget.webhooks import admin as _webhooks_admin  # noqa: E402, F401 (issue 18)

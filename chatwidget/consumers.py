@@ -21,6 +21,7 @@ from chatwidget.protocol import ErrorCode, ProtocolError
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from handover.models import Case
 from handover.services import handover_request
+from handover.services.ratings import rating_give, rating_state
 from memory import profiles
 from memory import selectors as memory_selectors
 from memory.erasure import conversation_erase_by_visitor
@@ -194,6 +195,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 await self.on_consent(frame)
             case protocol.ProfileRequest():
                 await self.on_profile()
+            case protocol.Rate():
+                await self.on_rate(frame)
 
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
@@ -211,6 +214,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self._send(protocol.welcome_frame(session=frame.session, resumed=True,
                                                 state=conv.state, turns=turns))
         await self._recognise(frame.recognition, conv.pk)
+        if conv.state == ConversationState.CLOSED:  # resolved: ask for a rating, or thank
+            state = await db_async(rating_state)(conversation_id=conv.pk)
+            await self._send(protocol.rating_frame(askable=state.askable, score=state.score))
         if services.bot_may_answer(conv.state):
             # an acked question whose answer died with another process (or this one's
             # predecessor) is answered here
@@ -292,6 +298,22 @@ class ChatConsumer(AsyncWebsocketConsumer):
             site_id=self.site.id, profile_id=self.profile_id, conversation_id=self.conversation_id
         )
         await self._send(protocol.profile_frame(fields=fields))
+
+    async def on_rate(self, frame: protocol.Rate) -> None:
+        """The visitor rates the resolved case; the answer is the stored state."""
+        if self.conversation_id is None:
+            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION,
+                                            _("Write a message first.")))
+            return
+        if await db_async(services.visitor_rate_limited)(
+            address=self.address, session_key=str(self.conversation_id)
+        ):
+            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT))
+            return
+        rating = await db_async(rating_give)(conversation_id=self.conversation_id,
+                                             score=frame.score, comment=frame.comment)
+        await self._send(protocol.rating_frame(askable=rating is not None,
+                                               score=rating.score if rating else None))
 
     # --- events from the channel layer ----------------------------------------------------
 

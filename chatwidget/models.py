@@ -158,3 +158,5 @@ class Site(models.Model):
 
 from chatwidget.actions.models import Action, ActionCall, ActionPolicy  # noqa: E402, F401, I001
 from chatwidget.golive.models import GoliveRun  # noqa: E402, F401 (go-live check runs, issue 19)
+from chatwidget.webhooks.models import Webhook, WebhookDelivery  # noqa: E402, F401 (issue 18)
+from chatwidget.dashboard.models import Dashboard  # noqa: E402, F401 (owners' dashboard, issue 18)

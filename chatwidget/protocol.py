@@ -40,6 +40,7 @@ class FrameType(StrEnum):
     MESSAGE = "message"
     CONSENT = "consent"
     PROFILE = "profile"
+    RATING = "rating"  # the visitor's rating of a resolved case; the server answers its state
     # outbound (server -> widget, server -> staff)
     WELCOME = "welcome"
     ACK = "ack"
@@ -51,7 +52,8 @@ class FrameType(StrEnum):
 
 
 INBOUND_TYPES = frozenset({FrameType.HELLO, FrameType.MESSAGE, FrameType.HANDOVER,
-                           FrameType.FORGET, FrameType.CONSENT, FrameType.PROFILE})
+                           FrameType.FORGET, FrameType.CONSENT, FrameType.PROFILE,
+                           FrameType.RATING})
 
 
 class ErrorCode(StrEnum):
@@ -124,7 +126,18 @@ class ProfileRequest:
     pass
 
 
-Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest
+@dataclass(frozen=True)
+class Rate:
+    """The visitor's rating of the resolved case: a score 1-5 and an optional comment."""
+
+    score: int
+    comment: str
+
+
+RATING_SCORES = range(1, 6)
+MAX_RATING_COMMENT = 1000
+
+Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest | Rate
 
 
 def json_load_safe(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
@@ -222,6 +235,21 @@ def _consent(data: dict) -> Consent | ProtocolError:
     return Consent(recognition=recognition)
 
 
+def _rate(data: dict) -> Rate | ProtocolError:
+    score = data.get("score")
+    comment = data.get("comment", "")
+    if not isinstance(score, int) or isinstance(score, bool) or score not in RATING_SCORES:
+        return ProtocolError(ErrorCode.BAD_FRAME, _("A rating needs a score from 1 to 5."))
+    if not isinstance(comment, str):
+        comment = ""
+    if len(comment) > MAX_RATING_COMMENT:
+        return ProtocolError(
+            ErrorCode.TOO_LONG,
+            _("The comment is too long (at most %(n)s characters).") % {"n": MAX_RATING_COMMENT},
+        )
+    return Rate(score=score, comment=comment)
+
+
 def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolError:
     """The typed frame of an envelope. `max_length`: the site's message length limit."""
     data = envelope.data
@@ -237,6 +265,8 @@ def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolErr
             return Forget()
         case FrameType.CONSENT:
             return _consent(data)
+        case FrameType.RATING:
+            return _rate(data)
         case _:
             return ProfileRequest()
 
@@ -285,6 +315,12 @@ def consent_frame(*, recognition: bool, token: str | None, max_age: int) -> Fram
 
 def profile_frame(*, fields: Any) -> Frame:
     return {"type": FrameType.PROFILE.value, "fields": fields}
+
+
+def rating_frame(*, askable: bool, score: int | None) -> Frame:
+    """For a closed conversation: `askable` (a resolved case the visitor may rate) and the
+    stored score (None: not rated yet, the widget asks)."""
+    return {"type": FrameType.RATING.value, "askable": askable, "score": score}
 
 
 def cases_frame(*, waiting: int) -> Frame:

@@ -68,6 +68,12 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "profile_title": _("What we have stored about you"),
     "nothing_stored": _("Nothing is stored about you."),
     "forget_me": _("Forget me"),
+    # satisfaction rating after the team resolved the conversation (static/widget/src/rating.js)
+    "rating_question": _("How happy are you with the help you got?"),
+    "rating_score": _("%(n)s of 5"),
+    "rating_comment": _("Anything you want to add? (optional)"),
+    "rating_send": _("Send rating"),
+    "rating_thanks": _("Thank you for your rating!"),
     # error frames, by code
     "err_too_long": _("Your message is too long. Please shorten it."),
     "err_rate_limited": _("You are sending messages too quickly. Please wait a moment."),
@@ -127,6 +133,11 @@ _DE_REFERENCE: dict[str, str] = {
     "profile_title": "Was wir über Sie gespeichert haben",
     "nothing_stored": "Über Sie ist nichts gespeichert.",
     "forget_me": "Mich vergessen",
+    "rating_question": "Wie zufrieden sind Sie mit der Hilfe?",
+    "rating_score": "%(n)s von 5",
+    "rating_comment": "Möchten Sie noch etwas ergänzen? (optional)",
+    "rating_send": "Bewertung senden",
+    "rating_thanks": "Danke für Ihre Bewertung!",
     "err_too_long": "Ihre Nachricht ist zu lang. Bitte kürzen Sie sie.",
     "err_rate_limited": "Sie senden Nachrichten zu schnell. Bitte warten Sie einen Moment.",
     "err_model_unavailable": (

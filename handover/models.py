@@ -42,6 +42,8 @@ class Case(models.Model):
     )
     claimed_at = models.DateTimeField(null=True, blank=True)
     resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True, db_index=True)
+    # the first staff reply on this case: the dashboard's "time to the first staff reply"
+    first_reply_at = models.DateTimeField(_("first staff reply"), null=True, blank=True)
     note = models.TextField(_("case note"), blank=True)
     transcript_purged_at = models.DateTimeField(null=True, blank=True)
 
@@ -70,3 +72,7 @@ class RevealEvent(AuditEvent):
         verbose_name = _("plaintext reveal")
         verbose_name_plural = _("plaintext reveals")
         ordering = ["-at"]
+
+
+# The visitor's rating of a resolved case (handover/ratings.py, issue 18).
+from handover.ratings import Rating  # noqa: E402, F401

@@ -142,6 +142,11 @@ class ContextTrace(models.Model):
     core_covers_through = models.PositiveIntegerField(default=0)
     left_out = models.JSONField(default=list)  # [{"reason": str, "seqs": [...], "count": n}]
     inline_condensed = models.BooleanField(default=False)
+    # The answer this context was built for (chatwidget.services.answers): milliseconds from
+    # the built context to the stored answer, and whether one came (False: the model failed).
+    # None where no answer followed the build. Read by the owners' dashboard (issue 18).
+    latency_ms = models.PositiveIntegerField(null=True, blank=True)
+    answered = models.BooleanField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

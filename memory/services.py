@@ -18,6 +18,8 @@ from django.utils.translation import gettext
 
 from chatwidget.events import conversation_group, publish_on_commit
 from chatwidget.protocol import message_frame
+from chatwidget.webhooks.emit import webhook_emit
+from chatwidget.webhooks.models import WebhookEvent
 from memory.analytics import stat_record, stat_record_turn
 from memory.condense.scheduling import condense_schedule_if_due
 from memory.export import conversation_export
@@ -50,6 +52,8 @@ def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversat
         site_id=site_id, token_hash=token_hash(token), language=language
     )
     stat_record(site_id=site_id, conversations=1)
+    webhook_emit(site_id=site_id, event=WebhookEvent.CONVERSATION_STARTED,
+                 data={"conversation": conv.pk, "language": language})
     return conv, token
 
 

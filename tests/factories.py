@@ -24,6 +24,8 @@ def roles_ensure() -> None:
     if Group.objects.filter(name__in=["Staff", "Owner"]).count() < 2:
         roles = importlib.import_module("handover.migrations.0003_roles")
         roles.create_roles(apps, None)
+        later = importlib.import_module("chatwidget.migrations.0007_owner_dashboard_webhooks")
+        later.grant(apps, None)  # dashboard, webhooks, ratings (issue 18)
 
 
 class UserFactory(DjangoModelFactory):

@@ -190,6 +190,7 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
                     handover_reason = str(event.arguments.get("reason", ""))[:500]
         except llm.ModelUnavailable:
             await out.close()  # what arrived before the failure, as before coalescing
+            _trace_outcome(built, started, answered=False)
             await db_async(_finish)(conversation_id, request_seq, seq, "", owner,
                                     built=built)
             await send(error_frame(code=ErrorCode.MODEL_UNAVAILABLE,
@@ -199,6 +200,7 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
         await out.close()
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
+    _trace_outcome(built, started, answered=bool(parts))
     await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip(), owner,
                             built=built)
     log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
@@ -208,6 +210,13 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
             conversation_id=conversation_id, trigger=Case.Trigger.MODEL, reason=handover_reason
         )
     return AnswerResult.STORED
+
+
+def _trace_outcome(built: BuiltContext, started, *, answered: bool) -> None:
+    """The answer's latency and outcome ride on its context trace (the owners' dashboard);
+    stored by _finish in the same INSERT, so no extra query."""
+    built.trace.latency_ms = int((timezone.now() - started).total_seconds() * 1000)
+    built.trace.answered = answered
 
 
 def _model_unavailable_text(language: str) -> str:

@@ -321,6 +321,18 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# --- webhooks (issue 18; chatwidget/webhooks/) --------------------------------------------------
+# Attempts per delivery (the first and the retries), backoff base * 2^n with jitter, capped.
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
+WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=30.0)
+WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.0)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
+# How long "which events has this site subscribed to" is cached (admin edits clear it).
+WEBHOOK_HINT_SECONDS = env.int("WEBHOOK_HINT_SECONDS", default=300)
+# --- satisfaction ratings (issue 18) ---------------------------------------------------------------
+# A resolved case may be rated this many days after it was resolved.
+RATING_WINDOW_DAYS = env.int("RATING_WINDOW_DAYS", default=7)
+
 # --- logging: never message text --------------------------------------------------------------
 LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 # json: one JSON object a line, for log collectors; text: one readable line (local.py's default).

@@ -5,6 +5,7 @@
 - notification: the e-mail that a visitor waits
 - reveal: plaintext for owners, audited
 - retention: a case's raw copies cleared after its run-off
+- ratings: the visitor's satisfaction rating of a resolved case
 """
 
 from handover.services.cases import (

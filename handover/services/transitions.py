@@ -36,6 +36,8 @@ from chatwidget.events import conversation_group, publish_on_commit
 from chatwidget.hours import hours_describe, hours_is_open
 from chatwidget.models import Site
 from chatwidget.protocol import state_frame
+from chatwidget.webhooks.emit import webhook_emit
+from chatwidget.webhooks.models import WebhookEvent
 from handover.models import Case
 from handover.services.cases import (
     OPEN_STATUSES,
@@ -161,6 +163,10 @@ def handover_request(
             notice_send(conv, NOTICE_OUTSIDE_HOURS_ASK, hours=hours)
         waiting_count_publish()
         stat_record(site_id=site.pk, handovers=1)
+        webhook_emit(site_id=site.pk, event=WebhookEvent.CASE_WAITING,
+                     data={"case": case.pk, "conversation": conv.pk, "trigger": trigger,
+                           "outside_hours": not open_now},
+                     text={"reason": case.reason} if case.reason else None)
     log.info("handover requested", extra={"conversation": conversation_id, "case": case.pk,
                                           "trigger": trigger, "outside_hours": not open_now})
     case_core_store(case=case, site=site, add_promise=case.callback_requested)
@@ -239,6 +245,8 @@ def staff_reply(*, case_id: int, user, text: str) -> Turn:
             raise IllegalTransition(conv.state, S.HUMAN)
         turn = turn_append(conversation_id=conv.pk, role=TurnRole.STAFF, text=text,
                            author_id=user.pk).turn
+        if case.first_reply_at is None:  # the dashboard's "time to the first staff reply"
+            Case.objects.filter(pk=case.pk).update(first_reply_at=turn.created_at)
     log.info("staff reply", extra={"case": case_id, "seq": turn.seq, "user": user.pk})
     return turn
 
@@ -275,6 +283,11 @@ def case_resolve(*, case_id: int, user, note: str) -> Case:
         # the transcript stays for the run-off after resolution
         conversation_hold_set(conversation_id=conv.pk, open=False, resolved_at=case.resolved_at)
         notice_send(conv, NOTICE_CLOSED)
+        webhook_emit(site_id=case.site_id, event=WebhookEvent.CASE_RESOLVED,
+                     data={"case": case.pk, "conversation": conv.pk,
+                           "requested_at": case.requested_at.isoformat(),
+                           "resolved_at": case.resolved_at.isoformat()},
+                     text={"note": note})
     log.info("case resolved", extra={"case": case_id, "user": user.pk})
     return case
 

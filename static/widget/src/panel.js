@@ -9,6 +9,7 @@ import {
 } from "./dom.js";
 import { createConnection } from "./connection.js";
 import { createMenu } from "./menu.js";
+import { createRating } from "./rating.js";
 import { createTranscript } from "./transcript.js";
 
 const HANDOVER_STATES = ["waiting", "human"];
@@ -73,6 +74,7 @@ function createPanel(shell) {
     { class: "handover-bar" },
     button(text.talk_to_person, askForPerson, { class: "pill-button" }),
   );
+  const rating = createRating({ strings: text, announce, send: (frame) => sendControl(frame) });
   const restartBar = element(
     "div",
     { class: "restart-bar", hidden: true },
@@ -104,6 +106,7 @@ function createPanel(shell) {
     banner,
     log.scroller,
     handoverBar,
+    rating.element,
     restartBar,
     element(
       "form",
@@ -199,8 +202,10 @@ function createPanel(shell) {
       log.putTurn(frame, true);
     },
     state(frame) {
+      if (frame.state === "closed" && conversationState !== "closed") rating.ask(); // resolved
       setState(frame.state);
     },
+    rating: (frame) => rating.show(frame),
     forgotten() {
       connection.stop();
       visitorActed = false;
@@ -258,6 +263,7 @@ function createPanel(shell) {
     composer.disabled = sendButton.disabled = closed;
     composer.placeholder = closed ? text.closed : text.placeholder;
     if (conversationState !== "bot") log.showTyping(false);
+    if (!closed) rating.hide();
     if (previous !== conversationState) {
       emit("state", conversationState);
       if (HANDOVER_STATES.includes(conversationState)) emit("handover", conversationState);

@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from chatwidget.access import queryset_for_staff
 from chatwidget.times import site_time
 from handover import selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
@@ -72,7 +73,8 @@ class CaseAdmin(admin.ModelAdmin):
     # --- list -------------------------------------------------------------------------------
 
     def get_queryset(self, request):  # noqa: ANN001, ANN201
-        return selectors.case_list_queryset()
+        # a Staff user limited to sites sees (and opens, acts on) only their cases
+        return queryset_for_staff(selectors.case_list_queryset(), request.user)
 
     def get_ordering(self, request):  # noqa: ANN001, ANN201
         return ["status_rank", "requested_at", "pk"]
@@ -129,7 +131,7 @@ class CaseAdmin(admin.ModelAdmin):
 
     def case_view(self, request: HttpRequest, case_id: int, *, revealed=None,
                   forms: dict | None = None) -> HttpResponse:
-        case = get_object_or_404(Case, pk=case_id)
+        case = get_object_or_404(self.get_queryset(request), pk=case_id)
         if not self.has_view_permission(request, case):
             raise PermissionDenied
         page = selectors.case_page(case_id=case.pk)
@@ -174,7 +176,7 @@ class CaseAdmin(admin.ModelAdmin):
         return require_POST(self._action)(request, case_id, action)
 
     def _action(self, request: HttpRequest, case_id: int, action: str) -> HttpResponse:
-        case = get_object_or_404(Case, pk=case_id)
+        case = get_object_or_404(self.get_queryset(request), pk=case_id)
         if not self.has_change_permission(request, case):
             raise PermissionDenied
         wants_json = request.headers.get("X-Requested-With") == "fetch"
@@ -249,7 +251,7 @@ class CaseAdmin(admin.ModelAdmin):
         return require_POST(self._reveal)(request, case_id)
 
     def _reveal(self, request: HttpRequest, case_id: int) -> HttpResponse:
-        case = get_object_or_404(Case, pk=case_id)
+        case = get_object_or_404(self.get_queryset(request), pk=case_id)
         if not request.user.has_perm("handover.reveal_plaintext"):
             raise PermissionDenied
         form = RevealForm(request.POST)
@@ -274,6 +276,9 @@ class CaseAdmin(admin.ModelAdmin):
         if request.method == "POST":
             form = TakeOverForm(request.POST)
             if form.is_valid():
+                if not queryset_for_staff(selectors.conversations_live(), request.user).filter(
+                        pk=form.cleaned_data["conversation"]).exists():
+                    raise PermissionDenied  # another site's conversation
                 try:
                     case = services.conversation_take_over(
                         conversation_id=form.cleaned_data["conversation"], user=request.user)
@@ -288,7 +293,7 @@ class CaseAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": gettext("Take over a live conversation"),
-            "conversations": selectors.conversations_live(),
+            "conversations": queryset_for_staff(selectors.conversations_live(), request.user),
         }
         return TemplateResponse(request, "admin/handover/case/take_over.html", context)
 

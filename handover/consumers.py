@@ -17,6 +17,7 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from chatwidget.access import queryset_for_staff
 from chatwidget.events import STAFF_ALL_GROUP, conversation_group
 from chatwidget.protocol import FrameType, cases_frame, forgotten_frame, message_frame, state_frame
 from handover.models import Case
@@ -32,8 +33,10 @@ def _may_view_cases(user) -> bool:
     )
 
 
-def _case_conversation(case_id: int) -> int | None:
-    return Case.objects.filter(pk=case_id).values_list("conversation_id", flat=True).first()
+def _case_conversation(case_id: int, user) -> int | None:  # noqa: ANN001
+    """The case's conversation, if the user may see the case's site (chatwidget.access)."""
+    cases = queryset_for_staff(Case.objects.filter(pk=case_id), user)
+    return cases.values_list("conversation_id", flat=True).first()
 
 
 class StaffCaseConsumer(AsyncWebsocketConsumer):
@@ -46,7 +49,7 @@ class StaffCaseConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         case_id = self.scope["url_route"]["kwargs"]["case_id"]
-        conversation_id = await database_sync_to_async(_case_conversation)(case_id)
+        conversation_id = await database_sync_to_async(_case_conversation)(case_id, user)
         if conversation_id is None:
             await self.close(code=4404)
             return

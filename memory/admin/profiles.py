@@ -12,6 +12,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from chatwidget.access import queryset_for_staff
 from chatwidget.times import site_time
 from memory import profiles
 from memory.admin.common import (
@@ -98,7 +99,7 @@ class ProfileAdmin(admin.ModelAdmin):
             pending_n=Count("facts", filter=Q(facts__status=ProfileFact.Status.PROPOSED),
                             distinct=True),
         )
-        return profiles.profiles_live(queryset=qs)
+        return queryset_for_staff(profiles.profiles_live(queryset=qs), request.user)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
+from chatwidget.access import queryset_for_staff
 from memory.admin.common import ERASE_PERMISSION, EXPORT_PERMISSION, REVEAL_PERMISSION
 from memory.erasure import conversation_erase
 from memory.models import Conversation
@@ -59,7 +60,9 @@ class ConversationRightsMixin:
     rights_template = "admin/memory/conversation_rights.html"
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
-        return conversations_live(queryset=super().get_queryset(request))
+        # a Staff user limited to sites lists, opens and exports only theirs
+        return queryset_for_staff(conversations_live(queryset=super().get_queryset(request)),
+                                  request.user)
 
     def get_actions(self, request: HttpRequest) -> dict:
         actions = super().get_actions(request)

@@ -1,0 +1,71 @@
+"""Staff users limited to sites (issue 15): a Staff user in the group `site:<key>` sees and
+acts on that site's cases, conversations and profiles only - in the admin's lists, the case
+page and its actions, the staff socket; Owners and Staff users without a site group see
+every site."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from chatwidget.access import staff_site_ids
+from chatwidget.services import site_create
+from handover import services
+from tests.factories import OPEN_TIME, ConversationFactory, UserFactory
+from tests.handover.sockets import staff_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def two_shops():
+    shops, cases = [], []
+    for name in ("Kurta shop", "Tea shop"):
+        site = site_create(name=name, origins=["http://shop.test"])
+        conv = ConversationFactory(site=site, texts=[f"A question for the {name}."])
+        cases.append(services.handover_request(conversation_id=conv.pk, trigger="visitor",
+                                               now=OPEN_TIME))
+        shops.append(site)
+    return shops, cases
+
+
+def limited_staff(site, username="lena"):
+    user = UserFactory(username=username, role="Staff")
+    user.groups.add(Group.objects.get_or_create(name=f"site:{site.key}")[0])
+    return user
+
+
+def test_a_limited_staff_user_sees_and_acts_on_their_sites_cases_only(client):
+    (kurta, tea), (mine, theirs) = two_shops()
+    client.force_login(limited_staff(kurta))
+    listing = client.get(reverse("admin:handover_case_changelist")).content.decode()
+    assert f"Case {mine.pk}<" in listing and f"Case {theirs.pk}<" not in listing
+    assert client.get(reverse("admin:handover_case_change", args=[mine.pk])).status_code == 200
+    assert client.get(reverse("admin:handover_case_change", args=[theirs.pk])).status_code == 404
+    claim = client.post(reverse("admin:handover_case_action", args=[theirs.pk, "claim"]))
+    assert claim.status_code == 404
+    conversations = client.get(reverse("admin:memory_conversation_changelist")).content.decode()
+    own = reverse("admin:memory_conversation_change", args=[mine.conversation_id])
+    other = reverse("admin:memory_conversation_change", args=[theirs.conversation_id])
+    assert own in conversations and other not in conversations
+    assert client.get(other).status_code in (302, 404), "another site's conversation"
+
+
+@pytest.mark.parametrize("role", ["Owner", "Staff"])
+def test_owners_and_unlimited_staff_see_every_site(client, role):
+    (kurta, tea), (one, two) = two_shops()
+    user = UserFactory(username="all", role=role)
+    assert staff_site_ids(user) is None
+    client.force_login(user)
+    listing = client.get(reverse("admin:handover_case_changelist")).content.decode()
+    assert f"Case {one.pk}<" in listing and f"Case {two.pk}<" in listing
+
+
+@pytest.mark.asyncio
+async def test_the_staff_socket_of_another_sites_case_is_refused():
+    (kurta, tea), (mine, theirs) = await database_sync_to_async(two_shops)()
+    user = await database_sync_to_async(limited_staff)(kurta)
+    comm, connected, _ = await staff_socket(user, f"/ws/staff/case/{theirs.pk}/")
+    assert not connected
+    comm, connected, _ = await staff_socket(user, f"/ws/staff/case/{mine.pk}/")
+    assert connected
+    await comm.disconnect()

@@ -1,6 +1,10 @@
 // The websocket: one socket at a time, `hello` on every open, reconnect with full-jitter
 // backoff (500 ms base, 15 s cap, reset by the caller on `welcome`), and again at once when
-// the browser comes back online.
+// the browser comes back online. A failed hello (the server closes with 4503) is retried the
+// same way. Closed for idleness (4000), the socket stays closed until the visitor acts
+// (`connect`, e.g. sending a message) or the page becomes visible again.
+
+const CLOSE_IDLE = 4000; // the server closed an idle socket (chatwidget.limits)
 
 export function createConnection({ url, hello, onFrame, onLost }) {
   let socket = null;
@@ -8,11 +12,13 @@ export function createConnection({ url, hello, onFrame, onLost }) {
   let tries = 0;
   let timer = 0;
   let stopped = false; // no reconnect (forgotten, destroyed)
+  let dormant = false; // closed for idleness: reconnect on the next action or visibility
 
   function open() {
     clearTimeout(timer);
     timer = 0;
     stopped = false;
+    dormant = false;
     let current;
     try {
       current = new WebSocket(url);
@@ -31,12 +37,13 @@ export function createConnection({ url, hello, onFrame, onLost }) {
       }
       if (frame && typeof frame.type === "string") onFrame(frame);
     };
-    current.onclose = () => {
+    current.onclose = (event) => {
       if (socket !== current) return;
       socket = null;
       ready = false;
-      onLost(!stopped);
-      if (!stopped) retry();
+      dormant = !stopped && event.code === CLOSE_IDLE;
+      onLost(!stopped && !dormant);
+      if (!stopped && !dormant) retry();
     };
   }
   function retry() {
@@ -50,7 +57,9 @@ export function createConnection({ url, hello, onFrame, onLost }) {
     if (old) old.close();
   }
   const onOnline = () => timer && open();
+  const onVisible = () => dormant && document.visibilityState === "visible" && open();
   addEventListener("online", onOnline);
+  document.addEventListener("visibilitychange", onVisible);
 
   return {
     connect: () => !socket && !stopped && open(),
@@ -64,6 +73,7 @@ export function createConnection({ url, hello, onFrame, onLost }) {
       stopped = true;
       close();
       removeEventListener("online", onOnline);
+      document.removeEventListener("visibilitychange", onVisible);
     },
   };
 }

@@ -164,7 +164,7 @@ def test_a_card_number_in_the_owners_texts_fails_the_forgetting_case(shop, model
     case = cases_of(run)["forgetting"]
     assert failed_checks(case) == [
         "the card number and the password are absent from every table",
-        "the card number and the password are absent from every request"]
+        "the card number and the password are absent from every request"], out
     assert "chatwidget.Site.pinned_conventions (1)" in case["checks"][0]["detail"]
     assert error is not None
 

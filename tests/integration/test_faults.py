@@ -33,7 +33,15 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.fakellm import FakeLLM, Reply
-from tests.integration.cluster import ROOT, SHOP, Daphne, RedisServer, Visitor, database_url
+from tests.integration.cluster import (
+    ROOT,
+    SHOP,
+    Daphne,
+    RedisServer,
+    TcpProxy,
+    Visitor,
+    database_url,
+)
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -76,6 +84,7 @@ class FaultCluster:
             "PYTHONUNBUFFERED": "1",
         })
         self.daphnes = [Daphne(f"daphne-{name}", env, log_dir) for name in "abc"]
+        self.env, self.db_settings, self.log_dir = env, db_settings, log_dir
         self._starting: dict[str, threading.Thread] = {}
 
     def start(self) -> None:
@@ -338,3 +347,36 @@ async def test_a_connection_flood_is_held_to_the_limits_with_bounded_memory(faul
         assert silent.close_code == 4408
     finally:
         await silent.close()
+
+
+# --- a database error exactly at hello ----------------------------------------------------------
+
+async def test_a_database_error_at_hello_closes_for_a_retry_and_the_retry_is_welcomed(
+        faults, site):
+    """The widget says hello only when a socket opens: a hello that fails must not leave the
+    socket open and un-greeted (every later frame would get "Say hello first"). The server
+    answers `unavailable` and closes with 4503; the widget's reconnect is welcomed."""
+    db = faults.db_settings
+    proxy = TcpProxy(db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432)).start()
+    env = {**faults.env, "DATABASE_URL": database_url({**db, "HOST": "127.0.0.1",
+                                                        "PORT": proxy.port})}
+    daphne = Daphne("daphne-via-proxy", env, faults.log_dir)
+    try:
+        await asyncio.to_thread(daphne.start)
+        first = await Visitor().open(daphne.ws_url(site.key))  # the site is read at connect
+        proxy.set_mode("down")
+        await first.send({"type": "hello", "session": "A" * 43, "last_seq": None})  # a lookup
+        error = await first.recv_until("error")
+        assert error["code"] == "unavailable"
+        closed = await first.closed(timeout=15)
+        assert closed.rcvd is not None and closed.rcvd.code == 4503, closed
+        proxy.set_mode("pass")
+        again = await Visitor().open(daphne.ws_url(site.key))
+        assert (await again.hello())["type"] == "welcome"
+        await again.close()
+    except BaseException:
+        print(daphne.process.log_text()[-4000:])
+        raise
+    finally:
+        daphne.process.kill()
+        proxy.stop()

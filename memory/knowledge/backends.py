@@ -35,6 +35,7 @@ COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select
 PRUNE_FROM_CHUNKS = 2000  # ... in a catalogue of at least this many chunks
 KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
 COMMON_KEY = "knowledge:pg:common-lexemes"
+CHUNKS_KEY = "knowledge:sqlite:chunks"
 COMMON_SECONDS = 300
 _LEXEMES: dict[tuple[str, str], tuple[str, ...]] = {}  # (config, term) -> lexemes; derived
 
@@ -89,14 +90,14 @@ def index_chunks(*, chunk_rows: list[tuple[int, str, str, str]], language: str) 
 
 def statistics_refresh() -> None:
     """After an import: the index merged and PostgreSQL's statistics up to date, so the
-    planner uses the GIN index and `_pg_selective` knows the catalogue's common words."""
+    planner uses the GIN index and `_selective` knows the catalogue's common words."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             # New entries wait in the GIN index's pending list, which every search would
             # scan row by row until autovacuum merges it: merge it now.
             cursor.execute("SELECT gin_clean_pending_list('knowledge_chunk_search'::regclass)")
             cursor.execute("ANALYZE memory_knowledgechunk")
-        cache.delete(COMMON_KEY)
+    cache.delete_many([COMMON_KEY, CHUNKS_KEY])
 
 
 def _pg_common() -> dict[str, float]:
@@ -118,13 +119,11 @@ def _pg_common() -> dict[str, float]:
     return common
 
 
-def _pg_selective(terms: list[str], cfg: str) -> list[str]:
-    """The terms that select candidates: words in most chunks ("size", "price" in a
-    catalogue) make PostgreSQL rank nearly every row, so they are left to the rescoring
-    (memory/knowledge/query.py), which still weighs them. The rarest few always stay."""
+def _pg_shares(terms: list[str], cfg: str) -> dict[str, float] | None:
+    """Share of chunks per term from PostgreSQL's statistics (None: a small catalogue)."""
     common = _pg_common()
     if not common:
-        return terms
+        return None
     missing = [t for t in terms if (cfg, t) not in _LEXEMES]
     if missing:
         if len(_LEXEMES) > 50_000:
@@ -134,8 +133,38 @@ def _pg_selective(terms: list[str], cfg: str) -> list[str]:
                            "FROM unnest(%s::text[]) AS t", [cfg, missing])
             for term, lexemes in cursor.fetchall():
                 _LEXEMES[(cfg, term)] = tuple(lexemes or ())
-    share = {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0)
-             for t in terms}
+    return {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0)
+            for t in terms}
+
+
+def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
+    """Share of chunks per term, exact, from the FTS5 index's own vocabulary (a temporary
+    fts5vocab view per connection; no schema). None: a small catalogue."""
+    total = cache.get(CHUNKS_KEY)
+    with connection.cursor() as cursor:
+        if total is None:
+            cursor.execute("SELECT count(*) FROM memory_knowledgechunk")
+            total = cursor.fetchone()[0]
+            cache.set(CHUNKS_KEY, total, COMMON_SECONDS)
+        if total < PRUNE_FROM_CHUNKS:
+            return None
+        cursor.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.knowledge_vocab USING "
+                       "fts5vocab(main, memory_knowledgechunk_fts, 'row')")
+        cursor.execute("SELECT term, doc FROM temp.knowledge_vocab "
+                       "WHERE term IN (SELECT value FROM json_each(%s))", [json.dumps(terms)])
+        docs = dict(cursor.fetchall())
+    return {t: docs.get(t, 0) / total for t in terms}
+
+
+def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
+    """The terms that select candidates: words in most chunks ("size", "price" in a
+    catalogue) make the engine walk and rank nearly every row, so they are left to the
+    rescoring (memory/knowledge/query.py), which still weighs them. The rarest few always
+    stay, in the query's order."""
+    share = (_pg_shares(terms, pg_config(language)) if vendor == "postgresql"
+             else _sqlite_shares(terms))
+    if share is None:
+        return terms
     kept = {t for t in terms if share[t] <= COMMON_SHARE}
     if len(kept) < KEEP_TERMS:  # the least common of the common words fill up
         kept |= set(sorted((t for t in terms if t not in kept),
@@ -193,8 +222,8 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
     fewer than MIN_HITS does a second query take chunks matching any term."""
     vendor = connection.vendor
     terms = [t for t in terms if t.isalnum()]
-    if vendor == "postgresql" and terms:
-        terms = _pg_selective(terms, pg_config(language))
+    if vendor in ("postgresql", "sqlite") and terms:
+        terms = _selective(terms, vendor=vendor, language=language)
     if not terms:
         return []
     if vendor not in ("postgresql", "sqlite"):  # substring matches, unranked: correct, slow

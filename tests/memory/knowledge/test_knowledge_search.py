@@ -139,3 +139,28 @@ def test_a_german_site_is_indexed_and_searched_with_the_german_configuration(sit
         assert "'hos'" in cursor.fetchone()[0]
     path.write_text(path.read_text().replace("leichte", "leichtere"))  # re-indexed
     assert found("en") == []
+
+
+def test_words_in_most_chunks_do_not_select_candidates_in_a_large_catalogue(
+        site, tmp_path, monkeypatch):
+    """From PRUNE_FROM_CHUNKS chunks on, a word in most chunks ("size") is left to the
+    rescoring instead of making the engine rank every row; the product is still found."""
+    from django.core.cache import cache
+
+    from memory.knowledge import backends
+
+    path = tmp_path / "many.jsonl"
+    colours = ["red", "blue", "green", "grey", "black", "white", "pink", "teal"]
+    garments = ["shirt", "skirt", "scarf", "coat"]
+    path.write_text("\n".join(json.dumps({
+        "id": f"P-{g}-{c}", "title": f"{g} {c}",
+        "text": f"A {c} {g}. Size S to XL, size L in stock. Price 20 EUR."})
+        for g in garments for c in colours))
+    assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
+    monkeypatch.setattr(backends, "PRUNE_FROM_CHUNKS", 10)
+    cache.clear()
+    kept = backends._selective(["size", "teal", "price", "coat", "wool"],
+                               vendor=connection.vendor, language="en")
+    assert kept == ["teal", "coat", "wool"]
+    assert titles(site, message="What about size L?",
+                  recent=[("visitor", "The teal coat, please.")])[0] == "coat teal"

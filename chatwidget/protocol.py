@@ -49,6 +49,7 @@ class FrameType(StrEnum):
     ERROR = "error"
     FORGOTTEN = "forgotten"
     CASES = "cases"
+    INBOX = "inbox"  # staff: one case of the live inbox changed (row) or left it (None)
 
 
 INBOUND_TYPES = frozenset({FrameType.HELLO, FrameType.MESSAGE, FrameType.HANDOVER,
@@ -326,6 +327,12 @@ def rating_frame(*, askable: bool, score: int | None) -> Frame:
 def cases_frame(*, waiting: int) -> Frame:
     """The waiting-cases badge of staff sockets."""
     return {"type": FrameType.CASES.value, "waiting": int(waiting)}
+
+
+def inbox_frame(*, case_id: int, row: dict | None) -> Frame:
+    """The staff inbox: a case's current row (masked fields only), or `row: null` when the
+    case is no longer open."""
+    return {"type": FrameType.INBOX.value, "case": int(case_id), "row": row}
 
 
 def is_forgotten(event: Frame) -> bool:

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from chatwidget.access import queryset_for_staff
 from chatwidget.times import site_time
-from handover import selectors, services
+from handover import admin_inbox, selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import Case, RevealEvent
 from memory.core import CORE_LABELS
@@ -109,6 +109,7 @@ class CaseAdmin(admin.ModelAdmin):
             **(extra_context or {}),
             "waiting_count": selectors.case_waiting_count(),
             "take_over_url": reverse("admin:handover_case_take_over"),
+            "inbox_url": reverse("admin:handover_case_inbox"),
         }
         return super().changelist_view(request, extra_context=extra_context)
 
@@ -118,11 +119,15 @@ class CaseAdmin(admin.ModelAdmin):
         wrap = self.admin_site.admin_view
         return [
             path("take-over/", wrap(self.take_over_view), name="handover_case_take_over"),
+            path("inbox/", wrap(self.inbox_view), name="handover_case_inbox"),
             path("<int:case_id>/do/<str:action>/", wrap(self.action_view),
                  name="handover_case_action"),
             path("<int:case_id>/reveal/", wrap(self.reveal_view), name="handover_case_reveal"),
             *super().get_urls(),
         ]
+
+    def inbox_view(self, request: HttpRequest) -> HttpResponse:
+        return admin_inbox.inbox_view(self, request)
 
     def change_view(self, request, object_id, form_url="", extra_context=None):  # noqa: ANN001, ANN201
         if not str(object_id).isdigit():
@@ -161,6 +166,8 @@ class CaseAdmin(admin.ModelAdmin):
             "reveal_form": forms.get("reveal") or RevealForm(),
             "reveal_error_target": forms.get("reveal_target"),
             "ws_path": f"/ws/staff/case/{case.pk}/",
+            "canned": selectors.canned_replies_for_site(site_id=case.site_id) if can_act else [],
+            "open_promises": services.case_open_promises(case) if is_open else [],
         }
         for action in ("claim", "assign", "reply", "release", "resolve", "note"):
             context[f"{action}_url"] = reverse("admin:handover_case_action",
@@ -210,7 +217,8 @@ class CaseAdmin(admin.ModelAdmin):
                 form = ResolveForm(request.POST)
                 if not form.is_valid():
                     return self._invalid(request, case, "resolve", form, wants_json)
-                services.case_resolve(case_id=case.pk, user=user, note=form.cleaned_data["note"])
+                services.case_resolve(case_id=case.pk, user=user, note=form.cleaned_data["note"],
+                                      promise_confirmed=form.cleaned_data["confirm_promise"])
                 done = gettext("The case is resolved and the conversation closed.")
             elif action == "note":
                 form = NoteForm(request.POST)

@@ -18,6 +18,8 @@ class ResolveForm(forms.Form):
                     "has expired."),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
+    confirm_promise = forms.BooleanField(
+        label=_("The open promise is kept or no longer needed"), required=False)
 
 
 class NoteForm(forms.Form):

@@ -74,5 +74,7 @@ class RevealEvent(AuditEvent):
         ordering = ["-at"]
 
 
-# The visitor's rating of a resolved case (handover/ratings.py, issue 18).
+# Issue 18: canned replies staff insert into a reply (handover/canned.py) and the visitor's
+# rating of a resolved case (handover/ratings.py).
+from handover.canned import CannedReply  # noqa: E402, F401
 from handover.ratings import Rating  # noqa: E402, F401

@@ -8,12 +8,13 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import Case as SqlCase
-from django.db.models import Count, IntegerField, Q, QuerySet, Value, When
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from handover.models import Case
+from handover.models import CannedReply, Case
 from memory.core import core_display
-from memory.models import Conversation, ConversationState, Turn
+from memory.models import Conversation, ConversationState, Turn, TurnRole
 from memory.redaction import mask
 from memory.selectors import transcript_copy_is_expired
 
@@ -135,3 +136,62 @@ def conversations_live(*, within_minutes: int = 30, limit: int = 100) -> list[Li
             [:limit])
     return [LiveConversation(id=c.pk, site=c.site.name, started=c.created_at,
                              last_activity=c.last_activity_at, turns=c.n) for c in rows]
+
+
+# --- the live inbox (issue 18) ---------------------------------------------------------------
+
+INBOX_LIMIT = 200
+
+
+def _inbox_queryset() -> QuerySet[Case]:
+    """Open cases with their unread count: visitor turns after the last answer (the
+    assistant's or staff's), so a visitor waiting since the handover counts in full and a
+    staff reply sets it back to 0. Two subqueries, one query for the whole inbox."""
+    answered = (Turn.objects.filter(conversation_id=OuterRef("conversation_id"),
+                                    role__in=(TurnRole.ASSISTANT, TurnRole.STAFF))
+                .order_by("-seq").values("seq")[:1])
+    unread = (Turn.objects.filter(conversation_id=OuterRef("conversation_id"),
+                                  role=TurnRole.VISITOR, seq__gt=OuterRef("last_answer"))
+              .order_by().values("conversation_id").annotate(n=Count("pk")).values("n"))
+    return (Case.objects.filter(status__in=(Case.Status.WAITING, Case.Status.HUMAN))
+            .select_related("site", "claimed_by")
+            .annotate(last_answer=Coalesce(Subquery(answered), 0))
+            .annotate(unread=Coalesce(Subquery(unread), 0))
+            .order_by("requested_at", "pk"))
+
+
+def _inbox_row(case: Case) -> dict:
+    request = (case.core or {}).get("request") or ""
+    user = case.claimed_by
+    return {
+        "id": case.pk,
+        "site": case.site_id,
+        "site_name": case.site.name,
+        "status": case.status,
+        "status_label": str(case.get_status_display()),
+        "requested_at": case.requested_at.isoformat(),
+        "assignee": (user.get_full_name() or user.get_username()) if user else "",
+        "unread": int(case.unread),
+        "request": str(request)[:240],
+        "callback": case.callback_requested,
+    }
+
+
+def inbox_rows(*, site_ids: frozenset[int] | None) -> list[dict]:
+    """Waiting and active cases of the sites a staff user may see (None: every site)."""
+    cases = _inbox_queryset()
+    if site_ids is not None:
+        cases = cases.filter(site_id__in=site_ids)
+    return [_inbox_row(c) for c in cases[:INBOX_LIMIT]]
+
+
+def inbox_row(*, case_id: int) -> dict | None:
+    """One case's inbox row, or None when it is no longer open (it leaves the inbox)."""
+    case = _inbox_queryset().filter(pk=case_id).first()
+    return _inbox_row(case) if case else None
+
+
+def canned_replies_for_site(*, site_id: int) -> list[dict]:
+    """The canned replies offered on a case of this site (its own and the shared ones)."""
+    rows = CannedReply.objects.filter(Q(site_id=site_id) | Q(site__isnull=True))
+    return [{"title": r.title, "shortcut": r.shortcut, "text": r.text} for r in rows]

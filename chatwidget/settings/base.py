@@ -298,6 +298,10 @@ WS_FRAME_RATE = env("WS_FRAME_RATE", default="30/10")
 # (comma-separated, e.g. "127.0.0.1" or "10.0.0.0/8"); from anyone else they are removed.
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 HANDOVER_NOTIFY_EMAIL = env("HANDOVER_NOTIFY_EMAIL", default="")
+# Staff presence (issue 18): inside staff hours, "someone is available" only while a staff
+# user who may take the site's cases has the admin open (the staff socket).
+STAFF_PRESENCE_REQUIRED = env.bool("STAFF_PRESENCE_REQUIRED", default=True)
+STAFF_PRESENCE_TTL_SECONDS = env.int("STAFF_PRESENCE_TTL_SECONDS", default=90)
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")
 

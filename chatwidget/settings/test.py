@@ -26,6 +26,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_URL = "memory://"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STAFF_PRESENCE_REQUIRED = False  # tests that need presence turn it on
 OPENAI_API_KEY = ""
 DEMO_MODE = True
 STORAGES = {

@@ -6,6 +6,7 @@
 - reveal: plaintext for owners, audited
 - retention: a case's raw copies cleared after its run-off
 - ratings: the visitor's satisfaction rating of a resolved case
+- presence: which staff have the admin open ("someone is available")
 """
 
 from handover.services.cases import (
@@ -24,6 +25,7 @@ from handover.services.transitions import (
     IllegalTransition,
     case_assign,
     case_claim,
+    case_open_promises,
     case_release,
     case_resolve,
     conversation_take_over,
@@ -36,7 +38,7 @@ from handover.services.transitions import (
 __all__ = [
     "CONTACT_KINDS", "NOTICE_WAITING", "OPEN_STATUSES", "TRANSITIONS", "CaseClosed", "IllegalTransition",
     "Revealed", "case_assign", "case_copies_purge_expired", "case_claim", "case_note_update", "case_notify_later",
-    "case_notify_staff", "case_release", "case_resolve", "contact_from_turns",
+    "case_notify_staff", "case_open_promises", "case_release", "case_resolve", "contact_from_turns",
     "conversation_take_over", "handover_request",
     "handover_visitor_message", "plaintext_reveal", "staff_reply", "transition_check",
 ]

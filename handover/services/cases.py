@@ -38,6 +38,13 @@ def waiting_count_publish() -> None:
     publish_on_commit(STAFF_ALL_GROUP, cases_frame(waiting=case_waiting_count()))
 
 
+def inbox_publish(*, case_id: int, site_id: int) -> None:
+    """Tell every staff socket that a case changed (new, visitor message, claim, release,
+    resolve, reply). Only ids travel: each socket re-reads the row for its user and drops
+    cases of sites the user may not see."""
+    publish_on_commit(STAFF_ALL_GROUP, {"type": "inbox", "case": case_id, "site": site_id})
+
+
 def contact_from_turns(*, conversation_id: int, after_seq: int = 0) -> list[dict]:
     """Contact details the visitor gave: values cut from the visitor's turns by their spans
     (e-mail, phone, postal address). Newest last, without repeats."""

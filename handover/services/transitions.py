@@ -45,11 +45,13 @@ from handover.services.cases import (
     case_core_store,
     contact_from_turns,
     contact_merge,
+    inbox_publish,
     notice_send,
     reason_clean,
     waiting_count_publish,
 )
 from handover.services.notification import case_notify_later
+from handover.services.presence import staff_available
 from memory.analytics import stat_record
 from memory.core import core_promise_add
 from memory.models import Conversation, ConversationState, Turn, TurnRole
@@ -72,6 +74,12 @@ NOTICE_OUTSIDE_HOURS_KNOWN = gettext_noop(
 NOTICE_OUTSIDE_HOURS_ASK = gettext_noop(
     "Our team is not available right now (hours: %(hours)s). Leave your e-mail address or "
     "phone number here and we will get back to you.")
+NOTICE_NOBODY_ASK = gettext_noop(
+    "Nobody from our team is free right now. If you would like the answer by e-mail, leave "
+    "your e-mail address here: we use it only to answer this conversation.")
+NOTICE_NOBODY_KNOWN = gettext_noop(
+    "Nobody from our team is free right now. We will get back to you at the contact details "
+    "you gave us.")
 NOTICE_CALLBACK_NOTED = gettext_noop("Thank you. We will get back to you during our hours (%(hours)s).")
 NOTICE_JOINED_NAMED = gettext_noop("%(name)s from the team has joined the conversation.")
 NOTICE_JOINED = gettext_noop("A member of the team has joined the conversation.")
@@ -144,7 +152,9 @@ def handover_request(
         if conv.state != S.BOT:
             return None
         site = Site.objects.get(pk=conv.site_id)
-        open_now = hours_is_open(spec=site.staff_hours, time_zone=site.time_zone, at=now)
+        in_hours = hours_is_open(spec=site.staff_hours, time_zone=site.time_zone, at=now)
+        # within staff hours, someone must also be online (the staff socket's presence)
+        open_now = in_hours and staff_available(site_id=site.pk)
         contact = contact_from_turns(conversation_id=conv.pk)
         case = Case.objects.create(
             site=site, conversation=conv, trigger=trigger, reason=reason_clean(reason),
@@ -157,11 +167,14 @@ def handover_request(
                                time_zone=site.time_zone)
         if open_now:
             notice_send(conv, NOTICE_WAITING)
+        elif in_hours:
+            notice_send(conv, NOTICE_NOBODY_KNOWN if contact else NOTICE_NOBODY_ASK)
         elif contact:
             notice_send(conv, NOTICE_OUTSIDE_HOURS_KNOWN, hours=hours)
         else:
             notice_send(conv, NOTICE_OUTSIDE_HOURS_ASK, hours=hours)
         waiting_count_publish()
+        inbox_publish(case_id=case.pk, site_id=site.pk)
         stat_record(site_id=site.pk, handovers=1)
         webhook_emit(site_id=site.pk, event=WebhookEvent.CASE_WAITING,
                      data={"case": case.pk, "conversation": conv.pk, "trigger": trigger,
@@ -188,6 +201,7 @@ def conversation_take_over(*, conversation_id: int, user) -> Case:
         _move(conv, S.HUMAN)
         conversation_hold_set(conversation_id=conv.pk, open=True)
         _joined_notice(conv, user)
+        inbox_publish(case_id=case.pk, site_id=case.site_id)
     site = Site.objects.get(pk=case.site_id)
     case_core_store(case=case, site=site, add_promise=False)
     log.info("conversation taken over", extra={"conversation": conversation_id, "case": case.pk,
@@ -220,6 +234,7 @@ def case_assign(*, case_id: int, assignee, by) -> Case:
             _joined_notice(conv, assignee)
         if first:
             waiting_count_publish()
+        inbox_publish(case_id=case.pk, site_id=case.site_id)
     log.info("case assigned", extra={"case": case_id, "user": assignee.pk, "by": by.pk})
     return case
 
@@ -247,6 +262,7 @@ def staff_reply(*, case_id: int, user, text: str) -> Turn:
                            author_id=user.pk).turn
         if case.first_reply_at is None:  # the dashboard's "time to the first staff reply"
             Case.objects.filter(pk=case.pk).update(first_reply_at=turn.created_at)
+        inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread back to 0
     log.info("staff reply", extra={"case": case_id, "seq": turn.seq, "user": user.pk})
     return turn
 
@@ -262,19 +278,35 @@ def case_release(*, case_id: int, user) -> Case:
         conversation_hold_set(conversation_id=conv.pk, open=False)  # released: no run-off
         notice_send(conv, NOTICE_RELEASED)
         waiting_count_publish()
+        inbox_publish(case_id=case.pk, site_id=case.site_id)
     log.info("case released", extra={"case": case_id, "user": user.pk})
     return case
 
 
-def case_resolve(*, case_id: int, user, note: str) -> Case:
+def case_open_promises(case: Case) -> list[str]:
+    """The call back promised at handover (with the core's promises as staff read them), or
+    nothing. Resolving such a case needs a confirmation: the promise would be dropped
+    silently. (Promises the assistant made in the chat are in the core for staff to read;
+    they do not block resolving.)"""
+    if not case.callback_requested:
+        return []
+    promises = [str(p) for p in (case.core or {}).get("promises") or []]
+    return promises or [gettext("A call back is promised.")]
+
+
+def case_resolve(*, case_id: int, user, note: str, promise_confirmed: bool = False) -> Case:
     """human -> closed, with a case note. The note outlives the raw transcript: when the
     case's run-off ends, the retention purge (memory.retention) drops the transcript and
-    keeps the note."""
+    keeps the note. A case with an open promise resolves only when staff confirm it."""
     note = (note or "").strip()
     if not note:
         raise ValidationError(gettext("Write a case note before resolving."))
     with transaction.atomic():
         case, conv = _lock_case(case_id)
+        if case_open_promises(case) and not promise_confirmed:
+            raise ValidationError(gettext(
+                "This case has an open promise to the visitor. Confirm that it is kept (or "
+                "no longer needed) to resolve the case."), code="open_promise")
         _move(conv, S.CLOSED)
         case.status = Case.Status.RESOLVED
         case.resolved_at = timezone.now()
@@ -283,6 +315,7 @@ def case_resolve(*, case_id: int, user, note: str) -> Case:
         # the transcript stays for the run-off after resolution
         conversation_hold_set(conversation_id=conv.pk, open=False, resolved_at=case.resolved_at)
         notice_send(conv, NOTICE_CLOSED)
+        inbox_publish(case_id=case.pk, site_id=case.site_id)
         webhook_emit(site_id=case.site_id, event=WebhookEvent.CASE_RESOLVED,
                      data={"case": case.pk, "conversation": conv.pk,
                            "requested_at": case.requested_at.isoformat(),
@@ -302,6 +335,7 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
                 .order_by("-requested_at").first())
         if case is None:
             return
+        inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread count, last message
         new = contact_from_turns(conversation_id=conversation_id, after_seq=seq - 1)
         new = [c for c in new if c["seq"] == seq]
         if not new:

@@ -3,6 +3,9 @@
  * Case page (#content-main.case-page[data-ws-path]): a staff websocket brings new turns
  * (already masked by the server) and state changes live; the reply form is sent with
  * fetch so the page stays put, and the reply itself arrives over the socket like any turn.
+ * A state change (or a reconnect) re-reads the page and swaps in the actions that fit the
+ * new state and any turn the socket missed: the page never goes stale. Canned replies are
+ * inserted with /shortcut + Tab or Alt+1..9.
  * Case list (#handover-waiting[data-ws-path]): a live count of waiting cases.
  * Without JavaScript both pages still work: forms post normally, the count is rendered.
  */
@@ -13,18 +16,25 @@
     return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
   }
 
-  // A socket that reconnects with backoff; onFrame gets parsed JSON frames.
-  function live(path, onFrame) {
+  // A socket that reconnects with backoff; onFrame gets parsed JSON frames; onOpen runs on
+  // every (re)connect; a heartbeat keeps the user's presence (handover.services.presence).
+  function live(path, onFrame, onOpen) {
     let tries = 0, stopped = false;
     function open() {
       const ws = new WebSocket(socketUrl(path));
-      ws.onopen = function () { tries = 0; };
+      let beat = null;
+      ws.onopen = function () {
+        tries = 0;
+        beat = setInterval(function () { ws.send('{"type":"ping"}'); }, 30000);
+        if (onOpen) onOpen();
+      };
       ws.onmessage = function (e) {
         let frame;
         try { frame = JSON.parse(e.data); } catch (err) { return; }
         if (onFrame(frame) === false) { stopped = true; ws.close(); }
       };
       ws.onclose = function (e) {
+        clearInterval(beat);
         if (stopped || e.code === 4403 || e.code === 4404) return;
         tries += 1;
         setTimeout(open, Math.min(30000, 500 * Math.pow(2, tries)));
@@ -38,15 +48,14 @@
     const transcript = document.getElementById("transcript-turns");
     const liveList = document.getElementById("live-turns");
     const note = document.getElementById("case-live-note");
-    const stateEl = document.getElementById("case-state");
     const labels = {
       visitor: root.dataset.labelVisitor, assistant: root.dataset.labelAssistant,
       staff: root.dataset.labelStaff, system: root.dataset.labelSystem,
     };
     const seen = new Set();
-    if (transcript) {
-      transcript.querySelectorAll("li[data-seq]").forEach(function (li) { seen.add(li.dataset.seq); });
-    }
+    [transcript, liveList].forEach(function (list) {
+      if (list) list.querySelectorAll("li[data-seq]").forEach(function (li) { seen.add(li.dataset.seq); });
+    });
 
     function turnItem(t) {
       const li = document.createElement("li");
@@ -80,23 +89,95 @@
           if (transcript) transcript.append(turnItem(f));
           if (liveList) liveList.append(turnItem(f));
         } else if (f.type === "state") {
-          if (stateEl && stateEl.dataset.state !== f.state) {
-            stateEl.dataset.state = f.state;
+          const current = document.getElementById("case-state");
+          if (current && current.dataset.state !== f.state) {
+            current.dataset.state = f.state;
             const label = root.getAttribute("data-state-" + f.state);
-            stateEl.textContent = label || f.state;
+            current.textContent = label || f.state;
             tell(root.dataset.textStateChanged);
+            refresh();  // the actions that fit the new state, without a reload
           }
         } else if (f.type === "forgotten") {
           tell(root.dataset.textForgotten);
           return false;
         }
-      });
+      }, refresh);
     }
 
-    const form = document.getElementById("reply-form");
-    if (form && window.fetch && window.FormData) {
-      const error = document.getElementById("reply-error");
-      form.addEventListener("submit", function (e) {
+    // Re-read the page and swap in the parts that depend on the state (meta line, reply
+    // box, actions) and any turn the socket missed (before it connected, while it was down).
+    let refreshing = null;
+    function refresh() {
+      if (!window.fetch || !window.DOMParser) return;
+      if (refreshing) { refreshing.again = true; return; }
+      refreshing = { again: false };
+      fetch(location.href, { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) throw new Error(String(r.status));
+        return r.text();
+      }).then(function (html) {
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        ["case-actions", "reply-box"].forEach(function (id) {
+          const mine = document.getElementById(id), theirs = doc.getElementById(id);
+          if (mine && theirs) mine.replaceWith(document.importNode(theirs, true));
+          else if (mine && !theirs) mine.remove();
+        });
+        const meta = document.querySelector(".case-meta"), newMeta = doc.querySelector(".case-meta");
+        if (meta && newMeta) meta.replaceWith(document.importNode(newMeta, true));
+        doc.querySelectorAll("#live-turns li[data-seq]").forEach(function (li) {
+          if (seen.has(li.dataset.seq)) return;
+          seen.add(li.dataset.seq);
+          if (liveList) liveList.append(document.importNode(li, true));
+          if (transcript) transcript.append(document.importNode(li, true));
+        });
+        if (note && !note.hidden && note.textContent === root.dataset.textStateChanged) note.hidden = true;
+      }).catch(function () { /* the socket's next frame or reconnect tries again */ })
+        .finally(function () {
+          const again = refreshing.again;
+          refreshing = null;
+          if (again) refresh();
+        });
+    }
+
+    // Canned replies: /shortcut + Tab, Alt+1..9, or the select box.
+    function canned() {
+      const data = document.getElementById("canned-data");
+      try { return data ? JSON.parse(data.textContent) : []; } catch (err) { return []; }
+    }
+    function insert(textarea, text, replaceFrom) {
+      const start = replaceFrom === undefined ? textarea.selectionStart : replaceFrom;
+      const before = textarea.value.slice(0, start), after = textarea.value.slice(textarea.selectionEnd);
+      textarea.value = before + text + after;
+      const pos = before.length + text.length;
+      textarea.setSelectionRange(pos, pos);
+      textarea.focus();
+    }
+    root.addEventListener("keydown", function (e) {
+      const textarea = e.target;
+      if (!textarea || textarea.id !== "reply-text") return;
+      const replies = canned();
+      if (!replies.length) return;
+      if (e.key === "Tab" && !e.shiftKey) {
+        const upto = textarea.value.slice(0, textarea.selectionStart);
+        const m = /(?:^|\s)\/([\w-]+)$/.exec(upto);
+        const hit = m && replies.find(function (c) { return c.shortcut === m[1]; });
+        if (hit) { e.preventDefault(); insert(textarea, hit.text, upto.length - m[1].length - 1); }
+      } else if (e.altKey && /^[1-9]$/.test(e.key) && replies[Number(e.key) - 1]) {
+        e.preventDefault();
+        insert(textarea, replies[Number(e.key) - 1].text);
+      }
+    });
+    root.addEventListener("change", function (e) {
+      if (!e.target || e.target.id !== "canned-select" || e.target.value === "") return;
+      const hit = canned()[Number(e.target.value)];
+      e.target.value = "";
+      if (hit) insert(document.getElementById("reply-text"), hit.text);
+    });
+
+    if (window.fetch && window.FormData) {
+      root.addEventListener("submit", function (e) {
+        const form = e.target;
+        if (!form || form.id !== "reply-form") return;
+        const error = document.getElementById("reply-error");
         e.preventDefault();
         const button = form.querySelector("button[type=submit]");
         const text = form.querySelector("textarea");

@@ -1,0 +1,117 @@
+/* The live inbox in admin (plain JS, no build step).
+ *
+ * The server renders the open cases; the staff socket (/ws/staff/) then sends a case's row
+ * again whenever it changes ({"type": "inbox", "case": id, "row": {...} | null}; null: the
+ * case left the inbox). Rows are built with textContent only. While the page is open the
+ * socket is this user's presence: a heartbeat every 30 s keeps it. With permission, a new
+ * waiting case shows a browser notification.
+ */
+(function () {
+  "use strict";
+
+  const HEARTBEAT_MS = 30000;
+
+  function socketUrl(path) {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+  }
+
+  function cell(tr, cls, text) {
+    const td = document.createElement("td");
+    if (cls) td.className = cls;
+    td.textContent = text;
+    tr.append(td);
+    return td;
+  }
+
+  function inbox(root) {
+    const body = document.getElementById("inbox-rows");
+    const empty = document.getElementById("inbox-empty");
+    const status = document.getElementById("inbox-connection");
+    const notifyButton = document.getElementById("inbox-notify");
+    const caseUrl = root.dataset.caseUrl;  // .../case/0/change/
+
+    function rowFor(r) {
+      const tr = document.createElement("tr");
+      tr.dataset.case = String(r.id);
+      tr.dataset.status = r.status;
+      const link = document.createElement("a");
+      link.href = caseUrl.replace("/0/", "/" + r.id + "/");
+      link.textContent = root.dataset.textCase + " " + r.id;
+      cell(tr, "", "").append(link);
+      cell(tr, "site", r.site_name);
+      cell(tr, "status", r.status_label);
+      const badge = document.createElement("span");
+      badge.className = "unread";
+      badge.dataset.n = String(r.unread);
+      badge.textContent = String(r.unread);
+      cell(tr, "", "").append(badge);
+      cell(tr, "assignee", r.assignee || "–");
+      cell(tr, "request", r.request || "–");
+      const time = document.createElement("time");
+      time.dateTime = r.requested_at;
+      time.textContent = r.requested_at;
+      cell(tr, "", "").append(time);
+      return tr;
+    }
+
+    function notify(r) {
+      if (!("Notification" in window) || Notification.permission !== "granted") return;
+      try {
+        const n = new Notification(root.dataset.textNewCase, {
+          body: r.site_name + (r.request ? ": " + r.request : ""), tag: "case-" + r.id,
+        });
+        n.onclick = function () { window.focus(); location.href = caseUrl.replace("/0/", "/" + r.id + "/"); };
+      } catch (err) { /* some browsers allow notifications only from a service worker */ }
+    }
+
+    function apply(f) {
+      const old = body.querySelector('tr[data-case="' + f.case + '"]');
+      if (!f.row) {
+        if (old) old.remove();
+      } else {
+        const tr = rowFor(f.row);
+        if (old) old.replaceWith(tr); else body.append(tr);
+        if (!old && f.row.status === "waiting") notify(f.row);
+      }
+      empty.hidden = body.children.length > 0;
+    }
+
+    if (notifyButton && "Notification" in window && Notification.permission === "default") {
+      notifyButton.hidden = false;
+      notifyButton.addEventListener("click", function () {
+        Notification.requestPermission().then(function () { notifyButton.hidden = true; });
+      });
+    }
+
+    let tries = 0;
+    function open() {
+      const ws = new WebSocket(socketUrl(root.dataset.wsPath));
+      let beat = null;
+      ws.onopen = function () {
+        tries = 0;
+        status.textContent = root.dataset.textLive;
+        root.dataset.live = "1";
+        beat = setInterval(function () { ws.send('{"type":"ping"}'); }, HEARTBEAT_MS);
+      };
+      ws.onmessage = function (e) {
+        let f;
+        try { f = JSON.parse(e.data); } catch (err) { return; }
+        if (f.type === "inbox") apply(f);
+      };
+      ws.onclose = function (e) {
+        clearInterval(beat);
+        root.dataset.live = "";
+        status.textContent = root.dataset.textOffline;
+        if (e.code === 4403) return;
+        tries += 1;
+        setTimeout(open, Math.min(30000, 500 * Math.pow(2, tries)));
+      };
+    }
+    open();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = document.querySelector(".inbox[data-ws-path]");
+    if (root) inbox(root);
+  });
+})();

@@ -20,6 +20,17 @@ def _fresh_cache():
     yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_socket_counts():
+    """Every test starts with no open visitor sockets counted (chatwidget.limits): a test that
+    leaves its communicators open never runs their disconnect, which gives the place back."""
+    from chatwidget.limits import SOCKETS
+
+    SOCKETS.counts.clear()
+    SOCKETS.total = 0
+    yield
+
+
 @pytest.fixture
 def site(db):
     from chatwidget.services import site_create

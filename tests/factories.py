@@ -26,6 +26,7 @@ def roles_ensure() -> None:
         roles.create_roles(apps, None)
         later = importlib.import_module("chatwidget.migrations.0007_owner_dashboard_webhooks")
         later.grant(apps, None)  # dashboard, webhooks, ratings (issue 18)
+        importlib.import_module("handover.migrations.0006_canned_reply_roles").grant(apps, None)
 
 
 class UserFactory(DjangoModelFactory):

@@ -107,6 +107,8 @@
     // Re-read the page and swap in the parts that depend on the state (meta line, reply
     // box, actions) and any turn the socket missed (before it connected, while it was down).
     let refreshing = null;
+    const stateNow = document.getElementById("case-state");
+    let rendered = stateNow ? stateNow.dataset.state : "";  // the state the actions were made for
     function refresh() {
       if (!window.fetch || !window.DOMParser) return;
       if (refreshing) { refreshing.again = true; return; }
@@ -116,11 +118,20 @@
         return r.text();
       }).then(function (html) {
         const doc = new DOMParser().parseFromString(html, "text/html");
-        ["case-actions", "reply-box"].forEach(function (id) {
-          const mine = document.getElementById(id), theirs = doc.getElementById(id);
-          if (mine && theirs) mine.replaceWith(document.importNode(theirs, true));
-          else if (mine && !theirs) mine.remove();
-        });
+        const newState = doc.getElementById("case-state");
+        const state = newState ? newState.dataset.state : "";
+        if (state !== rendered) {  // the actions fit another state now; typed text stays
+          rendered = state;
+          const typed = document.getElementById("reply-text");
+          const draft = typed ? typed.value : "";
+          ["case-actions", "reply-box"].forEach(function (id) {
+            const mine = document.getElementById(id), theirs = doc.getElementById(id);
+            if (mine && theirs) mine.replaceWith(document.importNode(theirs, true));
+            else if (mine && !theirs) mine.remove();
+          });
+          const box = document.getElementById("reply-text");
+          if (box && draft) box.value = draft;
+        }
         const meta = document.querySelector(".case-meta"), newMeta = doc.querySelector(".case-meta");
         if (meta && newMeta) meta.replaceWith(document.importNode(newMeta, true));
         doc.querySelectorAll("#live-turns li[data-seq]").forEach(function (li) {

@@ -195,3 +195,15 @@ def test_resolving_with_an_open_call_back_promise_needs_a_confirmation(site):
     client.post(url, {"note": "called back", "confirm_promise": "on"})
     case.refresh_from_db()
     assert case.status == "resolved"
+
+
+def test_owners_manage_canned_replies_and_staff_read_them(site):
+    owner = UserFactory(username="olga", role="Owner")
+    staff = UserFactory(username="sam", role="Staff")
+    assert owner.has_perm("handover.change_cannedreply")
+    assert staff.has_perm("handover.view_cannedreply")
+    assert not staff.has_perm("handover.change_cannedreply")
+    url = reverse("admin:handover_cannedreply_add")
+    response = _client(owner).post(url, {"site": site.pk, "title": "Hi", "shortcut": "hi",
+                                         "text": "Hello!", "position": 0})
+    assert response.status_code == 302 and CannedReply.objects.get().shortcut == "hi"

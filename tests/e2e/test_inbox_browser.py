@@ -1,0 +1,124 @@
+"""The live inbox in real Chromium (issue 18), two kinds of sessions: visitors in their own
+browser contexts, staff in another. Staff presence decides availability (nobody online: the
+widget says so and asks for an e-mail address; the inbox open: "a member of the team will
+reply"); the inbox updates live (new case, visitor message, claim by reply); the case page
+updates in place (no Claim button after the reply claimed it); a canned reply is inserted
+with /shortcut + Tab and sent. This module runs its own stack with presence required."""
+
+import pytest
+
+from tests.e2e.conftest import artifact, shadow, stack_running
+
+pytestmark = pytest.mark.e2e
+
+STAFF_PASSWORD = "a-long-e2e-inbox-password"
+NOBODY = "Nobody from our team is free right now."
+CANNED = "Your parcel left our warehouse today; tracking follows by e-mail."
+
+
+@pytest.fixture(scope="module")
+def presence_stack():
+    with stack_running({"STAFF_PRESENCE_REQUIRED": "1"}) as stack:
+        stack.shell(
+            "from chatwidget.models import Site\n"
+            "from django.contrib.auth.models import Group, User\n"
+            "from handover.models import CannedReply\n"
+            "Site.objects.update(staff_hours='')\n"
+            "u, _ = User.objects.get_or_create(username='sam', defaults={'is_staff': True,"
+            " 'first_name': 'Sam'})\n"
+            f"u.set_password('{STAFF_PASSWORD}'); u.save()\n"
+            "u.groups.add(Group.objects.get(name='Staff'))\n"
+            "CannedReply.objects.create(site=Site.objects.get(), title='Parcel sent',"
+            f" shortcut='sent', text='{CANNED}')\n"
+        )
+        yield stack
+
+
+def ask_for_a_person(stack, page, text: str) -> None:
+    page.goto(stack.shop_url + "/")
+    shadow(page, "button.launcher").click()
+    shadow(page, "form.composer textarea").fill(text)
+    shadow(page, "form.composer textarea").press("Enter")
+    shadow(page, ".message.assistant .bubble").first.wait_for()
+    shadow(page, ".handover-bar button").click()
+
+
+def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
+    stack = presence_stack
+    first = browser.new_context()
+    second = browser.new_context()
+    staff_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        # --- nobody online: the widget says so and asks for an e-mail address ------------------
+        visitor1 = first.new_page()
+        visitor1.set_default_timeout(15_000)
+        ask_for_a_person(stack, visitor1, "Where is my parcel 4711?")
+        shadow(visitor1, ".message.system").filter(has_text=NOBODY).wait_for()
+
+        # --- staff open the inbox: they are present, the waiting case is listed ----------------
+        inbox = staff_ctx.new_page()
+        inbox.set_default_timeout(15_000)
+        inbox.goto(stack.widget_url + "/admin/login/?next=/admin/handover/case/inbox/")
+        inbox.fill("#id_username", "sam")
+        inbox.fill("#id_password", STAFF_PASSWORD)
+        inbox.click("input[type=submit]")
+        inbox.wait_for_url("**/admin/handover/case/inbox/")
+        inbox.locator(".inbox[data-live='1']").wait_for()
+        assert inbox.locator("#inbox-rows tr").count() == 1
+
+        # --- a second visitor now reaches a person; the inbox shows the case live --------------
+        visitor2 = second.new_page()
+        visitor2.set_default_timeout(15_000)
+        ask_for_a_person(stack, visitor2, "My parcel 4712 has not arrived.")
+        shadow(visitor2, ".message.system").filter(
+            has_text="A member of the team will reply here.").wait_for()
+        row = inbox.locator("#inbox-rows tr[data-status='waiting']").nth(1)
+        row.wait_for()
+        assert row.locator(".unread").inner_text() == "0"
+        shadow(visitor2, "form.composer textarea").fill("Hello? It was sent last week.")
+        shadow(visitor2, "form.composer textarea").press("Enter")
+        inbox.locator("#inbox-rows tr").nth(1).locator(".unread[data-n='1']").wait_for()
+        inbox.screenshot(path=str(artifact("inbox-live.png")), full_page=True)
+        case_id = inbox.locator("#inbox-rows tr").nth(1).get_attribute("data-case")
+
+        # --- the case page: everything said so far, a canned reply by keystroke ----------------
+        case_page = staff_ctx.new_page()
+        case_page.set_default_timeout(15_000)
+        case_page.goto(f"{stack.widget_url}/admin/handover/case/{case_id}/change/")
+        live = case_page.locator("#live-turns")
+        live.locator("li.visitor").filter(has_text="4712").wait_for()  # said before it opened
+        assert case_page.locator("#claim").count() == 1
+        case_page.fill("#reply-text", "Hi, Sam here. /sent")
+        case_page.locator("#reply-text").press("Tab")
+        assert case_page.locator("#reply-text").input_value() == f"Hi, Sam here. {CANNED}"
+        case_page.click("#reply-form button[type=submit]")
+        live.locator("li.staff").filter(has_text="warehouse").wait_for()
+        # the reply claimed the case: the page changed in place, no Claim button, no reload note
+        case_page.locator("#case-state[data-state='human']").wait_for()
+        case_page.locator("#resolve-form").wait_for()
+        assert case_page.locator("#claim").count() == 0
+        assert "Reload" not in (case_page.locator("#case-live-note").text_content() or "")
+        case_page.screenshot(path=str(artifact("inbox-case-page-after-reply.png")), full_page=True)
+
+        # --- the visitor got the canned reply; the inbox row shows the claim --------------------
+        shadow(visitor2, ".message.staff .bubble").filter(has_text="warehouse").wait_for()
+        claimed = inbox.locator(f"#inbox-rows tr[data-case='{case_id}'][data-status='human']")
+        claimed.wait_for()
+        assert claimed.locator(".unread").inner_text() == "0"
+        assert "Sam" in claimed.locator(".assignee").inner_text()
+
+        # --- staff leave: nobody is available again --------------------------------------------
+        inbox.close()
+        case_page.close()
+        third = browser.new_context()
+        try:
+            visitor3 = third.new_page()
+            visitor3.set_default_timeout(15_000)
+            ask_for_a_person(stack, visitor3, "Parcel 4713?")
+            shadow(visitor3, ".message.system").filter(has_text=NOBODY).wait_for()
+        finally:
+            third.close()
+    finally:
+        staff_ctx.close()
+        first.close()
+        second.close()

@@ -17,6 +17,7 @@ from chatwidget import protocol, services
 from chatwidget.db import db_async
 from chatwidget.events import conversation_group
 from chatwidget.limits import CLOSE_TOO_MANY, SocketGuard
+from chatwidget.presence import visitor_group
 from chatwidget.protocol import ErrorCode, ProtocolError
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from handover.models import Case
@@ -383,10 +384,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         gets acks and streamed answers, and the membership is renewed once it is back."""
         group = conversation_group(conversation_id)
         try:
-            if action == "add":
-                await self.channel_layer.group_add(group, self.channel_name)
-            else:
-                await self.channel_layer.group_discard(group, self.channel_name)
+            await visitor_group(self.channel_layer, action=action, group=group,  # + presence
+                                conversation_id=conversation_id, channel=self.channel_name)
         except (RedisError, TimeoutError) as exc:
             log.warning("channel layer unavailable", extra={"at": f"group_{action}",
                                                              "error": type(exc).__name__})

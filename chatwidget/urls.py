@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from chatwidget import views
 from chatwidget.landing import landing
+from handover import views as handover_views
 
 urlpatterns = [
     path("", landing, name="landing"),
@@ -10,6 +11,8 @@ urlpatterns = [
     path("readyz", views.readyz, name="readyz"),
     path("widget/v1/<str:site_key>/config.json", views.widget_config, name="widget-config"),
     path("widget/v1/<str:site_key>/export", views.widget_export, name="widget-export"),
+    path("widget/v1/<str:site_key>/continue", views.widget_continue, name="widget-continue"),
+    path("continue/<str:code>/", handover_views.continuation, name="continuation"),
     path("privacy/<str:site_key>/", views.privacy, name="privacy"),
     path("privacy/", views.privacy, name="privacy-default"),
     path("admin/handover/", include("handover.urls")),

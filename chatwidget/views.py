@@ -15,6 +15,7 @@ from chatwidget.models import Site
 from chatwidget.protocol import json_load_safe
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from chatwidget.widget_config import site_cookie_name, widget_config_for
+from handover.services.continuation import continuation_exchange
 from memory.export import conversation_export
 from memory.privacy import storage_places
 from memory.selectors import conversation_get_by_token
@@ -109,6 +110,31 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
     )
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return _cors(response, request, info)
+
+
+@csrf_exempt  # no cookies are read; the one-time code travels in the body
+@require_http_methods(["POST", "OPTIONS"])
+def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
+    """E-mail continuation (issue 18): the widget on the shop's page exchanges the one-time
+    code from the e-mail's link for a session token of the same conversation."""
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    if request.method == "OPTIONS":
+        return _cors(HttpResponse(status=204), request, info)
+    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
+        return JsonResponse({"error": "forbidden_origin"}, status=403)
+    try:
+        body = json_load_safe(request.body or b"{}")
+    except ValueError:
+        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    code = body.get("code") if isinstance(body, dict) else None
+    token = continuation_exchange(site_id=info.id, code=code) if isinstance(code, str) else None
+    if token is None:  # invalid, expired or used: the widget starts as usual
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    response = JsonResponse({"session": token})
     response["Cache-Control"] = "no-store"
     return _cors(response, request, info)
 

@@ -8,6 +8,7 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import OperationalError
 
+from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
 from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
 
 
@@ -22,3 +23,15 @@ def case_notify(case_id: int) -> bool:
     """E-mail HANDOVER_NOTIFY_EMAIL that a case waits. Safe to run twice (one more e-mail,
     no state); sends nothing once the case is no longer waiting."""
     return case_notify_staff(case_id=case_id)
+
+
+@shared_task(
+    name=CONTINUATION_EMAIL_TASK,
+    autoretry_for=(OperationalError, SMTPException, ConnectionError),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def continuation_email(case_id: int, seq: int) -> bool:
+    """E-mail a staff reply to a visitor who has left (issue 18)."""
+    return continuation_email_send(case_id=case_id, seq=seq)

@@ -57,6 +57,15 @@ def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversat
     return conv, token
 
 
+def conversation_token_rotate(*, conversation_id: int) -> str:
+    """A new session token for a conversation; the old one stops working. E-mail
+    continuation (issue 18) hands it to the widget once a one-time code was exchanged, so
+    the code in the e-mail's link is never the session itself."""
+    token = secrets.token_urlsafe(32)
+    Conversation.objects.filter(pk=conversation_id).update(token_hash=token_hash(token))
+    return token
+
+
 def _merge_counts(target: dict, extra: dict) -> dict:
     merged = dict(target)
     for kind, count in extra.items():

@@ -26,6 +26,8 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BROKER_URL = "memory://"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+if os.environ.get("TEST_WORKER_EMAIL_URL"):  # a worker the e-mail test starts sends by SMTP
+    vars().update(env.email_url("TEST_WORKER_EMAIL_URL"))
 STAFF_PRESENCE_REQUIRED = False  # tests that need presence turn it on
 OPENAI_API_KEY = ""
 DEMO_MODE = True

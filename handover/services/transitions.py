@@ -50,6 +50,7 @@ from handover.services.cases import (
     reason_clean,
     waiting_count_publish,
 )
+from handover.services.continuation import continuation_after_reply
 from handover.services.notification import case_notify_later
 from handover.services.presence import staff_available
 from memory.analytics import stat_record
@@ -263,6 +264,7 @@ def staff_reply(*, case_id: int, user, text: str) -> Turn:
         if case.first_reply_at is None:  # the dashboard's "time to the first staff reply"
             Case.objects.filter(pk=case.pk).update(first_reply_at=turn.created_at)
         inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread back to 0
+        continuation_after_reply(case=case, seq=turn.seq)  # e-mailed if the visitor has left
     log.info("staff reply", extra={"case": case_id, "seq": turn.seq, "user": user.pk})
     return turn
 

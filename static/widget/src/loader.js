@@ -4,7 +4,7 @@
 // conversation already exists. Contract: static/widget/README.md.
 
 import { LAUNCHER_CSS } from "./styles.js";
-import { adoptStyles, element, icon, readCookie } from "./dom.js";
+import { adoptStyles, element, icon, readCookie, writeCookie } from "./dom.js";
 
 /* global PANEL_VERSION */ // set by the build: the panel file's content hash
 
@@ -261,18 +261,45 @@ function start(script) {
     hide: close,
   };
 
+  // -- e-mail continuation -------------------------------------------------------------------
+  // The e-mail's link lands here with a one-time code in the URL fragment (never sent to a
+  // server); it is removed from the address bar and exchanged by POST for the session of the
+  // same conversation. An invalid or used code changes nothing.
+  function continueFromLink(loaded) {
+    const match = /(?:^#|&)cw-continue=([\w.:-]+)/.exec(location.hash);
+    if (!match || !loaded.continue_url) return Promise.resolve(false);
+    history.replaceState(null, "", location.pathname + location.search);
+    return fetch(loaded.continue_url, {
+      method: "POST",
+      credentials: "omit",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: match[1] }),
+    })
+      .then((response) => (response.ok ? response.json() : null))
+      .then(
+        (data) => {
+          if (!data || !data.session) return false;
+          const cookie = loaded.session_cookie;
+          writeCookie(cookie.name, data.session, cookie.max_age);
+          return true;
+        },
+        () => false,
+      );
+  }
+
   // -- start ---------------------------------------------------------------------------------
   document.body.append(host);
   queued.forEach(push);
   loadConfig().then(
-    (loaded) => {
-      // a conversation exists: connect now (the transcript comes from the server)
-      if (readCookie(loaded.session_cookie.name) == null) return;
-      loadPanel().then((loaded) => {
-        loaded.connect();
-        if (loaded.wasOpen()) loaded.open(true);
-      });
-    },
+    (loaded) =>
+      continueFromLink(loaded).then((continued) => {
+        // a conversation exists: connect now (the transcript comes from the server)
+        if (readCookie(loaded.session_cookie.name) == null) return;
+        loadPanel().then((panel) => {
+          panel.connect();
+          if (continued || panel.wasOpen()) panel.open(true);
+        });
+      }),
     (error) => {
       if (error.body) {
         host.remove();

@@ -1,0 +1,64 @@
+"""Visitor presence (issue 18): is a visitor's widget connected to a conversation right now?
+
+A staff reply made while the visitor is offline is e-mailed (handover.services.continuation);
+one made while a widget is open is not. Presence follows the socket's group membership: the
+visitor consumer joins the conversation's group on hello, renews it every GROUP_RENEW_SECONDS
+and leaves on disconnect, and `visitor_group` marks the same in the cache (shared by every
+process): {channel: expiry} per conversation. A process that dies leaves entries that lapse
+after VISITOR_PRESENCE_TTL (three renewals). The cache is reached from a worker thread
+(thread_sensitive=False), never the consumers' one database thread, and only on join, renewal
+and leave, never per frame; a cache that is down costs the e-mail decision, not the socket.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
+
+log = logging.getLogger(__name__)
+
+VISITOR_PRESENCE_TTL = 90
+
+
+def _key(conversation_id: int) -> str:
+    return f"visitor.presence.{conversation_id}"
+
+
+def visitor_presence_mark(*, conversation_id: int, channel: str, present: bool,
+                          now: float | None = None) -> None:
+    now = time.time() if now is None else now
+    try:
+        entries = {c: exp for c, exp in (cache.get(_key(conversation_id)) or {}).items()
+                   if exp > now}
+        if present:
+            entries[channel] = now + VISITOR_PRESENCE_TTL
+        else:
+            entries.pop(channel, None)
+        if entries:
+            cache.set(_key(conversation_id), entries, timeout=VISITOR_PRESENCE_TTL)
+        else:
+            cache.delete(_key(conversation_id))
+    except Exception as exc:  # the cache is away: the socket goes on
+        log.warning("visitor presence not stored", extra={"error": type(exc).__name__})
+
+
+def visitor_online(*, conversation_id: int, now: float | None = None) -> bool:
+    """Has this conversation an open widget socket (in any process)?"""
+    now = time.time() if now is None else now
+    entries = cache.get(_key(conversation_id)) or {}
+    return any(exp > now for exp in entries.values())
+
+
+async def visitor_group(layer, *, action: str, group: str, conversation_id: int,  # noqa: ANN001
+                        channel: str) -> None:
+    """Join ("add", also the renewal) or leave the conversation's group, and mark the
+    visitor's presence to match. Channel-layer errors propagate (the caller handles them)."""
+    if action == "add":
+        await layer.group_add(group, channel)
+    else:
+        await layer.group_discard(group, channel)
+    await sync_to_async(visitor_presence_mark, thread_sensitive=False)(
+        conversation_id=conversation_id, channel=channel, present=action == "add")

@@ -1,0 +1,146 @@
+"""E-mail continuation end to end (issue 18): a staff reply to a visitor who has left goes
+through a real Celery worker (Redis broker, the PostgreSQL test database) to a local SMTP
+server (aiosmtpd on 127.0.0.1); the e-mail's link leads to the shop's page, the code from
+it is exchanged for the session, and the widget's hello with that session reopens the same
+conversation, the staff reply in its transcript."""
+
+import email
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from chatwidget.celery import app
+from handover import services
+from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory
+from tests.procs import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOP = "http://shop.test"
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def smtp():
+    from aiosmtpd.controller import Controller
+
+    class Inbox:
+        def __init__(self) -> None:
+            self.messages: list = []
+
+        async def handle_DATA(self, server, session, envelope):  # noqa: N802, ANN001, ANN201
+            self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content)))
+            return "250 OK"
+
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield inbox, controller.port
+    controller.stop()
+
+
+@pytest.fixture
+def worker(tmp_path, smtp):
+    if connection.vendor != "postgresql" or not settings.TEST_REDIS_URL:
+        pytest.skip("needs PostgreSQL (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL)")
+    db = connection.settings_dict
+    env = {k: v for k, v in os.environ.items() if k != "TEST_DB_NAME"}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
+        "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
+                             f"{db['PORT'] or 5432}/{db['NAME']}",
+        "TEST_WORKER_EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}",
+        "PUBLIC_URL": "http://chat.test",
+        "PYTHONUNBUFFERED": "1",
+    })
+    log_path = tmp_path / "worker.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "chatwidget", "-b", settings.TEST_REDIS_URL,
+             "worker", "--pool", "solo", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "-Q", "continuation-test", "-l", "INFO"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    # this process queues on the same broker and queue (the web process's role)
+    old = (app.conf.broker_url, app.conf.task_default_queue)
+    app.conf.broker_url, app.conf.task_default_queue = settings.TEST_REDIS_URL, "continuation-test"
+    app._pool = None
+    try:
+        yield proc, log_path
+    finally:
+        app.conf.broker_url, app.conf.task_default_queue = old
+        app._pool = None
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def wait_for(check, *, what: str, log_path: Path, timeout: float = 60):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.2)
+    log = log_path.read_text(errors="replace")[-4000:] if log_path.exists() else ""
+    raise AssertionError(f"timed out waiting for {what}; worker log:\n{log}")
+
+
+def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
+        site, smtp, worker, settings):
+    inbox, _ = smtp
+    site.allowed_origins = [SHOP]
+    site.staff_hours = "mon-fri 09:00-17:00"
+    site.save(update_fields=["allowed_origins", "staff_hours"])
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "chat.test"]
+    conv = ConversationFactory(site=site, texts=["Where is my parcel? anna@example.com"])
+    case = services.handover_request(conversation_id=conv.pk, trigger="visitor", now=CLOSED_TIME)
+    staff = UserFactory(username="sam", role="Staff", first_name="Sam")
+    services.case_claim(case_id=case.pk, user=staff)
+    services.staff_reply(case_id=case.pk, user=staff, text="Your parcel left today.")
+
+    rcpt, message = wait_for(lambda: inbox.messages and inbox.messages[0], what="the e-mail",
+                             log_path=worker[1])
+    assert rcpt == ["anna@example.com"]
+    body = message.get_payload(decode=True).decode()
+    assert "Your parcel left today." in body
+    link = re.search(r"http://chat\.test(/continue/\S+/)", body).group(1)
+
+    client = Client(HTTP_HOST="chat.test")
+    landing = client.get(link)
+    assert landing.status_code == 302 and landing["Location"].startswith(SHOP + "/#cw-continue=")
+    code = landing["Location"].split("#cw-continue=", 1)[1]
+    answer = client.post(f"/widget/v1/{site.key}/continue", {"code": code},
+                         content_type="application/json", HTTP_ORIGIN=SHOP)
+    assert answer.status_code == 200
+    token = answer.json()["session"]
+
+    from asgiref.sync import async_to_sync
+
+    from chatwidget.asgi import application
+
+    async def hello() -> dict:
+        comm = WebsocketCommunicator(application, f"/ws/chat/{site.key}/",
+                                     headers=[(b"origin", SHOP.encode())])
+        connected, _ = await comm.connect()
+        assert connected
+        await comm.send_json_to({"type": "hello", "session": token})
+        welcome = await comm.receive_json_from(timeout=10)
+        await comm.disconnect()
+        return welcome
+
+    welcome = async_to_sync(hello)()
+    assert welcome["type"] == "welcome" and welcome["resumed"] is True, welcome
+    assert welcome["state"] == "human"
+    texts = [t.get("text") for t in welcome["turns"]]
+    assert texts[0] == "Where is my parcel? anna@example.com" and "Your parcel left today." in texts

@@ -122,3 +122,52 @@ def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
         staff_ctx.close()
         first.close()
         second.close()
+
+
+def test_the_email_link_reopens_the_conversation_in_the_widget(presence_stack, browser):
+    """The continuation e-mail's link (its code made here as the worker makes it) leads to
+    the shop's page; the widget exchanges the code and shows the same conversation, the
+    staff reply included. The code works once; the address bar keeps no code."""
+    stack = presence_stack
+    visitor_ctx = browser.new_context()
+    try:
+        visitor = visitor_ctx.new_page()
+        visitor.set_default_timeout(15_000)
+        ask_for_a_person(stack, visitor, "Where is parcel 4720? Write to anna@example.com")
+        shadow(visitor, ".message.system").filter(has_text=NOBODY).wait_for()
+        code = stack.shell(
+            "from handover import services\n"
+            "from handover.models import Case\n"
+            "from django.contrib.auth.models import User\n"
+            "from handover.services.continuation import continuation_code\n"
+            "case = Case.objects.order_by('-pk').first()\n"
+            "sam = User.objects.get(username='sam')\n"
+            "services.staff_reply(case_id=case.pk, user=sam, text='Parcel 4720 arrives Monday.')\n"
+            "print(continuation_code(conversation_id=case.conversation_id))\n"
+        ).strip().splitlines()[-1]
+    finally:
+        visitor_ctx.close()  # the visitor has left
+
+    returning = browser.new_context()  # another browser: no session cookie
+    try:
+        page = returning.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"{stack.widget_url}/continue/{code}/")
+        page.wait_for_url(stack.shop_url + "/**")
+        shadow(page, ".message.staff .bubble").filter(has_text="arrives Monday").wait_for()
+        shadow(page, ".message.visitor .bubble").filter(has_text="parcel 4720").wait_for()
+        assert "cw-continue" not in page.url
+        page.screenshot(path=str(artifact("continuation-reopened.png")))
+
+        other = browser.new_context()  # the same link a second time, elsewhere: used up
+        try:
+            again = other.new_page()
+            again.set_default_timeout(15_000)
+            again.goto(f"{stack.widget_url}/continue/{code}/")
+            again.wait_for_url(stack.shop_url + "/**")
+            again.wait_for_timeout(1500)
+            assert shadow(again, ".message.staff").count() == 0
+        finally:
+            other.close()
+    finally:
+        returning.close()

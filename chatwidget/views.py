@@ -15,7 +15,7 @@ from chatwidget.models import Site
 from chatwidget.protocol import json_load_safe
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from chatwidget.widget_config import site_cookie_name, widget_config_for
-from handover.services.continuation import continuation_exchange
+from handover.services.continuation import continuation_exchange, transcript_email_request
 from memory.export import conversation_export
 from memory.privacy import storage_places
 from memory.selectors import conversation_get_by_token
@@ -137,6 +137,30 @@ def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
     response = JsonResponse({"session": token})
     response["Cache-Control"] = "no-store"
     return _cors(response, request, info)
+
+
+@csrf_exempt  # no cookies are read; the session token travels in the body
+@require_http_methods(["POST", "OPTIONS"])
+def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse:
+    """The visitor asks for the conversation by e-mail (to an address they wrote in it)."""
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    if request.method == "OPTIONS":
+        return _cors(HttpResponse(status=204), request, info)
+    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
+        return JsonResponse({"error": "forbidden_origin"}, status=403)
+    try:
+        body = json_load_safe(request.body or b"{}")
+    except ValueError:
+        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    token = body.get("session") if isinstance(body, dict) else None
+    conv = conversation_get_by_token(site_id=info.id, token=token if isinstance(token, str) else None)
+    if conv is None:
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    if not transcript_email_request(conversation_id=conv.pk):
+        return _cors(JsonResponse({"error": "no_address"}, status=409), request, info)
+    return _cors(JsonResponse({"ok": True}, status=202), request, info)
 
 
 def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:

@@ -44,6 +44,7 @@ def widget_config_for(*, info: SiteInfo, base_url: str, lang: str) -> dict:
         "privacy_url": base_url + reverse("privacy", args=[info.key]) + f"?lang={lang}",
         "export_url": base_url + reverse("widget-export", args=[info.key]),
         "continue_url": base_url + reverse("widget-continue", args=[info.key]),
+        "transcript_email_url": base_url + reverse("widget-transcript-email", args=[info.key]),
         "session_cookie": {
             "name": site_cookie_name(base=settings.SESSION_COOKIE_NAME_WIDGET, site_key=info.key),
             "max_age": lifetimes["session_seconds"],

@@ -51,6 +51,12 @@ WIDGET_STRINGS: dict[str, Promise] = {
     # menu: export, erasure, recognition consent, profile
     "download_json": _("Download conversation (JSON)"),
     "download_text": _("Download conversation (text)"),
+    "email_transcript": _("E-mail me the conversation"),
+    "email_transcript_sent": _("The conversation is on its way to the e-mail address you gave."),
+    "email_transcript_none": _(
+        "Write your e-mail address in the chat first: we send the conversation only to an "
+        "address you gave here."
+    ),
     "forget": _("Delete this conversation"),
     "forget_confirm": _(
         "Delete this conversation and everything stored with it? This cannot be undone."
@@ -115,6 +121,12 @@ _DE_REFERENCE: dict[str, str] = {
     "offline": "Sie sind offline. Ihre Nachrichten werden gesendet, sobald die Verbindung wieder steht.",
     "download_json": "Gespräch herunterladen (JSON)",
     "download_text": "Gespräch herunterladen (Text)",
+    "email_transcript": "Gespräch per E-Mail senden",
+    "email_transcript_sent": "Das Gespräch ist unterwegs an die E-Mail-Adresse, die Sie angegeben haben.",
+    "email_transcript_none": (
+        "Schreiben Sie zuerst Ihre E-Mail-Adresse in den Chat: Wir senden das Gespräch nur an "
+        "eine Adresse, die Sie hier angegeben haben."
+    ),
     "forget": "Dieses Gespräch löschen",
     "forget_confirm": (
         "Dieses Gespräch und alles dazu Gespeicherte löschen? Das kann nicht rückgängig "

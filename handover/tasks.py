@@ -8,7 +8,12 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import OperationalError
 
-from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
+from handover.services.continuation import (
+    CONTINUATION_EMAIL_TASK,
+    TRANSCRIPT_EMAIL_TASK,
+    continuation_email_send,
+    transcript_email_send,
+)
 from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
 
 
@@ -35,3 +40,15 @@ def case_notify(case_id: int) -> bool:
 def continuation_email(case_id: int, seq: int) -> bool:
     """E-mail a staff reply to a visitor who has left (issue 18)."""
     return continuation_email_send(case_id=case_id, seq=seq)
+
+
+@shared_task(
+    name=TRANSCRIPT_EMAIL_TASK,
+    autoretry_for=(OperationalError, SMTPException, ConnectionError),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def transcript_email(conversation_id: int) -> bool:
+    """E-mail the visitor their conversation, on request from the widget (issue 18)."""
+    return transcript_email_send(conversation_id=conversation_id)

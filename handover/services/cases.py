@@ -45,7 +45,8 @@ def inbox_publish(*, case_id: int, site_id: int) -> None:
     publish_on_commit(STAFF_ALL_GROUP, {"type": "inbox", "case": case_id, "site": site_id})
 
 
-def contact_from_turns(*, conversation_id: int, after_seq: int = 0) -> list[dict]:
+def contact_from_turns(*, conversation_id: int, after_seq: int = 0,
+                       kinds: tuple[str, ...] = CONTACT_KINDS) -> list[dict]:
     """Contact details the visitor gave: values cut from the visitor's turns by their spans
     (e-mail, phone, postal address). Newest last, without repeats."""
     found: list[dict] = []
@@ -55,7 +56,7 @@ def contact_from_turns(*, conversation_id: int, after_seq: int = 0) -> list[dict
              .order_by("seq").only("seq", "text", "spans"))
     for turn in turns:
         for kind, start, end in turn.spans or []:
-            if kind not in CONTACT_KINDS:
+            if kind not in kinds:
                 continue
             value = turn.text[int(start):int(end)].strip()
             key = (kind, value.lower())

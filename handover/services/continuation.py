@@ -33,6 +33,8 @@ from chatwidget.celery import task_enqueue_on_commit
 from chatwidget.models import Site
 from chatwidget.presence import visitor_online
 from handover.models import Case
+from handover.services.cases import contact_from_turns
+from memory.export import conversation_export
 from memory.models import Conversation, Turn, TurnRole
 from memory.selectors import conversation_is_expired
 from memory.services import conversation_token_rotate
@@ -129,4 +131,39 @@ def continuation_email_send(*, case_id: int, seq: int) -> bool:
         body = render_to_string("handover/email/continuation.txt", context)
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
     log.info("continuation e-mail sent", extra={"case": case_id, "seq": seq})
+    return True
+
+
+# --- the transcript by e-mail -----------------------------------------------------------------
+
+TRANSCRIPT_EMAIL_TASK = "handover.tasks.transcript_email"
+TRANSCRIPT_EMAIL_INTERVAL = 600  # one transcript e-mail per conversation per 10 minutes
+
+
+def transcript_email_request(*, conversation_id: int) -> bool:
+    """The visitor asked (widget menu) for the conversation by e-mail. Sent only to an
+    e-mail address the visitor wrote in this conversation, never one typed into a form, so
+    the button cannot mail a stranger; at most once per TRANSCRIPT_EMAIL_INTERVAL. False
+    when there is no such address (the widget says to leave one first)."""
+    if not contact_from_turns(conversation_id=conversation_id, kinds=("email",)):
+        return False
+    if cache.add(f"transcript.email.{conversation_id}", 1, timeout=TRANSCRIPT_EMAIL_INTERVAL):
+        task_enqueue_on_commit(TRANSCRIPT_EMAIL_TASK, conversation_id)
+    return True
+
+
+def transcript_email_send(*, conversation_id: int) -> bool:
+    """On a worker: the visitor's own transcript (as typed, like the widget's download) to
+    the newest e-mail address they wrote in it, in their language."""
+    conv = Conversation.objects.select_related("site").filter(pk=conversation_id).first()
+    emails = contact_from_turns(conversation_id=conversation_id, kinds=("email",)) if conv else []
+    if conv is None or not emails or conversation_is_expired(conversation=conv):
+        return False
+    content, _, _ = conversation_export(conversation_id=conv.pk, fmt="txt", masked=False)
+    context = {"site": conv.site.name, "transcript": content}
+    with translation.override(conv.language):
+        subject = render_to_string("handover/email/transcript_subject.txt", context).strip()
+        body = render_to_string("handover/email/transcript.txt", context)
+    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [emails[-1]["value"]])
+    log.info("transcript e-mail sent", extra={"conversation": conversation_id})
     return True

@@ -158,6 +158,11 @@ def test_the_email_link_reopens_the_conversation_in_the_widget(presence_stack, b
         shadow(page, ".message.visitor .bubble").filter(has_text="parcel 4720").wait_for()
         assert "cw-continue" not in page.url
         page.screenshot(path=str(artifact("continuation-reopened.png")))
+        # the transcript by e-mail, to the address written in the chat
+        shadow(page, "button[aria-controls='cw-menu']").click()
+        shadow(page, "#cw-menu button").filter(has_text="E-mail me the conversation").click()
+        shadow(page, "[aria-live='polite']").filter(has_text="on its way").first.wait_for(
+            state="attached")
 
         other = browser.new_context()  # the same link a second time, elsewhere: used up
         try:

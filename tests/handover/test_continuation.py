@@ -103,3 +103,33 @@ def test_a_forged_expired_or_foreign_code_is_refused(shop, settings):
     assert continuation_exchange(site_id=shop.pk, code=code) is None
     response = Client(HTTP_HOST="chat.test").get(f"/continue/{code}/")
     assert response.status_code == 410 and "expired" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_transcript_by_email_goes_only_to_an_address_written_in_the_chat(
+        shop, django_capture_on_commit_callbacks):
+    from handover.services.continuation import transcript_email_send
+
+    with_address = ConversationFactory(site=shop, texts=["Mail me at anna@example.com"])
+    Conversation.objects.filter(pk=with_address.pk).update(language="de")
+    without = ConversationFactory(site=shop, texts=["Where is my parcel?"])
+    client = Client(HTTP_HOST="chat.test")
+    url = f"/widget/v1/{shop.key}/transcript-email"
+
+    def ask(conv):
+        return client.post(url, {"session": conv.token}, content_type="application/json",
+                           HTTP_ORIGIN=SHOP)
+
+    with django_capture_on_commit_callbacks() as queued:
+        assert ask(without).status_code == 409
+        assert ask(with_address).status_code == 202
+        assert ask(with_address).status_code == 202  # accepted, but not queued twice
+    assert len(queued) == 1
+    assert client.post(url, {"session": "nope"}, content_type="application/json",
+                       HTTP_ORIGIN=SHOP).status_code == 404
+
+    assert transcript_email_send(conversation_id=with_address.pk)
+    assert not transcript_email_send(conversation_id=without.pk)
+    message = mail.outbox[-1]
+    assert message.to == ["anna@example.com"] and "Gespräch" in message.subject
+    assert "Mail me at anna@example.com" in message.body  # the visitor's own words, as typed

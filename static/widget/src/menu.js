@@ -14,6 +14,7 @@ export function createMenu({ strings: text, config, actions }) {
   const sessionButtons = [
     button(text.download_json, () => actions.download("json")),
     button(text.download_text, () => actions.download("txt")),
+    button(text.email_transcript, () => (show(false), actions.emailTranscript())),
     forgetButton,
   ];
   const consentBox = element("input", {
@@ -36,6 +37,7 @@ export function createMenu({ strings: text, config, actions }) {
     { class: "menu", id: "cw-menu", hidden: true },
     sessionButtons[0],
     sessionButtons[1],
+    sessionButtons[2],
     button(text.what_we_know, () => (show(false), actions.profile())),
     element("label", {}, consentBox, String(text.remember_me).replace("%(months)s", months)),
     element(

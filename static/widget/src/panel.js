@@ -11,6 +11,7 @@ import { createConnection } from "./connection.js";
 import { createMenu } from "./menu.js";
 import { createRating } from "./rating.js";
 import { createTranscript } from "./transcript.js";
+import { emailTranscript } from "./transcript_email.js";
 
 const HANDOVER_STATES = ["waiting", "human"];
 const NARROW = "(max-width: 480px)";
@@ -39,6 +40,7 @@ function createPanel(shell) {
     config,
     actions: {
       download,
+      emailTranscript: () => emailTranscript({ config, token, announce, strings: text }),
       consent: setConsent,
       profile: () => (sendControl({ type: "profile" }), composer.focus()),
       forget: () => (sendControl({ type: "forget" }), composer.focus()),

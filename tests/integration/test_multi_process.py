@@ -547,7 +547,9 @@ async def test_production_settings_serve_probes_static_files_and_security_header
     env = dict(running.env)
     env.update({"DJANGO_SETTINGS_MODULE": "chatwidget.settings.production",
                 "SECRET_KEY": uuid.uuid4().hex + uuid.uuid4().hex,
-                "ALLOWED_HOSTS": "chat.example.com"})
+                "ALLOWED_HOSTS": "chat.example.com",
+                # the proxy in front (these requests come from it): its X-Forwarded-Proto counts
+                "TRUSTED_PROXIES": "127.0.0.1"})
     env.pop("DEBUG", None)
     daphne = Daphne("daphne-production", env, running.log_dir)
     running.extra.append(daphne)

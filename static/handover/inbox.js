@@ -49,9 +49,36 @@
       cell(tr, "request", r.request || "–");
       const time = document.createElement("time");
       time.dateTime = r.requested_at;
-      time.textContent = r.requested_at;
       cell(tr, "", "").append(time);
+      localTime(time);
       return tr;
+    }
+
+    // Times in the reader's own locale and zone (the server sends ISO 8601).
+    function localTime(time) {
+      const at = new Date(time.dateTime);
+      if (!isNaN(at)) time.textContent = at.toLocaleString();
+    }
+    body.querySelectorAll("time[datetime]").forEach(localTime);
+
+    // After every (re)connect: the rows as they are now, for changes made while no socket
+    // listened (between the page's render and the connect, or during an outage).
+    let applied = 0;  // frames applied: a reload that raced one is done again
+    function reload() {
+      if (!window.fetch || !window.DOMParser) return;
+      const before = applied;
+      fetch(location.href, { credentials: "same-origin" }).then(function (r) {
+        return r.ok ? r.text() : Promise.reject(new Error(String(r.status)));
+      }).then(function (html) {
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("inbox-rows");
+        if (!fresh) return;
+        if (applied !== before) { reload(); return; }
+        body.replaceChildren.apply(body, Array.from(fresh.children).map(function (tr) {
+          return document.importNode(tr, true);
+        }));
+        body.querySelectorAll("time[datetime]").forEach(localTime);
+        empty.hidden = body.children.length > 0;
+      }).catch(function () { /* the next frame or reconnect tries again */ });
     }
 
     function notify(r) {
@@ -65,6 +92,7 @@
     }
 
     function apply(f) {
+      applied += 1;
       const old = body.querySelector('tr[data-case="' + f.case + '"]');
       if (!f.row) {
         if (old) old.remove();
@@ -92,6 +120,7 @@
         status.textContent = root.dataset.textLive;
         root.dataset.live = "1";
         beat = setInterval(function () { ws.send('{"type":"ping"}'); }, HEARTBEAT_MS);
+        reload();
       };
       ws.onmessage = function (e) {
         let f;

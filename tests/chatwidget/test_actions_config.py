@@ -169,3 +169,22 @@ def test_a_site_with_actions_pays_no_query_per_build(site, django_assert_max_num
         built = context_build(conversation_id=conv.pk, request_seq=1)
     assert len(built.tools) == 2
     assert len(with_actions) == len(without)
+
+
+def test_the_owner_configures_actions_and_staff_read_the_calls(client, site):
+    owner = UserFactory(username="olga", role="Owner")
+    staff = UserFactory(username="sam", role="Staff")
+    client.force_login(owner)
+    assert client.get(reverse("admin:chatwidget_action_add")).status_code == 200
+    response = client.post(reverse("admin:chatwidget_action_add"), {
+        "site": site.pk, "name": "order_status", "enabled": "on",
+        "description": "An order's status.", "method": "GET",
+        "parameters": '{"type": "object", "properties": {"order_number": {"type": "string"}}}',
+        "visitor_args": '["order_number"]', "timeout_seconds": "5",
+        "url_template": "https://shop.example.com/api/orders/{order_number}",
+        "headers": '{"Authorization": "Bearer sk_live_typed_in"}'})
+    assert response.status_code == 200 and "looks like a secret" in response.content.decode()
+    assert not Action.objects.exists(), "a typed-in secret is never stored"
+    client.force_login(staff)
+    assert client.get(reverse("admin:chatwidget_actioncall_changelist")).status_code == 200
+    assert client.get(reverse("admin:chatwidget_action_add")).status_code == 403

@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from django.conf import settings
 
+from chatwidget.limits import address_key
 from chatwidget.ratelimit import rate_limit_hit_fail_open, rate_limits_hit_fail_open
 from handover.services import handover_visitor_message
 from memory.models import ConversationState
@@ -57,7 +58,7 @@ def visitor_rate_limited(*, address: str, session_key: str) -> bool:
     limited. Fails open while the cache is away (a short outage must not stop every chat).
     Both counts in one cache round trip on Redis."""
     return rate_limits_hit_fail_open(hits=[
-        (f"addr:{address}", settings.RATE_LIMIT_PER_ADDRESS),
+        (f"addr:{address_key(address)}", settings.RATE_LIMIT_PER_ADDRESS),  # IPv6: its /64
         (f"sess:{session_key}", settings.RATE_LIMIT_PER_SESSION),
     ])
 

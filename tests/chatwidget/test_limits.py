@@ -17,6 +17,7 @@ from chatwidget.limits import (
     address_key,
 )
 from tests.conftest import SHOP, Client
+from tests.fakellm import Reply
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -133,3 +134,18 @@ def test_client_address_and_address_key(settings):
     assert address_key("2001:db8::1") == address_key("2001:db8::ffff:1") == "2001:db8::/64"
     assert address_key("192.0.2.1") == "192.0.2.1"
     assert address_key("::ffff:192.0.2.1") == "192.0.2.1"
+
+
+async def test_the_message_rate_limit_counts_an_ipv6_64_as_one_address(site, settings,
+                                                                      fake_llm):
+    settings.RATE_LIMIT_PER_ADDRESS = "2/60"
+    fake_llm.script.extend([Reply("Fine."), Reply("Fine.")])
+    results = []
+    for i in range(3):  # three addresses of one /64, one socket and one message each
+        c = Client(await _open(site, f"2001:db8:7:7::{i + 1}"))
+        await c.hello()
+        await c.send({"type": "message", "id": f"v6-{i}", "text": "Hello?"})
+        frame, _ = await c.recv_until("error" if i == 2 else "ack", timeout=10)
+        results.append(frame.get("code", frame["type"]))
+        await c.close()
+    assert results == ["ack", "ack", "rate_limited"]

@@ -67,17 +67,22 @@ def worker(tmp_path, smtp):
         proc = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "chatwidget", "-b", settings.TEST_REDIS_URL,
              "worker", "--pool", "solo", "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "-Q", "continuation-test", "-l", "INFO"],
+             "--without-heartbeat", "-l", "INFO"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    # this process queues on the same broker and queue (the web process's role)
-    old = (app.conf.broker_url, app.conf.task_default_queue)
-    app.conf.broker_url, app.conf.task_default_queue = settings.TEST_REDIS_URL, "continuation-test"
-    app._pool = None
+    # this process queues on the same broker (the web process's role): the connection and
+    # producer pools an earlier test made for the in-memory broker are dropped
+    old = app.conf.broker_url
+
+    def use(url: str) -> None:
+        app.conf.broker_url = url
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    use(settings.TEST_REDIS_URL)
     try:
         yield proc, log_path
     finally:
-        app.conf.broker_url, app.conf.task_default_queue = old
-        app._pool = None
+        use(old)
         proc.terminate()
         try:
             proc.wait(timeout=15)

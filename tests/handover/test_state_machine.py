@@ -275,7 +275,8 @@ def test_roles_exist_after_migrations(db):
     staff = set(Group.objects.get(name="Staff").permissions.values_list("codename", flat=True))
     owner = set(Group.objects.get(name="Owner").permissions.values_list("codename", flat=True))
     assert staff == {"view_case", "change_case", "view_conversation", "view_profile",
-                     "view_profilefact", "approve_profilefact", "view_cannedreply"}
+                     "view_profilefact", "approve_profilefact", "view_cannedreply",
+                     "view_actioncall"}
     assert not staff & {"reveal_plaintext", "change_retentionpolicy", "export_conversation",
                         "erase_conversation", "view_auditevent"}
     assert staff < owner

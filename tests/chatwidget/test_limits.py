@@ -147,5 +147,7 @@ async def test_the_message_rate_limit_counts_an_ipv6_64_as_one_address(site, set
         await c.send({"type": "message", "id": f"v6-{i}", "text": "Hello?"})
         frame, _ = await c.recv_until("error" if i == 2 else "ack", timeout=10)
         results.append(frame.get("code", frame["type"]))
+        if i < 2:
+            await c.answer()  # no answer left running into the next test's database flush
         await c.close()
     assert results == ["ack", "ack", "rate_limited"]

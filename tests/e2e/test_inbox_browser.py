@@ -47,7 +47,14 @@ def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
     stack = presence_stack
     first = browser.new_context()
     second = browser.new_context()
-    staff_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    staff_ctx = browser.new_context(viewport={"width": 1280, "height": 1000},
+                                    permissions=["notifications"])
+    # what the page hands the browser's Notification API (headless shows none), recorded
+    staff_ctx.add_init_script(
+        "window.__notes = [];"
+        "window.Notification = function (title, opts) { window.__notes.push(title); };"
+        "window.Notification.permission = 'granted';"
+        "window.Notification.requestPermission = () => Promise.resolve('granted');")
     try:
         # --- nobody online: the widget says so and asks for an e-mail address ------------------
         visitor1 = first.new_page()
@@ -74,6 +81,7 @@ def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
             has_text="A member of the team will reply here.").wait_for()
         row = inbox.locator("#inbox-rows tr[data-status='waiting']").nth(1)
         row.wait_for()
+        assert inbox.evaluate("window.__notes") == ["A visitor is waiting for a person"]
         assert row.locator(".unread").inner_text() == "0"
         shadow(visitor2, "form.composer textarea").fill("Hello? It was sent last week.")
         shadow(visitor2, "form.composer textarea").press("Enter")

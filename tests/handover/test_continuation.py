@@ -133,3 +133,27 @@ def test_the_transcript_by_email_goes_only_to_an_address_written_in_the_chat(
     message = mail.outbox[-1]
     assert message.to == ["anna@example.com"] and "Gespräch" in message.subject
     assert "Mail me at anna@example.com" in message.body  # the visitor's own words, as typed
+
+
+@pytest.mark.django_db
+def test_the_address_goes_with_erasure_and_the_case_run_off(shop):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from handover.models import Case
+    from handover.services.retention import case_copies_purge_expired
+    from memory.erasure import conversation_erase_by_visitor
+
+    erased, staff = _case(shop, now=CLOSED_TIME)
+    seq = _reply(erased, staff).seq
+    conversation_erase_by_visitor(conversation_id=erased.conversation_id)
+    assert not continuation_email_send(case_id=erased.pk, seq=seq)
+
+    expired, staff2 = _case(shop, now=CLOSED_TIME, text="Mail bob@example.com")
+    seq = _reply(expired, staff2).seq
+    services.case_resolve(case_id=expired.pk, user=staff2, note="done", promise_confirmed=True)
+    Case.objects.filter(pk=expired.pk).update(resolved_at=timezone.now() - timedelta(days=3650))
+    assert case_copies_purge_expired(now=timezone.now()) >= 1
+    assert not continuation_email_send(case_id=expired.pk, seq=seq)
+    assert mail.outbox == []

@@ -83,7 +83,7 @@ async def action_request(*, config: dict, arguments: dict) -> HttpResult:
                     break
     except (httpx.TimeoutException, TimeoutError):
         return HttpResult(Outcome.TIMEOUT, latency_ms=took())
-    except httpx.HTTPError:
+    except (httpx.HTTPError, httpx.InvalidURL, ValueError):  # unreachable, refused, bad URL
         return HttpResult(Outcome.NETWORK, latency_ms=took())
     if resp.status_code >= 400:
         return HttpResult(Outcome.HTTP_ERROR, status_code=resp.status_code, latency_ms=took())

@@ -266,3 +266,33 @@ async def test_demo_mode_answers_where_is_my_order_without_a_model(
     await c.say("Is KU-2291-M in stock in size XXL?", "m2")
     final, _ = await c.answer()
     assert "stock: sold out" in final["text"]
+
+
+async def test_an_unreachable_shop_is_a_failed_lookup_too(site, connect, obeying, monkeypatch):
+    from types import SimpleNamespace
+
+    monkeypatch.setenv(ENV, SECRET)
+    await amake(site, SimpleNamespace(url="http://127.0.0.1:9"))  # nothing listens there
+    obeying.script.append(lookup())
+    c = await connect(site.key)
+    await c.hello()
+    await c.say("Where is my order 10452? Postcode 10115.", "m1")
+    final, _ = await c.answer()
+    assert final["text"].startswith("Sorry, I could not check that")
+    _, _, calls, _ = await stored()
+    assert calls[0]["outcome"] == "network"
+
+
+async def test_a_secret_missing_from_the_environment_makes_no_request(
+        site, connect, shop, obeying, monkeypatch):
+    await amake(site, shop)
+    monkeypatch.delenv(ENV)
+    obeying.script.append(lookup())
+    c = await connect(site.key)
+    await c.hello()
+    await c.say("Where is my order 10452? Postcode 10115.", "m1")
+    final, _ = await c.answer()
+    assert final["text"].startswith("Sorry, I could not check that")
+    assert shop.requests == [], "never a request without its key"
+    _, _, calls, _ = await stored()
+    assert calls[0]["outcome"] == "not_configured"

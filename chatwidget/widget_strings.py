@@ -89,6 +89,7 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "err_bad_frame": _("Your message could not be read. Please try again."),
     "err_closed": _("This conversation has been closed."),
     "err_generic": _("Something went wrong. Please try again."),
+    "retry": _("Ask again"),  # the button under a message the assistant could not answer
 }
 
 # German reference translations, for whoever writes locale/de/LC_MESSAGES/django.po.
@@ -159,4 +160,5 @@ _DE_REFERENCE: dict[str, str] = {
     "err_bad_frame": "Ihre Nachricht konnte nicht gelesen werden. Bitte versuchen Sie es erneut.",
     "err_closed": "Dieses Gespräch wurde beendet.",
     "err_generic": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
+    "retry": "Erneut fragen",
 }

@@ -9,6 +9,7 @@ import {
 } from "./dom.js";
 import { createConnection } from "./connection.js";
 import { createMenu } from "./menu.js";
+import { offerRetry } from "./retry.js";
 import { createRating } from "./rating.js";
 import { createTranscript } from "./transcript.js";
 import { emailTranscript } from "./transcript_email.js";
@@ -239,6 +240,8 @@ function createPanel(shell) {
       }
       if (record) log.addNote(record.row, message, "error");
       else log.append(element("p", { class: "note error" }, message));
+      if (record && !item && frame.code === "model_unavailable")
+        offerRetry({ record, id: frame.id, label: text.retry, connection, connect, log });
       announce(message);
     },
     consent(frame) {

@@ -302,6 +302,8 @@ HANDOVER_NOTIFY_EMAIL = env("HANDOVER_NOTIFY_EMAIL", default="")
 # user who may take the site's cases has the admin open (the staff socket).
 STAFF_PRESENCE_REQUIRED = env.bool("STAFF_PRESENCE_REQUIRED", default=True)
 STAFF_PRESENCE_TTL_SECONDS = env.int("STAFF_PRESENCE_TTL_SECONDS", default=90)
+# E-mail continuation: how long the link in the e-mail works (once).
+CONTINUATION_LINK_MAX_AGE = env.int("CONTINUATION_LINK_MAX_AGE", default=7 * 24 * 3600)
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")
 

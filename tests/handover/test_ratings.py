@@ -55,6 +55,7 @@ async def test_widget_rates_the_resolved_case_and_the_comment_is_redacted(site, 
     again = await connect(site.key)
     await again.hello(session=conv.token)
     assert await again.recv() == {"type": "rating", "askable": True, "score": 4}
+    await again.close()
 
 
 @pytest.mark.asyncio
@@ -70,6 +71,7 @@ async def test_rating_a_conversation_without_resolved_case_stores_nothing(site, 
     error = await c.recv()
     assert error["type"] == "error" and error["code"] == "bad_frame"
     assert await database_sync_to_async(Rating.objects.count)() == 0
+    await c.close()
 
 
 def test_first_staff_reply_is_timed_once(site, staff):

@@ -21,12 +21,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from chatwidget.access import queryset_for_staff
+from chatwidget.access import queryset_for_staff, staff_site_ids
 from chatwidget.times import site_time
 from handover import admin_inbox, selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import Case, RevealEvent
 from memory.core import CORE_LABELS
+from memory.models import Conversation
 
 
 class WaitingTimeFilter(admin.SimpleListFilter):
@@ -284,8 +285,8 @@ class CaseAdmin(admin.ModelAdmin):
         if request.method == "POST":
             form = TakeOverForm(request.POST)
             if form.is_valid():
-                if not queryset_for_staff(selectors.conversations_live(), request.user).filter(
-                        pk=form.cleaned_data["conversation"]).exists():
+                if not queryset_for_staff(Conversation.objects.filter(
+                        pk=form.cleaned_data["conversation"]), request.user).exists():
                     raise PermissionDenied  # another site's conversation
                 try:
                     case = services.conversation_take_over(
@@ -301,7 +302,8 @@ class CaseAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": gettext("Take over a live conversation"),
-            "conversations": queryset_for_staff(selectors.conversations_live(), request.user),
+            "conversations": selectors.conversations_live(
+                site_ids=staff_site_ids(request.user)),
         }
         return TemplateResponse(request, "admin/handover/case/take_over.html", context)
 

@@ -128,11 +128,15 @@ class LiveConversation:
     turns: int
 
 
-def conversations_live(*, within_minutes: int = 30, limit: int = 100) -> list[LiveConversation]:
-    """Conversations with the bot that were active lately: candidates for a take-over."""
+def conversations_live(*, within_minutes: int = 30, limit: int = 100,
+                       site_ids: frozenset[int] | None = None) -> list[LiveConversation]:
+    """Conversations with the bot that were active lately: candidates for a take-over.
+    `site_ids`: only these sites' (a Staff user limited to sites; None: every site)."""
     since = timezone.now() - timedelta(minutes=within_minutes)
-    rows = (Conversation.objects.filter(state=ConversationState.BOT, last_activity_at__gte=since)
-            .select_related("site").annotate(n=Count("turns")).order_by("-last_activity_at")
+    rows = Conversation.objects.filter(state=ConversationState.BOT, last_activity_at__gte=since)
+    if site_ids is not None:
+        rows = rows.filter(site_id__in=site_ids)
+    rows = (rows.select_related("site").annotate(n=Count("turns")).order_by("-last_activity_at")
             [:limit])
     return [LiveConversation(id=c.pk, site=c.site.name, started=c.created_at,
                              last_activity=c.last_activity_at, turns=c.n) for c in rows]

@@ -69,3 +69,15 @@ async def test_the_staff_socket_of_another_sites_case_is_refused():
     comm, connected, _ = await staff_socket(user, f"/ws/staff/case/{mine.pk}/")
     assert connected
     await comm.disconnect()
+
+
+def test_take_over_lists_and_accepts_only_the_users_sites(client):
+    kurta, tea = (site_create(name=n, origins=["http://shop.test"]) for n in ("Kurta", "Tea"))
+    live = [ConversationFactory(site=site, texts=["just browsing"]) for site in (kurta, tea)]
+    client.force_login(limited_staff(kurta))
+    page = client.get(reverse("admin:handover_case_take_over")).content.decode()
+    assert f"#{live[0].pk}" in page and f"#{live[1].pk}" not in page
+    refused = client.post(reverse("admin:handover_case_take_over"), {"conversation": live[1].pk})
+    assert refused.status_code == 403
+    taken = client.post(reverse("admin:handover_case_take_over"), {"conversation": live[0].pk})
+    assert taken.status_code == 302

@@ -322,13 +322,17 @@ async def test_a_connection_flood_is_held_to_the_limits_with_bounded_memory(faul
         # one address rotating X-Forwarded-For (a direct client: the header is not believed)
         one = await _flood(url, [("127.0.0.1", f"10.{i // 250}.{i % 250}.1")
                                  for i in range(300)])
-        assert one.count("held") == PER_ADDRESS, sorted(set(one))
-        assert one.count("refused") == 300 - PER_ADDRESS, sorted(set(one))
+        # a handshake may time out on a loaded 2-core machine ("failed"): never more held
+        # than the limit, and every other socket refused
+        failed = one.count("failed")
+        assert failed <= 15 and set(one) <= {"held", "refused", "failed"}, sorted(set(one))
+        assert PER_ADDRESS - failed <= one.count("held") <= PER_ADDRESS, one.count("held")
         # rotating source addresses (127.0.0.2-127.0.0.31): the process-wide cap holds
         many = await _flood(url, [(f"127.0.0.{2 + i % 30}", "10.0.0.1") for i in range(600)])
         held = one.count("held") + many.count("held")
-        assert held == PER_PROCESS, (held, sorted(set(many)))
-        assert set(many) <= {"held", "refused"}, sorted(set(many))
+        failed = many.count("failed")
+        assert failed <= 30 and set(many) <= {"held", "refused", "failed"}, sorted(set(many))
+        assert PER_PROCESS - failed <= held <= PER_PROCESS, held
         during = _rss_kib(pid)
         print(f"flood: 900 sockets tried, {held} held, RSS {before // 1024} MiB before, "
               f"{during // 1024} MiB with the flood held")

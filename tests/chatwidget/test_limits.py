@@ -19,7 +19,7 @@ from chatwidget.limits import (
 from tests.conftest import SHOP, Client
 from tests.fakellm import Reply
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True)]  # asyncio_mode = "auto"
 
 
 async def _open(site, address: str, forwarded_for: str | None = None):

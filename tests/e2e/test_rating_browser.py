@@ -52,9 +52,13 @@ def test_visitor_rates_the_resolved_case_and_owner_sees_it(
         admin.fill("#id_password", owner_login[1])
         admin.click("input[type=submit]")
         admin.wait_for_url("**/admin/handover/case/")
-        admin.locator("#result_list tbody th a, #result_list tbody td a").first.click()
-        admin.wait_for_url("**/admin/handover/case/*/change/")
-        case_url = admin.url
+        # this visitor's case: the newest waiting one (other browser tests leave cases too)
+        case_id = live_stack.shell(
+            "from handover.models import Case\n"
+            "print('case', Case.objects.filter(status='waiting').latest('requested_at').pk)"
+        ).split("case ")[-1].split()[0]
+        case_url = f"{live_stack.widget_url}/admin/handover/case/{case_id}/change/"
+        admin.goto(case_url)
         admin.fill("#reply-text", "Hi, Olga here: it arrives tomorrow.")
         admin.click("#reply-form button[type=submit]")
         admin.locator("#live-turns li.staff").filter(has_text="arrives tomorrow").wait_for()
@@ -67,7 +71,7 @@ def test_visitor_rates_the_resolved_case_and_owner_sees_it(
         assert shadow(page, "form.composer textarea").is_disabled(), "the conversation is closed"
         shadow(page, ".rating .score").nth(3).click()  # 4 of 5
         assert shadow(page, ".rating .score").nth(3).get_attribute("aria-pressed") == "true"
-        shadow(page, ".rating textarea").fill("Quick and friendly, mail me at anna@example.com")
+        shadow(page, ".rating input").fill("Quick and friendly, mail me at anna@example.com")
         shadow(page, ".rating .pill-button").click()
         shadow(page, ".rating-thanks").wait_for()
         page.screenshot(path=str(artifact("rating-widget-thanks.png")))
@@ -92,7 +96,7 @@ def test_visitor_rates_the_resolved_case_and_owner_sees_it(
         admin.goto(live_stack.widget_url + "/admin/chatwidget/dashboard/?days=7")
         summary = admin.locator("#dashboard-summary tbody tr").first
         summary.wait_for()
-        assert summary.locator("[data-field=ratings]").inner_text() == "1"
+        assert summary.locator("[data-field=ratings]").inner_text() == "1", "the one rating"
         assert int(summary.locator("[data-field=handovers]").inner_text()) >= 1
         assert admin.locator("#chart-ratings svg").count() == 1
         assert "Quick and friendly" not in admin.content(), "counts only in the dashboard"

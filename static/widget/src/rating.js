@@ -13,8 +13,9 @@ export function createRating({ strings: text, send, announce }) {
       "aria-label": String(text.rating_score || "%(n)s of 5").replace("%(n)s", n),
     }),
   );
-  const comment = element("textarea", {
-    rows: 2,
+  // an input, not a textarea: the page has one textarea, the composer
+  const comment = element("input", {
+    type: "text",
     maxlength: 1000,
     "aria-label": text.rating_comment,
     placeholder: text.rating_comment,

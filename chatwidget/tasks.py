@@ -6,6 +6,7 @@ from django.db import OperationalError
 
 from chatwidget.golive.tasks import golive_check  # noqa: F401 (the go-live check, issue 19)
 from chatwidget.services.retention import retention_purge_all
+from chatwidget.webhooks.tasks import webhook_deliver  # noqa: F401 (webhooks, issue 18)
 
 
 @shared_task(

@@ -21,4 +21,6 @@ LOGGING["handlers"]["console"]["formatter"] = env("LOG_FORMAT", default="text")
 # `manage.py demo` prints one banner once every process listens; Daphne's and Celery's own
 # start-up lines ("Listening on", "HTTP/2 support not enabled" (it needs TLS, which a proxy
 # terminates), "celery@host ready") would repeat it. Their warnings and errors still show.
-LOGGING["loggers"].update({"daphne": {"level": "WARNING"}, "celery": {"level": "WARNING"}})
+# SERVER_LOG_LEVEL=INFO brings those lines back (task received/succeeded, for debugging).
+_server_level = env("SERVER_LOG_LEVEL", default="WARNING")
+LOGGING["loggers"].update({"daphne": {"level": _server_level}, "celery": {"level": _server_level}})

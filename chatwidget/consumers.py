@@ -14,10 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from redis.exceptions import RedisError
 
 from chatwidget import protocol, services
+from chatwidget.consumer_membership import ConversationMembership
 from chatwidget.db import db_async
-from chatwidget.events import conversation_group
 from chatwidget.limits import CLOSE_TOO_MANY, SocketGuard
-from chatwidget.presence import visitor_group
 from chatwidget.protocol import ErrorCode, ProtocolError
 from chatwidget.selectors import origin_allowed, site_info_by_key
 from handover.models import Case
@@ -30,9 +29,6 @@ from memory.models import ConversationState
 
 log = logging.getLogger(__name__)
 
-# How often an open socket renews its conversation-group membership in the channel layer: a
-# Redis restart without persistence forgets every group, and this brings the tab back.
-GROUP_RENEW_SECONDS = 30
 # Close code meaning "this process cannot serve you now: reconnect and resume" (shutdown,
 # Redis or the database away). 1012/1013 would say so, but servers may only send 1000 and
 # 3000-4999 (RFC 6455, 7.4.2), so it is an application code.
@@ -50,7 +46,7 @@ def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
     return conv, [memory_selectors.turn_public(t) for t in turns]
 
 
-class ChatConsumer(AsyncWebsocketConsumer):
+class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
     site = None
     conversation_id: int | None = None
     token: str | None = None
@@ -63,9 +59,12 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.answer_lock = asyncio.Lock()
         client = self.scope.get("client") or ("?", 0)  # from trusted proxies only
         self.address = str(client[0])
-        self.guard = SocketGuard(address=self.address, close=self.close,
-                                 greeted=lambda: self.greeted,
-                                 busy=lambda: any(t is not self.renewer for t in self.tasks))
+        self.guard = SocketGuard(
+            address=self.address,
+            close=self.close,
+            greeted=lambda: self.greeted,
+            busy=lambda: any(t is not self.renewer for t in self.tasks),
+        )
         if not self.guard.admit():  # before any database work
             await self.accept()
             await self._error(ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, TOO_MANY_TEXT))
@@ -75,8 +74,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         try:
             self.site = await db_async(site_info_by_key)(key=key)
         except DatabaseError as exc:
-            log.warning("database unavailable", extra={"at": "connect",
-                                                       "error": type(exc).__name__})
+            log.warning(
+                "database unavailable", extra={"at": "connect", "error": type(exc).__name__}
+            )
             await self.accept()
             await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT))
             await self.close(code=CLOSE_RECONNECT)
@@ -85,14 +85,18 @@ class ChatConsumer(AsyncWebsocketConsumer):
         origin = headers.get(b"origin", b"").decode("latin-1") or None
         await self.accept()
         if self.site is None:
-            await self._error(ProtocolError(ErrorCode.UNKNOWN_SITE,
-                                            _("This chat is not configured for this site.")))
+            await self._error(
+                ProtocolError(
+                    ErrorCode.UNKNOWN_SITE, _("This chat is not configured for this site.")
+                )
+            )
             await self.close(code=4404)
             return
         if not origin_allowed(info=self.site, origin=origin):
             log.info("origin refused", extra={"site": self.site.id})
-            await self._error(ProtocolError(ErrorCode.FORBIDDEN_ORIGIN,
-                                            _("This page may not use this chat.")))
+            await self._error(
+                ProtocolError(ErrorCode.FORBIDDEN_ORIGIN, _("This page may not use this chat."))
+            )
             await self.close(code=4403)
             return
         self.language = self.site.language
@@ -126,8 +130,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         try:
             await super().__call__(scope, receive, send)
         except RedisError as exc:
-            log.warning("channel layer unavailable", extra={"at": "receive",
-                                                             "error": type(exc).__name__})
+            log.warning(
+                "channel layer unavailable", extra={"at": "receive", "error": type(exc).__name__}
+            )
             await self._close_for_reconnect(grace=0)
         except asyncio.CancelledError:
             await self._close_for_reconnect(grace=settings.WS_SHUTDOWN_GRACE_SECONDS)
@@ -158,8 +163,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if not self.guard.frame():  # every frame type counts, before any parsing
             await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT))
             return
-        envelope = protocol.envelope_parse(text_data, max_bytes=settings.WS_MAX_FRAME_BYTES,
-                                           greeted=self.greeted)
+        envelope = protocol.envelope_parse(
+            text_data, max_bytes=settings.WS_MAX_FRAME_BYTES, greeted=self.greeted
+        )
         if isinstance(envelope, ProtocolError):
             await self._error(envelope)
             return
@@ -173,10 +179,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
             except DatabaseError as exc:
                 # Each service call is one transaction: nothing was half-written, and a retry
                 # with the same client id is idempotent.
-                log.warning("database unavailable", extra={"at": envelope.type.value,
-                                                           "error": type(exc).__name__})
-                await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT,
-                                                envelope.client_id))
+                log.warning(
+                    "database unavailable",
+                    extra={"at": envelope.type.value, "error": type(exc).__name__},
+                )
+                await self._error(
+                    ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, envelope.client_id)
+                )
                 if not self.greeted:
                     # the widget says hello only on open: a clean close makes it reconnect
                     # (with backoff) and say hello again, instead of a socket stuck un-greeted
@@ -206,14 +215,20 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.greeted = True
         if conv is None:
             self.token = None
-            await self._send(protocol.welcome_frame(session=None, resumed=False,
-                                                    state=ConversationState.BOT, turns=[]))
+            await self._send(
+                protocol.welcome_frame(
+                    session=None, resumed=False, state=ConversationState.BOT, turns=[]
+                )
+            )
             await self._recognise(frame.recognition, None)
             return
         self.token = frame.session
         await self._join(conv.pk)
-        await self._send(protocol.welcome_frame(session=frame.session, resumed=True,
-                                                state=conv.state, turns=turns))
+        await self._send(
+            protocol.welcome_frame(
+                session=frame.session, resumed=True, state=conv.state, turns=turns
+            )
+        )
         await self._recognise(frame.recognition, conv.pk)
         if conv.state == ConversationState.CLOSED:  # resolved: ask for a rating, or thank
             state = await db_async(rating_state)(conversation_id=conv.pk)
@@ -232,15 +247,24 @@ class ChatConsumer(AsyncWebsocketConsumer):
             site_id=self.site.id, token=token, conversation_id=conversation_id
         )
         self.profile_id = result.profile_id
-        await self._send(protocol.consent_frame(recognition=result.recognition,
-                                                token=result.token, max_age=result.max_age))
+        await self._send(
+            protocol.consent_frame(
+                recognition=result.recognition, token=result.token, max_age=result.max_age
+            )
+        )
 
     async def on_message(self, frame: protocol.Message) -> None:
         turn = await db_async(services.visitor_turn_receive)(
-            site_id=self.site.id, address=self.address,
-            session_key=str(self.conversation_id or self.channel_name), token=self.token,
-            client_id=frame.id, text=frame.text, language=self.language,
-            profile_id=self.profile_id, conversation_id=self.conversation_id)
+            site_id=self.site.id,
+            address=self.address,
+            session_key=str(self.conversation_id or self.channel_name),
+            token=self.token,
+            client_id=frame.id,
+            text=frame.text,
+            language=self.language,
+            profile_id=self.profile_id,
+            conversation_id=self.conversation_id,
+        )
         outcome = turn.outcome
         if outcome is services.TurnOutcome.RATE_LIMITED:
             await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT, frame.id))
@@ -248,8 +272,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         if turn.new_token:
             self.token = turn.new_token
         await self._join(turn.conversation_id)  # also renews the membership before the answer
-        await self._send(protocol.ack_frame(client_id=frame.id, seq=turn.seq,
-                                            session=self.token))
+        await self._send(protocol.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
         if turn.hint is not None and turn.new_token:  # published before this socket joined
             await self._send(protocol.message_frame(turn.hint))
         if outcome in (services.TurnOutcome.ANSWER, services.TurnOutcome.ANSWER_IF_UNANSWERED):
@@ -260,20 +283,21 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def on_handover(self, frame: protocol.HandoverRequest) -> None:
         if self.conversation_id is None:
-            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION,
-                                            _("Write a message first.")))
+            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION, _("Write a message first.")))
             return
         # In the background: the state changes at once, then the case's core is condensed
         # (it may call the model); this socket keeps taking frames meanwhile.
-        self._spawn(db_async(handover_request)(
-            conversation_id=self.conversation_id, trigger=Case.Trigger.VISITOR, reason=frame.reason
-        ))
+        self._spawn(
+            db_async(handover_request)(
+                conversation_id=self.conversation_id,
+                trigger=Case.Trigger.VISITOR,
+                reason=frame.reason,
+            )
+        )
 
     async def on_forget(self) -> None:
         if self.conversation_id is not None:
-            await db_async(conversation_erase_by_visitor)(
-                conversation_id=self.conversation_id
-            )
+            await db_async(conversation_erase_by_visitor)(conversation_id=self.conversation_id)
         else:
             await self._send(protocol.forgotten_frame())
             await self.close()
@@ -291,8 +315,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
             site_id=self.site.id, conversation_id=self.conversation_id, profile_id=self.profile_id
         )
         self.profile_id = result.profile_id
-        await self._send(protocol.consent_frame(recognition=result.recognition,
-                                                token=result.token, max_age=result.max_age))
+        await self._send(
+            protocol.consent_frame(
+                recognition=result.recognition, token=result.token, max_age=result.max_age
+            )
+        )
 
     async def on_profile(self) -> None:
         fields = await db_async(profiles.profile_fields_for_visitor)(
@@ -303,18 +330,21 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def on_rate(self, frame: protocol.Rate) -> None:
         """The visitor rates the resolved case; the answer is the stored state."""
         if self.conversation_id is None:
-            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION,
-                                            _("Write a message first.")))
+            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION, _("Write a message first.")))
             return
         if await db_async(services.visitor_rate_limited)(
             address=self.address, session_key=str(self.conversation_id)
         ):
             await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT))
             return
-        rating = await db_async(rating_give)(conversation_id=self.conversation_id,
-                                             score=frame.score, comment=frame.comment)
-        await self._send(protocol.rating_frame(askable=rating is not None,
-                                               score=rating.score if rating else None))
+        rating = await db_async(rating_give)(
+            conversation_id=self.conversation_id, score=frame.score, comment=frame.comment
+        )
+        await self._send(
+            protocol.rating_frame(
+                askable=rating is not None, score=rating.score if rating else None
+            )
+        )
 
     # --- events from the channel layer ----------------------------------------------------
 
@@ -329,70 +359,41 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     # --- helpers ----------------------------------------------------------------------------
 
-    async def _answer(self, conversation_id: int, seq: int, client_id: str,
-                      retry: bool = False) -> None:
+    async def _answer(
+        self, conversation_id: int, seq: int, client_id: str, retry: bool = False
+    ) -> None:
         async with self.answer_lock:
             try:
                 await services.answer_generate(
-                    conversation_id=conversation_id, request_seq=seq, send=self._send,
-                    client_id=client_id, retry=retry,
+                    conversation_id=conversation_id,
+                    request_seq=seq,
+                    send=self._send,
+                    client_id=client_id,
+                    retry=retry,
                 )
             except DatabaseError as exc:
-                log.warning("database unavailable", extra={"at": "answer",
-                                                           "error": type(exc).__name__})
+                log.warning(
+                    "database unavailable", extra={"at": "answer", "error": type(exc).__name__}
+                )
                 with translation.override(self.language):
-                    await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT,
-                                                    client_id))
+                    await self._error(
+                        ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, client_id)
+                    )
 
     async def _recover(self, conversation_id: int) -> None:
         try:
-            await services.answer_recover(conversation_id=conversation_id, send=self._send,
-                                          lock=self.answer_lock)
+            await services.answer_recover(
+                conversation_id=conversation_id, send=self._send, lock=self.answer_lock
+            )
         except DatabaseError as exc:
-            log.warning("database unavailable", extra={"at": "recover",
-                                                       "error": type(exc).__name__})
-
-    def _spawn(self, coro) -> asyncio.Task:
-        task = asyncio.ensure_future(coro)
-        self.tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
-
-    def _task_done(self, task: asyncio.Task) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("answer task failed", extra={"error": type(task.exception()).__name__})
-
-    async def _join(self, conversation_id: int) -> None:
-        """Join the conversation's group (every tab, every process); joining the same one
-        again renews the membership, which a Redis restart may have dropped."""
-        if self.conversation_id not in (None, conversation_id):
-            await self._group("discard", self.conversation_id)
-        self.conversation_id = conversation_id
-        await self._group("add", conversation_id)
-        if self.renewer is None:
-            self.renewer = self._spawn(self._renew_group())
-
-    async def _renew_group(self) -> None:
-        while True:
-            await asyncio.sleep(GROUP_RENEW_SECONDS)
-            if self.conversation_id is not None:
-                await self._group("add", self.conversation_id)
-
-    async def _group(self, action: str, conversation_id: int) -> None:
-        """Group membership must not cost the socket: with Redis away, the visitor still
-        gets acks and streamed answers, and the membership is renewed once it is back."""
-        group = conversation_group(conversation_id)
-        try:
-            await visitor_group(self.channel_layer, action=action, group=group,  # + presence
-                                conversation_id=conversation_id, channel=self.channel_name)
-        except (RedisError, TimeoutError) as exc:
-            log.warning("channel layer unavailable", extra={"at": f"group_{action}",
-                                                             "error": type(exc).__name__})
+            log.warning(
+                "database unavailable", extra={"at": "recover", "error": type(exc).__name__}
+            )
 
     async def _send(self, frame: dict) -> None:
         await self.send(text_data=json.dumps(frame, ensure_ascii=False))
 
     async def _error(self, error: ProtocolError) -> None:
-        await self._send(protocol.error_frame(code=error.code, message=error.message,
-                                              client_id=error.client_id))
+        await self._send(
+            protocol.error_frame(code=error.code, message=error.message, client_id=error.client_id)
+        )

@@ -30,7 +30,7 @@ from datetime import datetime
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from chatwidget.events import conversation_group, publish_on_commit
 from chatwidget.hours import hours_describe, hours_is_open
@@ -51,6 +51,18 @@ from handover.services.cases import (
     waiting_count_publish,
 )
 from handover.services.continuation import continuation_after_reply
+from handover.services.notices import (
+    NOTICE_CALLBACK_NOTED,
+    NOTICE_CLOSED,
+    NOTICE_JOINED,
+    NOTICE_JOINED_NAMED,
+    NOTICE_NOBODY_ASK,
+    NOTICE_NOBODY_KNOWN,
+    NOTICE_OUTSIDE_HOURS_ASK,
+    NOTICE_OUTSIDE_HOURS_KNOWN,
+    NOTICE_RELEASED,
+    NOTICE_WAITING,
+)
 from handover.services.notification import case_notify_later
 from handover.services.presence import staff_available
 from memory.analytics import stat_record
@@ -67,25 +79,7 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     S.HUMAN: frozenset({S.BOT, S.CLOSED}),
     S.CLOSED: frozenset(),
 }
-# What the visitor is told (system turns, translated into the conversation's language).
-NOTICE_WAITING = gettext_noop("A member of the team will reply here.")
-NOTICE_OUTSIDE_HOURS_KNOWN = gettext_noop(
-    "Our team is not available right now (hours: %(hours)s). We will get back to you at the "
-    "contact details you gave us.")
-NOTICE_OUTSIDE_HOURS_ASK = gettext_noop(
-    "Our team is not available right now (hours: %(hours)s). Leave your e-mail address or "
-    "phone number here and we will get back to you.")
-NOTICE_NOBODY_ASK = gettext_noop(
-    "Nobody from our team is free right now. If you would like the answer by e-mail, leave "
-    "your e-mail address here: we use it only to answer this conversation.")
-NOTICE_NOBODY_KNOWN = gettext_noop(
-    "Nobody from our team is free right now. We will get back to you at the contact details "
-    "you gave us.")
-NOTICE_CALLBACK_NOTED = gettext_noop("Thank you. We will get back to you during our hours (%(hours)s).")
-NOTICE_JOINED_NAMED = gettext_noop("%(name)s from the team has joined the conversation.")
-NOTICE_JOINED = gettext_noop("A member of the team has joined the conversation.")
-NOTICE_RELEASED = gettext_noop("You are chatting with the assistant again. Ask for a person at any time.")
-NOTICE_CLOSED = gettext_noop("The team has closed this conversation. Thank you!")
+
 
 class IllegalTransition(Exception):
     """A state change the state machine does not allow (e.g. closed -> human)."""
@@ -111,8 +105,9 @@ def transition_check(*, current: str, target: str) -> None:
 def _move(conv: Conversation, target: str) -> None:
     """Change a locked conversation's state and tell every tab (after commit)."""
     transition_check(current=conv.state, target=target)
-    log.info("conversation state", extra={"conversation": conv.pk, "from": conv.state,
-                                          "to": target})
+    log.info(
+        "conversation state", extra={"conversation": conv.pk, "from": conv.state, "to": target}
+    )
     conv.state = target
     conv.save(update_fields=["state"])
     publish_on_commit(conversation_group(conv.pk), state_frame(target))
@@ -158,14 +153,19 @@ def handover_request(
         open_now = in_hours and staff_available(site_id=site.pk)
         contact = contact_from_turns(conversation_id=conv.pk)
         case = Case.objects.create(
-            site=site, conversation=conv, trigger=trigger, reason=reason_clean(reason),
-            contact=contact, outside_hours=not open_now,
+            site=site,
+            conversation=conv,
+            trigger=trigger,
+            reason=reason_clean(reason),
+            contact=contact,
+            outside_hours=not open_now,
             callback_requested=not open_now and bool(contact),
         )
         _move(conv, S.WAITING)
         conversation_hold_set(conversation_id=conv.pk, open=True)  # the case holds the transcript
-        hours = hours_describe(spec=site.staff_hours, language=conv.language,
-                               time_zone=site.time_zone)
+        hours = hours_describe(
+            spec=site.staff_hours, language=conv.language, time_zone=site.time_zone
+        )
         if open_now:
             notice_send(conv, NOTICE_WAITING)
         elif in_hours:
@@ -177,12 +177,26 @@ def handover_request(
         waiting_count_publish()
         inbox_publish(case_id=case.pk, site_id=site.pk)
         stat_record(site_id=site.pk, handovers=1)
-        webhook_emit(site_id=site.pk, event=WebhookEvent.CASE_WAITING,
-                     data={"case": case.pk, "conversation": conv.pk, "trigger": trigger,
-                           "outside_hours": not open_now},
-                     text={"reason": case.reason} if case.reason else None)
-    log.info("handover requested", extra={"conversation": conversation_id, "case": case.pk,
-                                          "trigger": trigger, "outside_hours": not open_now})
+        webhook_emit(
+            site_id=site.pk,
+            event=WebhookEvent.CASE_WAITING,
+            data={
+                "case": case.pk,
+                "conversation": conv.pk,
+                "trigger": trigger,
+                "outside_hours": not open_now,
+            },
+            text={"reason": case.reason} if case.reason else None,
+        )
+    log.info(
+        "handover requested",
+        extra={
+            "conversation": conversation_id,
+            "case": case.pk,
+            "trigger": trigger,
+            "outside_hours": not open_now,
+        },
+    )
     case_core_store(case=case, site=site, add_promise=case.callback_requested)
     case_notify_later(case_id=case.pk)
     return case
@@ -195,8 +209,12 @@ def conversation_take_over(*, conversation_id: int, user) -> Case:
         if conv.state != S.BOT:  # waiting: claim the open case instead of opening another
             raise IllegalTransition(conv.state, S.HUMAN)
         case = Case.objects.create(
-            site_id=conv.site_id, conversation=conv, trigger=Case.Trigger.STAFF,
-            status=Case.Status.HUMAN, claimed_by=user, claimed_at=timezone.now(),
+            site_id=conv.site_id,
+            conversation=conv,
+            trigger=Case.Trigger.STAFF,
+            status=Case.Status.HUMAN,
+            claimed_by=user,
+            claimed_at=timezone.now(),
             contact=contact_from_turns(conversation_id=conv.pk),
         )
         _move(conv, S.HUMAN)
@@ -205,8 +223,10 @@ def conversation_take_over(*, conversation_id: int, user) -> Case:
         inbox_publish(case_id=case.pk, site_id=case.site_id)
     site = Site.objects.get(pk=case.site_id)
     case_core_store(case=case, site=site, add_promise=False)
-    log.info("conversation taken over", extra={"conversation": conversation_id, "case": case.pk,
-                                               "user": user.pk})
+    log.info(
+        "conversation taken over",
+        extra={"conversation": conversation_id, "case": case.pk, "user": user.pk},
+    )
     return case
 
 
@@ -259,8 +279,9 @@ def staff_reply(*, case_id: int, user, text: str) -> Turn:
             waiting_count_publish()
         elif conv.state != S.HUMAN:
             raise IllegalTransition(conv.state, S.HUMAN)
-        turn = turn_append(conversation_id=conv.pk, role=TurnRole.STAFF, text=text,
-                           author_id=user.pk).turn
+        turn = turn_append(
+            conversation_id=conv.pk, role=TurnRole.STAFF, text=text, author_id=user.pk
+        ).turn
         if case.first_reply_at is None:  # the dashboard's "time to the first staff reply"
             Case.objects.filter(pk=case.pk).update(first_reply_at=turn.created_at)
         inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread back to 0
@@ -306,9 +327,13 @@ def case_resolve(*, case_id: int, user, note: str, promise_confirmed: bool = Fal
     with transaction.atomic():
         case, conv = _lock_case(case_id)
         if case_open_promises(case) and not promise_confirmed:
-            raise ValidationError(gettext(
-                "This case has an open promise to the visitor. Confirm that it is kept (or "
-                "no longer needed) to resolve the case."), code="open_promise")
+            raise ValidationError(
+                gettext(
+                    "This case has an open promise to the visitor. Confirm that it is kept (or "
+                    "no longer needed) to resolve the case."
+                ),
+                code="open_promise",
+            )
         _move(conv, S.CLOSED)
         case.status = Case.Status.RESOLVED
         case.resolved_at = timezone.now()
@@ -318,11 +343,17 @@ def case_resolve(*, case_id: int, user, note: str, promise_confirmed: bool = Fal
         conversation_hold_set(conversation_id=conv.pk, open=False, resolved_at=case.resolved_at)
         notice_send(conv, NOTICE_CLOSED)
         inbox_publish(case_id=case.pk, site_id=case.site_id)
-        webhook_emit(site_id=case.site_id, event=WebhookEvent.CASE_RESOLVED,
-                     data={"case": case.pk, "conversation": conv.pk,
-                           "requested_at": case.requested_at.isoformat(),
-                           "resolved_at": case.resolved_at.isoformat()},
-                     text={"note": note})
+        webhook_emit(
+            site_id=case.site_id,
+            event=WebhookEvent.CASE_RESOLVED,
+            data={
+                "case": case.pk,
+                "conversation": conv.pk,
+                "requested_at": case.requested_at.isoformat(),
+                "resolved_at": case.resolved_at.isoformat(),
+            },
+            text={"note": note},
+        )
     log.info("case resolved", extra={"case": case_id, "user": user.pk})
     return case
 
@@ -332,9 +363,12 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
     case; outside staff hours, the first contact details make the call back a promise."""
     with transaction.atomic():
         conv = Conversation.objects.select_for_update().get(pk=conversation_id)
-        case = (Case.objects.select_for_update()
-                .filter(conversation_id=conversation_id, status__in=OPEN_STATUSES)
-                .order_by("-requested_at").first())
+        case = (
+            Case.objects.select_for_update()
+            .filter(conversation_id=conversation_id, status__in=OPEN_STATUSES)
+            .order_by("-requested_at")
+            .first()
+        )
         if case is None:
             return
         inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread count, last message
@@ -343,14 +377,18 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
         if not new:
             return
         case.contact = contact_merge(case.contact or [], new)
-        promise = (case.status == Case.Status.WAITING and case.outside_hours
-                   and not case.callback_requested)
+        promise = (
+            case.status == Case.Status.WAITING
+            and case.outside_hours
+            and not case.callback_requested
+        )
         case.callback_requested = case.callback_requested or promise
         case.save(update_fields=["contact", "callback_requested"])
         site = Site.objects.get(pk=case.site_id)
         if promise:
-            hours = hours_describe(spec=site.staff_hours, language=conv.language,
-                                   time_zone=site.time_zone)
+            hours = hours_describe(
+                spec=site.staff_hours, language=conv.language, time_zone=site.time_zone
+            )
             notice_send(conv, NOTICE_CALLBACK_NOTED, hours=hours)
     if promise:
         core = core_promise_add(conversation_id=conversation_id, text=callback_promise(site))

@@ -40,6 +40,8 @@ demo: setup
 
 lint: setup-test
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy chatwidget memory handover | $(VENV)/bin/mypy-baseline filter --no-colors --baseline-path .ci/mypy-baseline.txt
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 

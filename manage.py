@@ -5,7 +5,7 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
-    from django.core.management import execute_from_command_line
+    from django.core.management import execute_from_command_line  # noqa: PLC0415 - after the settings module is chosen
 
     execute_from_command_line(sys.argv)
 

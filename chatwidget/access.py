@@ -26,7 +26,7 @@ def staff_site_ids(user) -> frozenset[int] | None:  # noqa: ANN001
     names = list(user.groups.values_list("name", flat=True))
     if OWNER_GROUP in names:
         return None
-    keys = [n[len(SITE_GROUP_PREFIX):] for n in names if n.startswith(SITE_GROUP_PREFIX)]
+    keys = [n[len(SITE_GROUP_PREFIX) :] for n in names if n.startswith(SITE_GROUP_PREFIX)]
     if not keys:
         return None
     return frozenset(Site.objects.filter(key__in=keys).values_list("pk", flat=True))

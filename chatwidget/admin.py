@@ -18,27 +18,62 @@ class SiteAdmin(admin.ModelAdmin):
     search_fields = ("name", "key")
     readonly_fields = ("key", "embed_code", "created_at", "theme_preview")
     fieldsets = (
-        (None, {"fields": ("name", "key", "embed_code", "allowed_origins", "default_language",
-                           "greeting")}),
+        (
+            None,
+            {
+                "fields": (
+                    "name",
+                    "key",
+                    "embed_code",
+                    "allowed_origins",
+                    "default_language",
+                    "greeting",
+                )
+            },
+        ),
         (_("Assistant"), {"fields": ("system_rules", "pinned_conventions", "model_name")}),
-        (_("Memory and limits"), {"fields": ("context_budget", "answer_reserve", "knowledge_share",
-                                             "verbatim_window_turns", "verbatim_min_exchanges",
-                                             "condense_after_turns", "message_max_length")}),
+        (
+            _("Memory and limits"),
+            {
+                "fields": (
+                    "context_budget",
+                    "answer_reserve",
+                    "knowledge_share",
+                    "verbatim_window_turns",
+                    "verbatim_min_exchanges",
+                    "condense_after_turns",
+                    "message_max_length",
+                )
+            },
+        ),
         (_("Handover"), {"fields": ("staff_hours", "time_zone")}),
-        (_("Widget appearance"), {"fields": ("theme_primary", "theme_position", "theme_scheme",
-                                             "launcher_label", "theme_preview")}),
+        (
+            _("Widget appearance"),
+            {
+                "fields": (
+                    "theme_primary",
+                    "theme_position",
+                    "theme_scheme",
+                    "launcher_label",
+                    "theme_preview",
+                )
+            },
+        ),
         (_("Privacy page"), {"fields": ("operator_name", "operator_contact")}),
     )
 
     @admin.display(description=_("Preview"))
     def theme_preview(self, obj: Site) -> str:
         primary = obj.theme_primary if obj.pk else DEFAULT_PRIMARY
-        return render_to_string("admin/chatwidget/theme_preview.html", {
-            "primary": primary,
-            "label": obj.launcher_label if obj.pk else "",
-            "position": obj.get_theme_position_display() if obj.pk else "",
-            "contrast": f"{contrast_ratio(primary, '#ffffff'):.2f}",
-        })
+        return render_to_string(
+            "admin/chatwidget/theme_preview.html",
+            {
+                "primary": primary,
+                "label": obj.launcher_label if obj.pk else "",
+                "position": obj.get_theme_position_display() if obj.pk else "",
+                "contrast": f"{contrast_ratio(primary, '#ffffff'):.2f}",
+            },
+        )
 
     @admin.display(description=_("Script tag to paste"))
     def embed_code(self, obj: Site) -> str:

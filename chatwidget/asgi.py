@@ -29,9 +29,11 @@ except ImportError:  # pragma: no cover
 # The widget's socket checks the Origin against each Site's allowed origins in the consumer
 # (the list is per site); the staff socket sits behind the session auth of admin.
 # X-Forwarded-For/-Proto count only from TRUSTED_PROXIES (Daphne runs without --proxy-headers).
-application = TrustedProxyMiddleware(ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns + staff_patterns)),
-    }
-))
+application = TrustedProxyMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AuthMiddlewareStack(URLRouter(websocket_urlpatterns + staff_patterns)),
+        }
+    )
+)

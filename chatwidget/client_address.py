@@ -22,8 +22,7 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 @lru_cache(maxsize=8)
 def _networks(spec: tuple[str, ...]) -> tuple[Network, ...]:
-    return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in spec
-                 if item.strip())
+    return tuple(ipaddress.ip_network(item.strip(), strict=False) for item in spec if item.strip())
 
 
 def is_trusted_proxy(address: str | None) -> bool:
@@ -68,13 +67,17 @@ class TrustedProxyMiddleware:
             if is_trusted_proxy(peer):
                 forwarded = [v.decode("latin-1") for k, v in headers if k == b"x-forwarded-for"]
                 address = client_address(peer, ",".join(forwarded) if forwarded else None)
-                proto = next((v.decode("latin-1") for k, v in headers
-                              if k == b"x-forwarded-proto"), None)
+                proto = next(
+                    (v.decode("latin-1") for k, v in headers if k == b"x-forwarded-proto"), None
+                )
                 if address != peer:
                     scope["client"] = (address, 0)
                 if proto in ("http", "https"):
-                    scope["scheme"] = ("wss" if proto == "https" else "ws") \
-                        if scope["type"] == "websocket" else proto
+                    scope["scheme"] = (
+                        ("wss" if proto == "https" else "ws")
+                        if scope["type"] == "websocket"
+                        else proto
+                    )
             else:
                 scope["headers"] = [(k, v) for k, v in headers if k not in _FORWARDED]
         return await self.app(scope, receive, send)

@@ -32,4 +32,3 @@ def apply() -> None:
         return waiting
 
     daphne_server.Server.kill_all_applications = kill_all_applications
-

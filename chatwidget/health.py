@@ -92,8 +92,9 @@ def dependencies_check() -> dict[str, str]:
             check()
         except Exception as exc:
             results[name] = type(exc).__name__
-            log.warning("readiness check failed", extra={"dependency": name,
-                                                         "error": type(exc).__name__})
+            log.warning(
+                "readiness check failed", extra={"dependency": name, "error": type(exc).__name__}
+            )
         else:
             results[name] = "ok"
     return results
@@ -106,8 +107,12 @@ def liveness_response() -> HttpResponse:
 def readiness_response() -> HttpResponse:
     checks = dependencies_check()
     ready = all(result == "ok" for result in checks.values())
-    return _no_store(JsonResponse({"status": "ok" if ready else "unavailable", "checks": checks},
-                                  status=200 if ready else 503))
+    return _no_store(
+        JsonResponse(
+            {"status": "ok" if ready else "unavailable", "checks": checks},
+            status=200 if ready else 503,
+        )
+    )
 
 
 def _no_store(response: HttpResponse) -> HttpResponse:

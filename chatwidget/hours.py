@@ -30,8 +30,20 @@ from django.utils.dates import WEEKDAYS_ABBR
 log = logging.getLogger(__name__)
 
 DAYS: dict[str, int] = {
-    "mon": 0, "tue": 1, "wed": 2, "thu": 3, "fri": 4, "sat": 5, "sun": 6,
-    "mo": 0, "di": 1, "mi": 2, "do": 3, "fr": 4, "sa": 5, "so": 6,
+    "mon": 0,
+    "tue": 1,
+    "wed": 2,
+    "thu": 3,
+    "fri": 4,
+    "sat": 5,
+    "sun": 6,
+    "mo": 0,
+    "di": 1,
+    "mi": 2,
+    "do": 3,
+    "fr": 4,
+    "sa": 5,
+    "so": 6,
 }
 _WINDOW = re.compile(r"^([01]?\d|2[0-4]):([0-5]\d)-([01]?\d|2[0-4]):([0-5]\d)$")
 _DAY_TOKEN = re.compile(r"^([a-z]{2,3})(?:-([a-z]{2,3}))?$")
@@ -162,9 +174,7 @@ def hours_next_open(*, spec: str, time_zone: str, at: datetime) -> datetime | No
             for start, _end in seg.windows:
                 if start >= 24 * 60:
                     continue
-                candidate = datetime.combine(
-                    date, time(start // 60, start % 60), tzinfo=zone
-                )
+                candidate = datetime.combine(date, time(start // 60, start % 60), tzinfo=zone)
                 if candidate > local and (best is None or candidate < best):
                     best = candidate
         if best is not None:
@@ -190,7 +200,8 @@ def hours_describe(*, spec: str, language: str, time_zone: str | None = None) ->
         rendered = []
         for seg in segments:
             days = ", ".join(
-                str(WEEKDAYS_ABBR[first]) if first == last
+                str(WEEKDAYS_ABBR[first])
+                if first == last
                 else f"{WEEKDAYS_ABBR[first]}\u2013{WEEKDAYS_ABBR[last]}"
                 for first, last in seg.days
             )

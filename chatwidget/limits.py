@@ -156,8 +156,7 @@ class SocketGuard:
         idle = settings.WS_IDLE_TIMEOUT_SECONDS
         left = self.last + idle - time.monotonic()
         if left > 0 or self._busy():
-            self._idle_timer = asyncio.get_running_loop().call_later(max(left, 1.0),
-                                                                     self._idle_due)
+            self._idle_timer = asyncio.get_running_loop().call_later(max(left, 1.0), self._idle_due)
             return
         self._shut(CLOSE_IDLE)
 

@@ -88,8 +88,9 @@ async def stream_reply(
     if tools:
         body["tools"] = tools
     try:
-        response = await client.post("/chat/completions", cast_to=httpx.Response, body=body,
-                                     stream=True)
+        response = await client.post(
+            "/chat/completions", cast_to=httpx.Response, body=body, stream=True
+        )
     except (openai.APIError, httpx.HTTPError) as exc:
         log.warning("model request failed", extra={"error": type(exc).__name__})
         raise ModelUnavailable(type(exc).__name__) from None
@@ -163,8 +164,9 @@ def _chunks(blocks: list[bytes]):
         if block.startswith(b"data: ") and b"\n" not in block:
             payload = block[6:]  # the usual shape: one line
         else:
-            lines = [ln[5:].removeprefix(b" ") for ln in block.split(b"\n")
-                     if ln.startswith(b"data:")]
+            lines = [
+                ln[5:].removeprefix(b" ") for ln in block.split(b"\n") if ln.startswith(b"data:")
+            ]
             if not lines:
                 continue  # a comment or a block without data
             payload = b"\n".join(lines)
@@ -222,9 +224,17 @@ async def complete_json(*, messages: list[dict], model: str, schema: dict) -> tu
         raise ModelUnavailable("invalid JSON from model") from None
 
 
-def demo_reply(*, sections: dict[str, int], verbatim_turns: int, covered_turns: int,
-               core_version: int, budget: int, reserve: int, language: str = "en",
-               extra_lines: list[str] | tuple = ()) -> str:
+def demo_reply(
+    *,
+    sections: dict[str, int],
+    verbatim_turns: int,
+    covered_turns: int,
+    core_version: int,
+    budget: int,
+    reserve: int,
+    language: str = "en",
+    extra_lines: list[str] | tuple = (),
+) -> str:
     """Demo mode: say plainly that no model is connected and show what it would be sent."""
     total = sum(sections.values())
     lines_en = [

@@ -10,8 +10,15 @@ import logging
 import logging.config
 import traceback
 
-_TEXT_KEYS = {"text", "content", "message_text", "prompt", "messages", "body",
-              "data"}  # Celery's failure lines carry their whole context (traceback text) here
+_TEXT_KEYS = {
+    "text",
+    "content",
+    "message_text",
+    "prompt",
+    "messages",
+    "body",
+    "data",
+}  # Celery's failure lines carry their whole context (traceback text) here
 # Celery's format arguments (celery.app.trace): exception text, traceback, return value and
 # the task's arguments may quote what a visitor wrote.
 _CELERY_TEXT_ARGS = {"exc", "traceback", "return_value", "args", "kwargs"}
@@ -34,14 +41,18 @@ class ScrubTextFilter(logging.Filter):
                 setattr(record, key, "[scrubbed]")
         record.msg = _scrub_arg(record.msg)
         if isinstance(record.args, dict):
-            record.args = {k: "[scrubbed]" if k in _CELERY_TEXT_ARGS else _scrub_arg(v)
-                           for k, v in record.args.items()}
+            record.args = {
+                k: "[scrubbed]" if k in _CELERY_TEXT_ARGS else _scrub_arg(v)
+                for k, v in record.args.items()
+            }
         elif isinstance(record.args, tuple):
             record.args = tuple(_scrub_arg(arg) for arg in record.args)
         if record.exc_info and record.exc_info[1] is not None:
             exc_type, exc, tb = record.exc_info
             frames = "".join(traceback.format_tb(tb)) if tb else ""
-            record.exc_text = f"{frames}{exc_type.__name__ if exc_type else 'Exception'}: [scrubbed]"
+            record.exc_text = (
+                f"{frames}{exc_type.__name__ if exc_type else 'Exception'}: [scrubbed]"
+            )
             record.exc_info = None
         return True
 
@@ -68,11 +79,14 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         extras = " ".join(
-            f"{key}={value}" for key, value in vars(record).items()
+            f"{key}={value}"
+            for key, value in vars(record).items()
             if key not in _STD and not key.startswith("_")
         )
-        line = (f"{self.formatTime(record, '%H:%M:%S')} {record.levelname:<7} {record.name}: "
-                f"{record.getMessage()}{' ' + extras if extras else ''}")
+        line = (
+            f"{self.formatTime(record, '%H:%M:%S')} {record.levelname:<7} {record.name}: "
+            f"{record.getMessage()}{' ' + extras if extras else ''}"
+        )
         if record.exc_text:
             line += "\n" + record.exc_text
         return line

@@ -73,8 +73,10 @@ class Site(models.Model):
         _("knowledge share (% of the budget)"),
         default=25,
         validators=[MaxValueValidator(60)],
-        help_text=_("The most of the context budget that excerpts from the shop's knowledge "
-                    "may take. 0 turns retrieval off."),
+        help_text=_(
+            "The most of the context budget that excerpts from the shop's knowledge "
+            "may take. 0 turns retrieval off."
+        ),
     )
     message_max_length = models.PositiveIntegerField(
         _("message length limit (characters)"),
@@ -98,38 +100,55 @@ class Site(models.Model):
         max_length=200,
         blank=True,
         default="mon-fri 09:00-17:00",
-        help_text=_("When a person can answer, e.g. 'mon-fri 09:00-17:00; sat 10:00-14:00'. "
-                    "Empty: always."),
+        help_text=_(
+            "When a person can answer, e.g. 'mon-fri 09:00-17:00; sat 10:00-14:00'. Empty: always."
+        ),
     )
     time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Berlin")
     # the widget's look (chatwidget/theme.py checks the colour's contrast)
     theme_primary = models.CharField(
-        _("primary colour"), max_length=7, default="#1f4fd1",
+        _("primary colour"),
+        max_length=7,
+        default="#1f4fd1",
         validators=[validate_primary_colour],
-        help_text=_("Launcher, header and the visitor's messages, with white text on it: "
-                    "needs a contrast of at least 4.5:1 with white."),
+        help_text=_(
+            "Launcher, header and the visitor's messages, with white text on it: "
+            "needs a contrast of at least 4.5:1 with white."
+        ),
     )
     theme_position = models.CharField(
-        _("position"), max_length=5, default="right",
+        _("position"),
+        max_length=5,
+        default="right",
         choices=[("right", _("Bottom right")), ("left", _("Bottom left"))],
     )
     theme_scheme = models.CharField(
-        _("colour scheme"), max_length=5, default="auto",
-        choices=[("auto", _("Follow the visitor's device (light or dark)")),
-                 ("light", _("Always light")), ("dark", _("Always dark"))],
+        _("colour scheme"),
+        max_length=5,
+        default="auto",
+        choices=[
+            ("auto", _("Follow the visitor's device (light or dark)")),
+            ("light", _("Always light")),
+            ("dark", _("Always dark")),
+        ],
     )
     launcher_label = models.CharField(
-        _("launcher label"), max_length=40, blank=True,
+        _("launcher label"),
+        max_length=40,
+        blank=True,
         help_text=_("Text next to the chat icon, e.g. 'Questions?'. Empty: the icon only."),
     )
     operator_name = models.CharField(
-        _("operator"), max_length=200, blank=True,
+        _("operator"),
+        max_length=200,
+        blank=True,
         help_text=_("Who runs this chat service; shown on the privacy page."),
     )
     operator_contact = models.TextField(
-        _("operator contact"), max_length=500, blank=True,
-        help_text=_("Postal address and e-mail for privacy questions; shown on the privacy "
-                    "page."),
+        _("operator contact"),
+        max_length=500,
+        blank=True,
+        help_text=_("Postal address and e-mail for privacy questions; shown on the privacy page."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 

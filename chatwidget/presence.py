@@ -27,12 +27,14 @@ def _key(conversation_id: int) -> str:
     return f"visitor.presence.{conversation_id}"
 
 
-def visitor_presence_mark(*, conversation_id: int, channel: str, present: bool,
-                          now: float | None = None) -> None:
+def visitor_presence_mark(
+    *, conversation_id: int, channel: str, present: bool, now: float | None = None
+) -> None:
     now = time.time() if now is None else now
     try:
-        entries = {c: exp for c, exp in (cache.get(_key(conversation_id)) or {}).items()
-                   if exp > now}
+        entries = {
+            c: exp for c, exp in (cache.get(_key(conversation_id)) or {}).items() if exp > now
+        }
         if present:
             entries[channel] = now + VISITOR_PRESENCE_TTL
         else:
@@ -52,8 +54,14 @@ def visitor_online(*, conversation_id: int, now: float | None = None) -> bool:
     return any(exp > now for exp in entries.values())
 
 
-async def visitor_group(layer, *, action: str, group: str, conversation_id: int,  # noqa: ANN001
-                        channel: str) -> None:
+async def visitor_group(
+    layer,
+    *,
+    action: str,
+    group: str,
+    conversation_id: int,  # noqa: ANN001
+    channel: str,
+) -> None:
     """Join ("add", also the renewal) or leave the conversation's group, and mark the
     visitor's presence to match. Channel-layer errors propagate (the caller handles them)."""
     if action == "add":
@@ -61,4 +69,5 @@ async def visitor_group(layer, *, action: str, group: str, conversation_id: int,
     else:
         await layer.group_discard(group, channel)
     await sync_to_async(visitor_presence_mark, thread_sensitive=False)(
-        conversation_id=conversation_id, channel=channel, present=action == "add")
+        conversation_id=conversation_id, channel=channel, present=action == "add"
+    )

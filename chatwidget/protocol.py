@@ -52,9 +52,17 @@ class FrameType(StrEnum):
     INBOX = "inbox"  # staff: one case of the live inbox changed (row) or left it (None)
 
 
-INBOUND_TYPES = frozenset({FrameType.HELLO, FrameType.MESSAGE, FrameType.HANDOVER,
-                           FrameType.FORGET, FrameType.CONSENT, FrameType.PROFILE,
-                           FrameType.RATING})
+INBOUND_TYPES = frozenset(
+    {
+        FrameType.HELLO,
+        FrameType.MESSAGE,
+        FrameType.HANDOVER,
+        FrameType.FORGET,
+        FrameType.CONSENT,
+        FrameType.PROFILE,
+        FrameType.RATING,
+    }
+)
 
 
 class ErrorCode(StrEnum):
@@ -175,8 +183,9 @@ def _string_check(text: str) -> None:
         text.encode("utf-8")  # UnicodeEncodeError (a ValueError) on a lone surrogate
 
 
-def envelope_parse(text_data: str | None, *, max_bytes: int, greeted: bool
-                   ) -> Envelope | ProtocolError:
+def envelope_parse(
+    text_data: str | None, *, max_bytes: int, greeted: bool
+) -> Envelope | ProtocolError:
     """Size, JSON (bounded depth, encodable text), a type; before `hello` nothing else; a
     type the server knows."""
     if text_data is None or len(text_data) > max_bytes:
@@ -215,8 +224,12 @@ def _hello(data: dict) -> Hello:
 def _message(data: dict, max_length: int) -> Message | ProtocolError:
     client_id = data.get("id")
     text = data.get("text")
-    if (not isinstance(client_id, str) or not client_id or len(client_id) > MAX_CLIENT_ID
-            or client_id.startswith(RESERVED_ID_PREFIX)):
+    if (
+        not isinstance(client_id, str)
+        or not client_id
+        or len(client_id) > MAX_CLIENT_ID
+        or client_id.startswith(RESERVED_ID_PREFIX)
+    ):
         return ProtocolError(ErrorCode.BAD_FRAME, _("A message needs an id."))
     if not isinstance(text, str) or not text.strip():
         return ProtocolError(ErrorCode.EMPTY, _("The message is empty."), client_id)
@@ -276,8 +289,13 @@ def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolErr
 
 
 def welcome_frame(*, session: str | None, resumed: bool, state: str, turns: list[dict]) -> Frame:
-    return {"type": FrameType.WELCOME.value, "session": session, "resumed": resumed,
-            "state": str(state), "turns": turns}
+    return {
+        "type": FrameType.WELCOME.value,
+        "session": session,
+        "resumed": resumed,
+        "state": str(state),
+        "turns": turns,
+    }
 
 
 def ack_frame(*, client_id: str, seq: int, session: str | None) -> Frame:
@@ -297,10 +315,15 @@ def state_frame(state: str | None) -> Frame:
     return {"type": FrameType.STATE.value, "state": None if state is None else str(state)}
 
 
-def error_frame(*, code: ErrorCode | str, message: str | Promise,
-                client_id: str | None = None) -> Frame:
-    return {"type": FrameType.ERROR.value, "code": str(code), "message": str(message),
-            "id": client_id}
+def error_frame(
+    *, code: ErrorCode | str, message: str | Promise, client_id: str | None = None
+) -> Frame:
+    return {
+        "type": FrameType.ERROR.value,
+        "code": str(code),
+        "message": str(message),
+        "id": client_id,
+    }
 
 
 def forgotten_frame() -> Frame:
@@ -310,8 +333,12 @@ def forgotten_frame() -> Frame:
 
 
 def consent_frame(*, recognition: bool, token: str | None, max_age: int) -> Frame:
-    return {"type": FrameType.CONSENT.value, "recognition": recognition, "token": token,
-            "max_age": max_age}
+    return {
+        "type": FrameType.CONSENT.value,
+        "recognition": recognition,
+        "token": token,
+        "max_age": max_age,
+    }
 
 
 def profile_frame(*, fields: Any) -> Frame:

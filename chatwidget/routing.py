@@ -2,6 +2,4 @@ from django.urls import path
 
 from chatwidget.consumers import ChatConsumer
 
-websocket_urlpatterns = [
-    path("ws/chat/<str:site_key>/", ChatConsumer.as_asgi()),
-]
+websocket_urlpatterns = [path("ws/chat/<str:site_key>/", ChatConsumer.as_asgi())]

@@ -54,10 +54,14 @@ def turn_unanswered(*, conversation_id: int, max_age_s: float) -> UnansweredTurn
     staff turn after it) while the bot has the conversation, at most `max_age_s` old. One
     query. An older question is left alone: the visitor has moved on."""
     newest = (
-        Turn.objects.filter(conversation_id=conversation_id,
-                            conversation__state=ConversationState.BOT,
-                            role__in=(TurnRole.VISITOR, TurnRole.ASSISTANT, TurnRole.STAFF))
-        .order_by("-seq").values("seq", "role", "client_id", "created_at").first()
+        Turn.objects.filter(
+            conversation_id=conversation_id,
+            conversation__state=ConversationState.BOT,
+            role__in=(TurnRole.VISITOR, TurnRole.ASSISTANT, TurnRole.STAFF),
+        )
+        .order_by("-seq")
+        .values("seq", "role", "client_id", "created_at")
+        .first()
     )
     if newest is None or newest["role"] != TurnRole.VISITOR:
         return None

@@ -103,9 +103,16 @@ class Supervisor:
         self._width = max(len(c.name) for c in children)
         for child in children:
             child.proc = subprocess.Popen(
-                child.argv, env=self.env, cwd=self.cwd, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                start_new_session=True, preexec_fn=_die_with_parent,
+                child.argv,
+                env=self.env,
+                cwd=self.cwd,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                text=True,
+                bufsize=1,
+                start_new_session=True,
+                preexec_fn=_die_with_parent,
             )
             self.children.append(child)
         # Pumps start after every fork, so no fork happens while a pump holds a lock.
@@ -159,9 +166,11 @@ class Supervisor:
     def death_message(self, child: Child) -> str:
         assert child.proc is not None
         lines = "\n".join(f"    {line}" for line in child.tail)
-        return (f"{child.name} ({child.what}) stopped unexpectedly: "
-                f"{exit_reason(child.proc.returncode)}."
-                + (f" Its last lines:\n{lines}" if lines else ""))
+        return (
+            f"{child.name} ({child.what}) stopped unexpectedly: "
+            f"{exit_reason(child.proc.returncode)}."
+            + (f" Its last lines:\n{lines}" if lines else "")
+        )
 
     def stop_all(self, grace: float = 10.0) -> None:
         """SIGTERM to every child (each stops its own processes: the worker its pool and

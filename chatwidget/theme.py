@@ -17,7 +17,7 @@ HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
 def _relative_luminance(hex_colour: str) -> float:
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -36,7 +36,9 @@ def validate_primary_colour(value: str) -> None:
     ratio = contrast_ratio(value, "#ffffff")
     if ratio < MIN_CONTRAST:
         raise ValidationError(
-            _("%(value)s has a contrast of %(ratio)s:1 with white text; at least 4.5:1 is "
-              "needed so that everyone can read it. Choose a darker colour."),
+            _(
+                "%(value)s has a contrast of %(ratio)s:1 with white text; at least 4.5:1 is "
+                "needed so that everyone can read it. Choose a darker colour."
+            ),
             params={"value": value, "ratio": f"{ratio:.2f}"},
         )

@@ -12,8 +12,11 @@ urlpatterns = [
     path("widget/v1/<str:site_key>/config.json", views.widget_config, name="widget-config"),
     path("widget/v1/<str:site_key>/export", views.widget_export, name="widget-export"),
     path("widget/v1/<str:site_key>/continue", views.widget_continue, name="widget-continue"),
-    path("widget/v1/<str:site_key>/transcript-email", views.widget_transcript_email,
-         name="widget-transcript-email"),
+    path(
+        "widget/v1/<str:site_key>/transcript-email",
+        views.widget_transcript_email,
+        name="widget-transcript-email",
+    ),
     path("continue/<str:code>/", handover_views.continuation, name="continuation"),
     path("privacy/<str:site_key>/", views.privacy, name="privacy"),
     path("privacy/", views.privacy, name="privacy-default"),

@@ -73,10 +73,14 @@ def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
     if origin and not origin_allowed(info=info, origin=origin):
         # readable by that page (nothing secret in it), so the widget can hide its launcher
         # and say why in the console instead of a generic CORS error
-        response = JsonResponse({
-            "error": "origin_not_allowed", "origin": origin,
-            "message": "Add this origin to the site's allowed origins in admin.",
-        }, status=403)
+        response = JsonResponse(
+            {
+                "error": "origin_not_allowed",
+                "origin": origin,
+                "message": "Add this origin to the site's allowed origins in admin.",
+            },
+            status=403,
+        )
         response["Access-Control-Allow-Origin"] = origin
         response["Vary"] = "Origin"
         return response
@@ -102,7 +106,9 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
         return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
     token = body.get("session") if isinstance(body, dict) else None
     fmt = body.get("format", "json") if isinstance(body, dict) else "json"
-    conv = conversation_get_by_token(site_id=info.id, token=token if isinstance(token, str) else None)
+    conv = conversation_get_by_token(
+        site_id=info.id, token=token if isinstance(token, str) else None
+    )
     if conv is None:
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
     content, content_type, filename = conversation_export(
@@ -155,7 +161,9 @@ def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse
     except ValueError:
         return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
     token = body.get("session") if isinstance(body, dict) else None
-    conv = conversation_get_by_token(site_id=info.id, token=token if isinstance(token, str) else None)
+    conv = conversation_get_by_token(
+        site_id=info.id, token=token if isinstance(token, str) else None
+    )
     if conv is None:
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
     if not transcript_email_request(conversation_id=conv.pk):
@@ -170,8 +178,10 @@ def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
         places = storage_places(site=site)
         if site:  # the cookies' real names on this site's pages
             for place in places:
-                if place["name"] in (settings.SESSION_COOKIE_NAME_WIDGET,
-                                     settings.RECOGNITION_COOKIE_NAME):
+                if place["name"] in (
+                    settings.SESSION_COOKIE_NAME_WIDGET,
+                    settings.RECOGNITION_COOKIE_NAME,
+                ):
                     place["name"] = site_cookie_name(base=place["name"], site_key=site.key)
         response = render(request, "privacy.html", {"site": site, "places": places, "LANG": lang})
     response["Vary"] = "Accept-Language"

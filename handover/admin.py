@@ -33,11 +33,7 @@ from memory.models import Conversation
 class WaitingTimeFilter(admin.SimpleListFilter):
     title = _("waiting time")
     parameter_name = "waited"
-    BANDS = {
-        "lt5": (None, 5),
-        "5to30": (5, 30),
-        "gt30": (30, None),
-    }
+    BANDS = {"lt5": (None, 5), "5to30": (5, 30), "gt30": (30, None)}
 
     def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
         return [
@@ -64,8 +60,16 @@ class WaitingTimeFilter(admin.SimpleListFilter):
 class CaseAdmin(admin.ModelAdmin):
     # Short headers and a time that may break after its date: the columns fit beside admin's
     # sidebar and filters (the last ones were cut off).
-    list_display = ("case_label", "site", "status", "trigger", "waiting_for", "claimed_by",
-                    "call_back", "requested")
+    list_display = (
+        "case_label",
+        "site",
+        "status",
+        "trigger",
+        "waiting_for",
+        "claimed_by",
+        "call_back",
+        "requested",
+    )
     list_display_links = ("case_label",)
     list_filter = ("status", "site", WaitingTimeFilter, "trigger")
     list_per_page = 50
@@ -121,8 +125,11 @@ class CaseAdmin(admin.ModelAdmin):
         return [
             path("take-over/", wrap(self.take_over_view), name="handover_case_take_over"),
             path("inbox/", wrap(self.inbox_view), name="handover_case_inbox"),
-            path("<int:case_id>/do/<str:action>/", wrap(self.action_view),
-                 name="handover_case_action"),
+            path(
+                "<int:case_id>/do/<str:action>/",
+                wrap(self.action_view),
+                name="handover_case_action",
+            ),
             path("<int:case_id>/reveal/", wrap(self.reveal_view), name="handover_case_reveal"),
             *super().get_urls(),
         ]
@@ -135,8 +142,9 @@ class CaseAdmin(admin.ModelAdmin):
             raise PermissionDenied
         return self.case_view(request, int(object_id))
 
-    def case_view(self, request: HttpRequest, case_id: int, *, revealed=None,
-                  forms: dict | None = None) -> HttpResponse:
+    def case_view(
+        self, request: HttpRequest, case_id: int, *, revealed=None, forms: dict | None = None
+    ) -> HttpResponse:
         case = get_object_or_404(self.get_queryset(request), pk=case_id)
         if not self.has_view_permission(request, case):
             raise PermissionDenied
@@ -153,13 +161,15 @@ class CaseAdmin(admin.ModelAdmin):
             "case": case,
             "core_rows": [(key, label, page.core[key]) for key, label in CORE_LABELS],
             "waiting_for": timesince(case.requested_at)
-            if case.status == Case.Status.WAITING else "",
+            if case.status == Case.Status.WAITING
+            else "",
             "is_open": is_open,
             "can_act": can_act,
             "can_reveal": can_reveal,
             "revealed": revealed,
             "revealed_index": int(revealed.target.split(":")[1])
-            if revealed is not None and revealed.contact is not None else None,
+            if revealed is not None and revealed.contact is not None
+            else None,
             "reply_form": forms.get("reply") or ReplyForm(),
             "resolve_form": forms.get("resolve") or ResolveForm(),
             "note_form": forms.get("note") or NoteForm(initial={"note": case.note}),
@@ -171,8 +181,7 @@ class CaseAdmin(admin.ModelAdmin):
             "open_promises": services.case_open_promises(case) if is_open else [],
         }
         for action in ("claim", "assign", "reply", "release", "resolve", "note"):
-            context[f"{action}_url"] = reverse("admin:handover_case_action",
-                                               args=[case.pk, action])
+            context[f"{action}_url"] = reverse("admin:handover_case_action", args=[case.pk, action])
         context["reveal_url"] = reverse("admin:handover_case_reveal", args=[case.pk])
         response = TemplateResponse(request, "admin/handover/case/case_page.html", context)
         add_never_cache_headers(response)
@@ -198,16 +207,18 @@ class CaseAdmin(admin.ModelAdmin):
                 form = AssignForm(request.POST, users=selectors.staff_assignable())
                 if not form.is_valid():
                     return self._invalid(request, case, "assign", form, wants_json)
-                assignee = next(u for u in selectors.staff_assignable()
-                                if u.pk == form.cleaned_data["assignee"])
+                assignee = next(
+                    u for u in selectors.staff_assignable() if u.pk == form.cleaned_data["assignee"]
+                )
                 services.case_assign(case_id=case.pk, assignee=assignee, by=user)
                 done = gettext("The case is assigned.")
             elif action == "reply":
                 form = ReplyForm(request.POST)
                 if not form.is_valid():
                     return self._invalid(request, case, "reply", form, wants_json)
-                turn = services.staff_reply(case_id=case.pk, user=user,
-                                            text=form.cleaned_data["text"])
+                turn = services.staff_reply(
+                    case_id=case.pk, user=user, text=form.cleaned_data["text"]
+                )
                 if wants_json:
                     return JsonResponse({"ok": True, "seq": turn.seq})
                 done = gettext("Your reply was sent.")
@@ -218,24 +229,32 @@ class CaseAdmin(admin.ModelAdmin):
                 form = ResolveForm(request.POST)
                 if not form.is_valid():
                     return self._invalid(request, case, "resolve", form, wants_json)
-                services.case_resolve(case_id=case.pk, user=user, note=form.cleaned_data["note"],
-                                      promise_confirmed=form.cleaned_data["confirm_promise"])
+                services.case_resolve(
+                    case_id=case.pk,
+                    user=user,
+                    note=form.cleaned_data["note"],
+                    promise_confirmed=form.cleaned_data["confirm_promise"],
+                )
                 done = gettext("The case is resolved and the conversation closed.")
             elif action == "note":
                 form = NoteForm(request.POST)
                 if not form.is_valid():
                     return self._invalid(request, case, "note", form, wants_json)
-                services.case_note_update(case_id=case.pk, user=user,
-                                          note=form.cleaned_data["note"])
+                services.case_note_update(
+                    case_id=case.pk, user=user, note=form.cleaned_data["note"]
+                )
                 done = gettext("The case note is saved.")
             else:
                 raise PermissionDenied
         except services.IllegalTransition:
-            return self._refused(request, case, gettext(
-                "This is not possible in the conversation's current state."), wants_json)
+            return self._refused(
+                request,
+                case,
+                gettext("This is not possible in the conversation's current state."),
+                wants_json,
+            )
         except services.CaseClosed:
-            return self._refused(request, case, gettext("This case is no longer open."),
-                                 wants_json)
+            return self._refused(request, case, gettext("This case is no longer open."), wants_json)
         except ValidationError as exc:
             return self._refused(request, case, " ".join(exc.messages), wants_json)
         if wants_json:
@@ -265,11 +284,16 @@ class CaseAdmin(admin.ModelAdmin):
             raise PermissionDenied
         form = RevealForm(request.POST)
         if not form.is_valid():
-            return self.case_view(request, case.pk, forms={
-                "reveal": form, "reveal_target": request.POST.get("target")})
+            return self.case_view(
+                request,
+                case.pk,
+                forms={"reveal": form, "reveal_target": request.POST.get("target")},
+            )
         try:
             revealed = services.plaintext_reveal(
-                case_id=case.pk, user=request.user, target=form.cleaned_data["target"],
+                case_id=case.pk,
+                user=request.user,
+                target=form.cleaned_data["target"],
                 reason=form.cleaned_data["reason"],
             )
         except ValidationError as exc:
@@ -285,25 +309,28 @@ class CaseAdmin(admin.ModelAdmin):
         if request.method == "POST":
             form = TakeOverForm(request.POST)
             if form.is_valid():
-                if not queryset_for_staff(Conversation.objects.filter(
-                        pk=form.cleaned_data["conversation"]), request.user).exists():
+                if not queryset_for_staff(
+                    Conversation.objects.filter(pk=form.cleaned_data["conversation"]), request.user
+                ).exists():
                     raise PermissionDenied  # another site's conversation
                 try:
                     case = services.conversation_take_over(
-                        conversation_id=form.cleaned_data["conversation"], user=request.user)
+                        conversation_id=form.cleaned_data["conversation"], user=request.user
+                    )
                 except services.IllegalTransition:
-                    messages.error(request, gettext(
-                        "This conversation is already with the team or closed."))
+                    messages.error(
+                        request, gettext("This conversation is already with the team or closed.")
+                    )
                 else:
                     messages.success(request, gettext("You have taken over the conversation."))
                     return HttpResponseRedirect(
-                        reverse("admin:handover_case_change", args=[case.pk]))
+                        reverse("admin:handover_case_change", args=[case.pk])
+                    )
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": gettext("Take over a live conversation"),
-            "conversations": selectors.conversations_live(
-                site_ids=staff_site_ids(request.user)),
+            "conversations": selectors.conversations_live(site_ids=staff_site_ids(request.user)),
         }
         return TemplateResponse(request, "admin/handover/case/take_over.html", context)
 
@@ -316,8 +343,17 @@ class RevealEventAdmin(admin.ModelAdmin):
     list_filter = ("site", "actor_label")
     list_select_related = ("site",)
     search_fields = ("actor_label", "target", "reason")
-    readonly_fields = ("at", "actor", "actor_label", "action", "site", "conversation_ref",
-                       "target", "reason", "details")
+    readonly_fields = (
+        "at",
+        "actor",
+        "actor_label",
+        "action",
+        "site",
+        "conversation_ref",
+        "target",
+        "reason",
+        "details",
+    )
 
     @admin.display(description=_("when"), ordering="at")
     def when(self, obj: RevealEvent) -> str:

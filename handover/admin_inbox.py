@@ -51,4 +51,5 @@ class CannedReplyAdmin(admin.ModelAdmin):
         if ids is None:
             return qs
         return queryset_for_staff(qs.exclude(site__isnull=True), request.user) | qs.filter(
-            site__isnull=True)
+            site__isnull=True
+        )

@@ -13,13 +13,18 @@ from django.utils.translation import gettext_lazy as _
 
 class CannedReply(models.Model):
     site = models.ForeignKey(
-        "chatwidget.Site", null=True, blank=True, on_delete=models.CASCADE,
-        related_name="canned_replies", verbose_name=_("site"),
+        "chatwidget.Site",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="canned_replies",
+        verbose_name=_("site"),
         help_text=_("Leave empty to offer this reply on every site."),
     )
     title = models.CharField(_("title"), max_length=80)
     shortcut = models.SlugField(
-        _("shortcut"), max_length=30,
+        _("shortcut"),
+        max_length=30,
         help_text=_("Type /shortcut and Tab in the reply box to insert the text."),
     )
     text = models.TextField(_("text"), max_length=4000)

@@ -36,7 +36,10 @@ log = logging.getLogger(__name__)
 
 def _may_view_cases(user) -> bool:
     return bool(
-        user is not None and user.is_authenticated and user.is_active and user.is_staff
+        user is not None
+        and user.is_authenticated
+        and user.is_active
+        and user.is_staff
         and user.has_perm("handover.view_case")
     )
 
@@ -61,7 +64,8 @@ class PresenceMixin:
     async def presence_mark(self, present: bool) -> None:
         if self.presence_user is not None:
             await database_sync_to_async(staff_presence_mark)(
-                user_id=self.presence_user, channel=self.channel_name, present=present)
+                user_id=self.presence_user, channel=self.channel_name, present=present
+            )
 
 
 class StaffCaseConsumer(PresenceMixin, AsyncWebsocketConsumer):

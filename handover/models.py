@@ -22,7 +22,10 @@ class Case(models.Model):
     site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE, related_name="cases")
     # SET_NULL: when the raw transcript expires the case note stays.
     conversation = models.ForeignKey(
-        "memory.Conversation", null=True, blank=True, on_delete=models.SET_NULL,
+        "memory.Conversation",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="cases",
     )
     status = models.CharField(
@@ -37,8 +40,12 @@ class Case(models.Model):
     outside_hours = models.BooleanField(default=False)
     requested_at = models.DateTimeField(_("requested"), auto_now_add=True, db_index=True)
     claimed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="claimed_cases", verbose_name=_("claimed by"),
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="claimed_cases",
+        verbose_name=_("claimed by"),
     )
     claimed_at = models.DateTimeField(null=True, blank=True)
     resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True, db_index=True)

@@ -36,7 +36,7 @@ class Rating(models.Model):
             models.CheckConstraint(
                 condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
                 name="rating_score_range",
-            ),
+            )
         ]
 
     def __str__(self) -> str:

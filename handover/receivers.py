@@ -13,8 +13,13 @@ from memory.signals import conversations_removing
 
 
 @receiver(conversations_removing, dispatch_uid="handover.case_copies_clear")
-def case_copies_clear(*, conversation_ids: list[int], now, delete_cases: bool,  # noqa: ANN001
-                      **kwargs) -> dict[str, int]:
+def case_copies_clear(
+    *,
+    conversation_ids: list[int],
+    now,
+    delete_cases: bool,  # noqa: ANN001
+    **kwargs,
+) -> dict[str, int]:
     cases = Case.objects.filter(conversation_id__in=conversation_ids)
     if delete_cases:
         return {"cases_deleted": cases.delete()[1].get("handover.Case", 0)}

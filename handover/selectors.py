@@ -23,10 +23,18 @@ def case_transcript_is_expired(*, case: Case, now: datetime | None = None) -> bo
     """True when a case's raw copies (core, contact, transcript) may no longer be shown: the
     run-off after resolution (or release) is over, the purge has run, or the conversation has
     expired."""
-    ended = (case.resolved_at or case.requested_at) if case.status in (
-        Case.Status.RESOLVED, Case.Status.RELEASED) else None
-    return transcript_copy_is_expired(site_id=case.site_id, conversation_id=case.conversation_id,
-                                      ended_at=ended, purged_at=case.transcript_purged_at, now=now)
+    ended = (
+        (case.resolved_at or case.requested_at)
+        if case.status in (Case.Status.RESOLVED, Case.Status.RELEASED)
+        else None
+    )
+    return transcript_copy_is_expired(
+        site_id=case.site_id,
+        conversation_id=case.conversation_id,
+        ended_at=ended,
+        purged_at=case.transcript_purged_at,
+        now=now,
+    )
 
 
 def case_waiting_count() -> int:
@@ -53,13 +61,17 @@ def turn_masked(turn: Turn) -> dict:
         "text": mask(turn.text, turn.spans or []),
         "at": turn.created_at.isoformat(),
         "author": turn.author.get_short_name() or turn.author.get_username()
-        if turn.author_id and turn.author else "",
+        if turn.author_id and turn.author
+        else "",
     }
 
 
 def turn_masked_by_seq(*, conversation_id: int, seq: int) -> dict | None:
-    turn = (Turn.objects.select_related("author")
-            .filter(conversation_id=conversation_id, seq=seq).first())
+    turn = (
+        Turn.objects.select_related("author")
+        .filter(conversation_id=conversation_id, seq=seq)
+        .first()
+    )
     return turn_masked(turn) if turn else None
 
 
@@ -91,16 +103,24 @@ def case_page(*, case_id: int) -> CasePage:
         core = core_display({})
     turns: list[dict] = []
     if conv is not None:
-        turns = [turn_masked(t) for t in
-                 Turn.objects.filter(conversation=conv).select_related("author").order_by("seq")]
+        turns = [
+            turn_masked(t)
+            for t in Turn.objects.filter(conversation=conv).select_related("author").order_by("seq")
+        ]
     return CasePage(
         case=case,
         state=conv.state if conv else (case.conversation.state if case.conversation else None),
         core=core,
         core_empty=not any(core.values()),
-        contacts=[{"index": i, "kind": c.get("kind", ""), "masked": contact_masked(c),
-                   "seq": c.get("seq")}
-                  for i, c in enumerate([] if gone else case.contact or [])],
+        contacts=[
+            {
+                "index": i,
+                "kind": c.get("kind", ""),
+                "masked": contact_masked(c),
+                "seq": c.get("seq"),
+            }
+            for i, c in enumerate([] if gone else case.contact or [])
+        ],
         turns=turns,
         transcript_gone=conv is None,
         last_seq=turns[-1]["seq"] if turns else 0,
@@ -113,9 +133,11 @@ def staff_assignable() -> list:
     perm = Permission.objects.filter(content_type__app_label="handover", codename="change_case")
     return list(
         user_model.objects.filter(is_active=True, is_staff=True)
-        .filter(Q(is_superuser=True) | Q(groups__permissions__in=perm)
-                | Q(user_permissions__in=perm))
-        .distinct().order_by("username")
+        .filter(
+            Q(is_superuser=True) | Q(groups__permissions__in=perm) | Q(user_permissions__in=perm)
+        )
+        .distinct()
+        .order_by("username")
     )
 
 
@@ -128,18 +150,28 @@ class LiveConversation:
     turns: int
 
 
-def conversations_live(*, within_minutes: int = 30, limit: int = 100,
-                       site_ids: frozenset[int] | None = None) -> list[LiveConversation]:
+def conversations_live(
+    *, within_minutes: int = 30, limit: int = 100, site_ids: frozenset[int] | None = None
+) -> list[LiveConversation]:
     """Conversations with the bot that were active lately: candidates for a take-over.
     `site_ids`: only these sites' (a Staff user limited to sites; None: every site)."""
     since = timezone.now() - timedelta(minutes=within_minutes)
     rows = Conversation.objects.filter(state=ConversationState.BOT, last_activity_at__gte=since)
     if site_ids is not None:
         rows = rows.filter(site_id__in=site_ids)
-    rows = (rows.select_related("site").annotate(n=Count("turns")).order_by("-last_activity_at")
-            [:limit])
-    return [LiveConversation(id=c.pk, site=c.site.name, started=c.created_at,
-                             last_activity=c.last_activity_at, turns=c.n) for c in rows]
+    rows = (
+        rows.select_related("site").annotate(n=Count("turns")).order_by("-last_activity_at")[:limit]
+    )
+    return [
+        LiveConversation(
+            id=c.pk,
+            site=c.site.name,
+            started=c.created_at,
+            last_activity=c.last_activity_at,
+            turns=c.n,
+        )
+        for c in rows
+    ]
 
 
 # --- the live inbox (issue 18) ---------------------------------------------------------------
@@ -151,17 +183,32 @@ def _inbox_queryset() -> QuerySet[Case]:
     """Open cases with their unread count: visitor turns after the last answer (the
     assistant's or staff's), so a visitor waiting since the handover counts in full and a
     staff reply sets it back to 0. Two subqueries, one query for the whole inbox."""
-    answered = (Turn.objects.filter(conversation_id=OuterRef("conversation_id"),
-                                    role__in=(TurnRole.ASSISTANT, TurnRole.STAFF))
-                .order_by("-seq").values("seq")[:1])
-    unread = (Turn.objects.filter(conversation_id=OuterRef("conversation_id"),
-                                  role=TurnRole.VISITOR, seq__gt=OuterRef("last_answer"))
-              .order_by().values("conversation_id").annotate(n=Count("pk")).values("n"))
-    return (Case.objects.filter(status__in=(Case.Status.WAITING, Case.Status.HUMAN))
-            .select_related("site", "claimed_by")
-            .annotate(last_answer=Coalesce(Subquery(answered), 0))
-            .annotate(unread=Coalesce(Subquery(unread), 0))
-            .order_by("requested_at", "pk"))
+    answered = (
+        Turn.objects.filter(
+            conversation_id=OuterRef("conversation_id"),
+            role__in=(TurnRole.ASSISTANT, TurnRole.STAFF),
+        )
+        .order_by("-seq")
+        .values("seq")[:1]
+    )
+    unread = (
+        Turn.objects.filter(
+            conversation_id=OuterRef("conversation_id"),
+            role=TurnRole.VISITOR,
+            seq__gt=OuterRef("last_answer"),
+        )
+        .order_by()
+        .values("conversation_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return (
+        Case.objects.filter(status__in=(Case.Status.WAITING, Case.Status.HUMAN))
+        .select_related("site", "claimed_by")
+        .annotate(last_answer=Coalesce(Subquery(answered), 0))
+        .annotate(unread=Coalesce(Subquery(unread), 0))
+        .order_by("requested_at", "pk")
+    )
 
 
 def _inbox_row(case: Case) -> dict:

@@ -1,3 +1,2 @@
-
 app_name = "handover"
 urlpatterns: list = []

@@ -104,19 +104,27 @@ def _profile_section(conversation: Conversation) -> tuple[str | None, int]:
 def _truncate(text: str, *, tokens: int, model: str) -> str:
     enc = get_encoding(encoding_name_for(model))
     ids = enc.encode(text, disallowed_special=())
-    return enc.decode(ids[:max(tokens, 0)]) + " […]"
+    return enc.decode(ids[: max(tokens, 0)]) + " […]"
 
 
 def _fetch_limit(site: Site) -> int:
     """How many of the newest turns one build may read: the verbatim window, the condensation
     threshold and the minimum, twice over. More uncovered turns than this means the worker
     lags far behind; they are condensed inline instead of being read here."""
-    return 2 * (site.verbatim_window_turns + site.condense_after_turns
-                + verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)) + 1
+    return (
+        2
+        * (
+            site.verbatim_window_turns
+            + site.condense_after_turns
+            + verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)
+        )
+        + 1
+    )
 
 
-def _select(rows: list[Turn], *, covered: int, min_turns: int,
-            room: int) -> tuple[list[Turn], bool]:
+def _select(
+    rows: list[Turn], *, covered: int, min_turns: int, room: int
+) -> tuple[list[Turn], bool]:
     """Newest first: the minimum window, then uncovered turns, while they fit in `room`.
     Returns (chosen, overflow) where overflow means a needed turn did not fit."""
     chosen: list[Turn] = []
@@ -131,19 +139,25 @@ def _select(rows: list[Turn], *, covered: int, min_turns: int,
     return chosen, False
 
 
-def _knowledge(*, site: Site, model: str, message: str, core: Core | None, rows: list[Turn],
-               room: int) -> KnowledgeSection:
+def _knowledge(
+    *, site: Site, model: str, message: str, core: Core | None, rows: list[Turn], room: int
+) -> KnowledgeSection:
     """Shop knowledge for this call (memory/knowledge/window.py): at most the site's share
     of the budget and never what the core and the verbatim minimum need (`room`), retrieved
     with the message, the core and the recent turns."""
-    return knowledge_select(site=site, model=model, message=message,
-                            core=core.data if core else None,
-                            recent=[(t.role, t.text) for t in rows],
-                            room=max(0, min(knowledge_cap(site), room)))
+    return knowledge_select(
+        site=site,
+        model=model,
+        message=message,
+        core=core.data if core else None,
+        recent=[(t.role, t.text) for t in rows],
+        room=max(0, min(knowledge_cap(site), room)),
+    )
 
 
-def context_build(*, conversation_id: int, request_seq: int,
-                  trace_save: bool = True) -> BuiltContext:
+def context_build(
+    *, conversation_id: int, request_seq: int, trace_save: bool = True
+) -> BuiltContext:
     """The messages of one model call and their trace. `trace_save=False` leaves the trace
     unsaved for the caller to store with `context_trace_save` later: the answer flow writes
     it after the answer, off the path to the model call (statements and a commit less
@@ -152,15 +166,19 @@ def context_build(*, conversation_id: int, request_seq: int,
     site = conv.site
     model = site_model(site)
     budget, reserve = site.context_budget, site.answer_reserve
-    core: Core | None = (Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
-                         .only("version", "data", "covers_through_seq", "token_count").first())
+    core: Core | None = (
+        Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
+        .only("version", "data", "covers_through_seq", "token_count")
+        .first()
+    )
     covered = core.covers_through_seq if core else 0
     min_turns = verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)
     limit = _fetch_limit(site)
     lower = max(0, min(covered, request_seq - min_turns - 1))
     fetched = list(
         Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
-        .order_by("-seq").only("seq", "role", "text", "token_count")[:limit + 1]
+        .order_by("-seq")
+        .only("seq", "role", "text", "token_count")[: limit + 1]
     )
     unfetched = len(fetched) > limit  # more uncovered turns exist than one build reads
     fetched = fetched[:limit]
@@ -177,8 +195,10 @@ def context_build(*, conversation_id: int, request_seq: int,
     t_tools = tools_tokens(model) + _owner_text_tokens(actions.tools_json, model)
     fixed = t_system + t_pinned + t_profile + t_tools + actions.result_room
     if fixed > budget - reserve:
-        log.error("context budget too small for system rules and pinned conventions",
-                  extra={"conversation": conv.pk, "site": site.pk, "fixed": fixed})
+        log.error(
+            "context budget too small for system rules and pinned conventions",
+            extra={"conversation": conv.pk, "site": site.pk, "fixed": fixed},
+        )
         left_out.append({"reason": LEFT_BUDGET_TOO_SMALL, "seqs": [], "count": fixed})
     room = budget - reserve - fixed
 
@@ -195,36 +215,46 @@ def context_build(*, conversation_id: int, request_seq: int,
 
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
     t_core = core.token_count if core else 0
-    knowledge = _knowledge(site=site, model=model, message=request_text, core=core,
-                           rows=rows, room=room - t_core - sum(
-                               t.token_count for t in rows[:min_turns]))
+    knowledge = _knowledge(
+        site=site,
+        model=model,
+        message=request_text,
+        core=core,
+        rows=rows,
+        room=room - t_core - sum(t.token_count for t in rows[:min_turns]),
+    )
     room -= knowledge.tokens
     left_out.extend(knowledge.left_out)
     chosen, overflow = _select(rows, covered=covered, min_turns=min_turns, room=room - t_core)
-    uncovered_left = unfetched or any(t.seq > covered for t in rows[len(chosen):])
+    uncovered_left = unfetched or any(t.seq > covered for t in rows[len(chosen) :])
     inline = False
     if uncovered_left and (overflow or unfetched):
         # Condensation lags and the uncovered turns do not fit: condense them now, leaving
         # room for a core of up to core_cap tokens.
-        chosen, _ = _select(rows, covered=covered, min_turns=min_turns,
-                            room=room - max(t_core, core_cap))
+        chosen, _ = _select(
+            rows, covered=covered, min_turns=min_turns, room=room - max(t_core, core_cap)
+        )
         through = (chosen[-1].seq if chosen else request_seq) - 1
         log.info("inline condensation", extra={"conversation": conv.pk, "through": through})
         try:
             core = core_refresh_inline(conversation_id=conv.pk, through_seq=through) or core
         except Exception as exc:  # noqa: BLE001 - a failed condensation must not silence the
             # bot: answer from the stored core and the verbatim turns that fit (named below)
-            log.error("inline condensation failed", extra={"conversation": conv.pk,
-                                                           "error": type(exc).__name__})
+            log.error(
+                "inline condensation failed",
+                extra={"conversation": conv.pk, "error": type(exc).__name__},
+            )
         inline = True
         covered = core.covers_through_seq if core else 0
         t_core = core.token_count if core else 0
-        missing = [t.seq for t in rows[len(chosen):] if t.seq > covered]
+        missing = [t.seq for t in rows[len(chosen) :] if t.seq > covered]
         if missing or (unfetched and covered < through):
-            log.error("turns neither verbatim nor covered",
-                      extra={"conversation": conv.pk, "count": len(missing)})
+            log.error(
+                "turns neither verbatim nor covered",
+                extra={"conversation": conv.pk, "count": len(missing)},
+            )
             left_out.append({"reason": LEFT_NOT_COVERED, "seqs": missing, "count": len(missing)})
-    short = [t.seq for t in rows[len(chosen):min_turns]]
+    short = [t.seq for t in rows[len(chosen) : min_turns]]
     if short:
         left_out.append({"reason": LEFT_MIN_WINDOW, "seqs": sorted(short), "count": len(short)})
 
@@ -236,8 +266,11 @@ def context_build(*, conversation_id: int, request_seq: int,
             core_text = core_render(data=core.data, covers_through=core.covers_through_seq)
         else:
             core_text, t_core, dropped = core_render_within(
-                data=core.data, covers_through=core.covers_through_seq,
-                max_tokens=core_room, model=model)
+                data=core.data,
+                covers_through=core.covers_through_seq,
+                max_tokens=core_room,
+                model=model,
+            )
             left_out.append({"reason": LEFT_CORE_TRIMMED, "seqs": [], "count": dropped})
 
     chosen.reverse()
@@ -270,27 +303,39 @@ def context_build(*, conversation_id: int, request_seq: int,
         "request": t_request,
     }
     trace = ContextTrace(
-            conversation=conv,
-            request_seq=request_seq,
-            mode="demo" if settings.DEMO_MODE else "model",
-            model_name=model,
-            budget=budget,
-            reserve=reserve,
-            sections=sections,
-            total_tokens=sum(sections.values()),
-            verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if request_turn else []),
-            core_version=core.version if core_text else 0,
-            core_covers_through=core.covers_through_seq if core_text else 0,
-            left_out=left_out,
-            inline_condensed=inline,
-        )
-    lines = knowledge_demo_lines(knowledge, language=conv.language) if settings.DEMO_MODE \
-        and knowledge.attempted else []
-    built = BuiltContext(messages=messages, trace=trace, model=model, sections=sections,
-                         knowledge_lines=lines, knowledge_trace=(
-                             {"chunks": knowledge.retrieved, "tokens": knowledge.tokens,
-                              "room": knowledge.room} if knowledge.retrieved else None),
-                         tools=actions.tools, site_id=site.pk)
+        conversation=conv,
+        request_seq=request_seq,
+        mode="demo" if settings.DEMO_MODE else "model",
+        model_name=model,
+        budget=budget,
+        reserve=reserve,
+        sections=sections,
+        total_tokens=sum(sections.values()),
+        verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if request_turn else []),
+        core_version=core.version if core_text else 0,
+        core_covers_through=core.covers_through_seq if core_text else 0,
+        left_out=left_out,
+        inline_condensed=inline,
+    )
+    lines = (
+        knowledge_demo_lines(knowledge, language=conv.language)
+        if settings.DEMO_MODE and knowledge.attempted
+        else []
+    )
+    built = BuiltContext(
+        messages=messages,
+        trace=trace,
+        model=model,
+        sections=sections,
+        knowledge_lines=lines,
+        knowledge_trace=(
+            {"chunks": knowledge.retrieved, "tokens": knowledge.tokens, "room": knowledge.room}
+            if knowledge.retrieved
+            else None
+        ),
+        tools=actions.tools,
+        site_id=site.pk,
+    )
     if trace_save:
         context_trace_save(built=built)
     return built

@@ -29,6 +29,8 @@ SPEAKER_LABELS = {
     "system": gettext_lazy("system event"),
     "tool": gettext_lazy("shop lookup"),
 }
+
+
 def _source_coerce(value) -> dict | None:  # noqa: ANN001
     if not isinstance(value, dict):
         return None
@@ -48,8 +50,11 @@ def sources_coerce(value) -> dict:  # noqa: ANN001
     for section, table in value.items():
         if section == "request" or not isinstance(table, dict):
             continue
-        cleaned = {str(k)[:MAX_KEY]: src for k, v in table.items()
-                   if (src := _source_coerce(v)) is not None}
+        cleaned = {
+            str(k)[:MAX_KEY]: src
+            for k, v in table.items()
+            if (src := _source_coerce(v)) is not None
+        }
         if cleaned:
             out[str(section)] = cleaned
     return out
@@ -85,15 +90,16 @@ def source_of(data: dict, section: str, key: str) -> dict | None:
 
 
 def speaker_note(source: dict | None) -> str:
-    """"visitor, turn 3" in the active language; "" when the source is unknown."""
+    """ "visitor, turn 3" in the active language; "" when the source is unknown."""
     if not source:
         return ""
     who = ", ".join(str(SPEAKER_LABELS.get(b, b)) for b in source.get("by") or [])
     turns = source.get("turns") or []
     if turns:
         label = gettext("turn") if len(turns) == 1 else gettext("turns")
-        who = f"{who}, {label} {', '.join(str(t) for t in turns)}" if who else \
-            f"{label} {', '.join(str(t) for t in turns)}"
+        who = (
+            f"{who}, {label} {', '.join(str(t) for t in turns)}"
+            if who
+            else f"{label} {', '.join(str(t) for t in turns)}"
+        )
     return who
-
-

@@ -33,9 +33,14 @@ def conversation_erase(
         if conv is None:
             return {}
         cases_key = "cases_deleted" if delete_cases else "cases_cleared"
-        others = removal_counts(conversations_removing.send(
-            sender=Conversation, conversation_ids=[conversation_id], now=timezone.now(),
-            delete_cases=delete_cases))
+        others = removal_counts(
+            conversations_removing.send(
+                sender=Conversation,
+                conversation_ids=[conversation_id],
+                now=timezone.now(),
+                delete_cases=delete_cases,
+            )
+        )
         _, deleted = conv.delete()
         counts = {
             "turns": deleted.get("memory.Turn", 0),
@@ -43,18 +48,21 @@ def conversation_erase(
             "traces": deleted.get("memory.ContextTrace", 0),
             cases_key: others.pop(cases_key, 0),
             # what this conversation taught a recognition profile goes with it
-            "profile_facts": ProfileFact.objects.filter(source_conversation=conversation_id)
-            .delete()[0],
+            "profile_facts": ProfileFact.objects.filter(
+                source_conversation=conversation_id
+            ).delete()[0],
             **others,
         }
         audit_record(
-            action=AuditEvent.Action.ERASE, actor=actor, site_id=conv.site_id,
-            conversation_ref=conversation_id, target=f"conversation {conversation_id}",
-            reason=reason, details=counts,
+            action=AuditEvent.Action.ERASE,
+            actor=actor,
+            site_id=conv.site_id,
+            conversation_ref=conversation_id,
+            target=f"conversation {conversation_id}",
+            reason=reason,
+            details=counts,
         )
-        transaction.on_commit(
-            lambda: conversation_cache_clear(conversation_ids=[conversation_id])
-        )
+        transaction.on_commit(lambda: conversation_cache_clear(conversation_ids=[conversation_id]))
         publish_on_commit(conversation_group(conversation_id), forgotten_frame())
     log.info("conversation erased", extra={"conversation": conversation_id, **counts})
     return counts
@@ -65,5 +73,3 @@ def conversation_erase_by_visitor(*, conversation_id: int) -> dict[str, int]:
     return conversation_erase(
         conversation_id=conversation_id, reason="visitor request", delete_cases=True
     )
-
-

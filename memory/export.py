@@ -31,5 +31,8 @@ def conversation_export(*, conversation_id: int, fmt: str, masked: bool) -> tupl
             for t in turns
         ],
     }
-    return (json.dumps(data, ensure_ascii=False, indent=2), "application/json",
-            f"conversation-{stamp}.json")
+    return (
+        json.dumps(data, ensure_ascii=False, indent=2),
+        "application/json",
+        f"conversation-{stamp}.json",
+    )

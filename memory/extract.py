@@ -42,26 +42,55 @@ _NO = r"(?:[- ]?(?:no|nr|number|nummer|num|id|#)\.?)?"
 _SEP = r"\s{0,3}[:#]?\s{0,3}"
 
 _KEYED: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (ARTICLE, re.compile(
-        r"\b(?:art(?:icle|ikel)?\.?" + _NO + r"|artikelnummer|sku|item" + _NO + r"|model)"
-        + _SEP + _VALUE, _I)),
-    (ORDER, re.compile(
-        r"\b(?:order|bestellung|bestellnummer|auftrag(?:snummer)?|rechnung(?:snummer)?|invoice)"
-        + _NO + _SEP + _VALUE, _I)),
-    (CONTRACT, re.compile(
-        r"\b(?:contract|vertrag(?:snummer)?|policy|police)" + _NO + _SEP + _VALUE, _I)),
-    (CUSTOMER, re.compile(
-        r"\b(?:customer|kunden)(?:[- ]?(?:no|nr|number|nummer|id|account|konto)\.?)"
-        + _SEP + _VALUE, _I)),
+    (
+        ARTICLE,
+        re.compile(
+            r"\b(?:art(?:icle|ikel)?\.?"
+            + _NO
+            + r"|artikelnummer|sku|item"
+            + _NO
+            + r"|model)"
+            + _SEP
+            + _VALUE,
+            _I,
+        ),
+    ),
+    (
+        ORDER,
+        re.compile(
+            r"\b(?:order|bestellung|bestellnummer|auftrag(?:snummer)?|rechnung(?:snummer)?|invoice)"
+            + _NO
+            + _SEP
+            + _VALUE,
+            _I,
+        ),
+    ),
+    (
+        CONTRACT,
+        re.compile(r"\b(?:contract|vertrag(?:snummer)?|policy|police)" + _NO + _SEP + _VALUE, _I),
+    ),
+    (
+        CUSTOMER,
+        re.compile(
+            r"\b(?:customer|kunden)(?:[- ]?(?:no|nr|number|nummer|id|account|konto)\.?)"
+            + _SEP
+            + _VALUE,
+            _I,
+        ),
+    ),
 )
 _ARTICLE_SHAPE = re.compile(r"(?<![\w-])[A-Z]{1,5}-\d{2,7}(?:-[A-Z0-9]{1,5})?(?![\w-])")
 _ORDER_HASH = re.compile(r"(?<![\w#])#\d{5,12}(?!\w)")
 _ORDER_SHAPE = re.compile(r"(?<![\w./-])\d{2,4}-\d{4,6}(?![\w-]|[./]\d)")
 
-_MONTHS_EN = ("january|february|march|april|may|june|july|august|september|october|november"
-              "|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
-_MONTHS_DE = "januar|jänner|februar|märz|maerz|april|mai|juni|juli|august|september|oktober" \
-             "|november|dezember"
+_MONTHS_EN = (
+    "january|february|march|april|may|june|july|august|september|october|november"
+    "|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_MONTHS_DE = (
+    "januar|jänner|februar|märz|maerz|april|mai|juni|juli|august|september|oktober"
+    "|november|dezember"
+)
 _MONTH = f"(?:{_MONTHS_EN}|{_MONTHS_DE})"
 _DATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![\w.])\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})?(?![\w])"),
@@ -84,13 +113,57 @@ _SIZE_EU = re.compile(r"\bEU\s?\d{2}(?:[.,]5)?(?![\w])")
 _SIZE_PAIR = re.compile(r"(?<![\w/.])[3-5]\d/[3-5]\d(?![\w/.])")
 _SIZE_IN = re.compile(r"\b(?:in|in size)\s(?P<v>XXS|XS|XL|XXL|XXXL|[2-6]XL|S|M|L)(?![\w'’])")
 
-_COLOURS_EN = ("white", "black", "sky blue", "navy blue", "navy", "light blue", "dark blue",
-               "blue", "mint green", "mint", "dark green", "olive", "green", "red", "burgundy",
-               "grey", "gray", "beige", "brown", "pink", "yellow", "orange", "purple",
-               "turquoise", "cream", "ivory", "silver", "gold")
-_COLOURS_DE = ("weiß", "weiss", "schwarz", "hellblau", "dunkelblau", "blau", "mintgrün",
-               "dunkelgrün", "grün", "gruen", "rot", "grau", "braun", "rosa", "gelb",
-               "lila", "türkis", "creme", "silber")
+_COLOURS_EN = (
+    "white",
+    "black",
+    "sky blue",
+    "navy blue",
+    "navy",
+    "light blue",
+    "dark blue",
+    "blue",
+    "mint green",
+    "mint",
+    "dark green",
+    "olive",
+    "green",
+    "red",
+    "burgundy",
+    "grey",
+    "gray",
+    "beige",
+    "brown",
+    "pink",
+    "yellow",
+    "orange",
+    "purple",
+    "turquoise",
+    "cream",
+    "ivory",
+    "silver",
+    "gold",
+)
+_COLOURS_DE = (
+    "weiß",
+    "weiss",
+    "schwarz",
+    "hellblau",
+    "dunkelblau",
+    "blau",
+    "mintgrün",
+    "dunkelgrün",
+    "grün",
+    "gruen",
+    "rot",
+    "grau",
+    "braun",
+    "rosa",
+    "gelb",
+    "lila",
+    "türkis",
+    "creme",
+    "silber",
+)
 _COLOUR = re.compile(
     r"\b(?:" + "|".join(re.escape(c) for c in _COLOURS_EN + _COLOURS_DE) + r")\b", _I
 )

@@ -20,7 +20,9 @@ class ConversationState(models.TextChoices):
 
 
 class Conversation(models.Model):
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE, related_name="conversations")
+    site = models.ForeignKey(
+        "chatwidget.Site", on_delete=models.CASCADE, related_name="conversations"
+    )
     token_hash = models.CharField(max_length=64, unique=True)
     state = models.CharField(
         _("state"), max_length=10, choices=ConversationState.choices, default=ConversationState.BOT
@@ -34,7 +36,10 @@ class Conversation(models.Model):
     core_version = models.PositiveIntegerField(default=0)
     findings = models.JSONField(default=dict, blank=True, help_text=_("Kinds and counts only."))
     profile = models.ForeignKey(
-        "memory.Profile", null=True, blank=True, on_delete=models.SET_NULL,
+        "memory.Profile",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="conversations",
     )
     # The transcript hold, written by handover through `memory.services.conversation_hold_set`
@@ -119,7 +124,7 @@ class Core(models.Model):
         verbose_name_plural = _("condensed cores")
         ordering = ["conversation", "-version"]
         constraints = [
-            models.UniqueConstraint(fields=["conversation", "version"], name="core_unique_version"),
+            models.UniqueConstraint(fields=["conversation", "version"], name="core_unique_version")
         ]
 
     def __str__(self) -> str:
@@ -165,16 +170,20 @@ def _bounded(low: int, high: int) -> list:
 class RetentionPolicy(models.Model):
     """Per-site retention periods. Editable only with the owner permission."""
 
-    site = models.OneToOneField("chatwidget.Site", on_delete=models.CASCADE, related_name="retention")
+    site = models.OneToOneField(
+        "chatwidget.Site", on_delete=models.CASCADE, related_name="retention"
+    )
     session_hours = models.PositiveIntegerField(
         _("session transcript (hours after the last turn)"), default=24, validators=_bounded(1, 720)
     )
     case_days = models.PositiveIntegerField(
         _("case transcript run-off (days after a handover is resolved)"),
-        default=30, validators=_bounded(1, 365),
+        default=30,
+        validators=_bounded(1, 365),
     )
     profile_months = models.PositiveIntegerField(
-        _("recognition profile (months after the last visit)"), default=12,
+        _("recognition profile (months after the last visit)"),
+        default=12,
         validators=_bounded(1, 24),
     )
     audit_days = models.PositiveIntegerField(
@@ -274,7 +283,7 @@ class ProfileFact(models.Model):
         verbose_name = _("profile fact")
         verbose_name_plural = _("profile facts")
         constraints = [
-            models.UniqueConstraint(fields=["profile", "field", "key"], name="fact_unique_field"),
+            models.UniqueConstraint(fields=["profile", "field", "key"], name="fact_unique_field")
         ]
 
     def __str__(self) -> str:

@@ -35,8 +35,10 @@ def storage_places(*, site=None) -> list[dict]:
             "kind": _("Cookie on the shop's domain (first-party)"),
             "content": _("A random session token (256 bits); says nothing about you."),
             "lifetime": _("%(h)s hours after your last message") % {"h": policy.session_hours},
-            "purpose": _("Holds your conversation together across page changes. Created "
-                         "when you first write, not on page load. Strictly necessary."),
+            "purpose": _(
+                "Holds your conversation together across page changes. Created "
+                "when you first write, not on page load. Strictly necessary."
+            ),
             "seconds": life["session_seconds"],
         },
         {
@@ -45,8 +47,9 @@ def storage_places(*, site=None) -> list[dict]:
             "content": _("A second random token; only its hash is stored on the server."),
             "lifetime": _("%(m)s months after your last visit, or until you withdraw")
             % {"m": policy.profile_months},
-            "purpose": _("Recognises you on a later visit so you need not explain your case "
-                         "again."),
+            "purpose": _(
+                "Recognises you on a later visit so you need not explain your case again."
+            ),
             "seconds": life["recognition_seconds"],
         },
         {
@@ -60,8 +63,10 @@ def storage_places(*, site=None) -> list[dict]:
         {
             "name": _("Session transcript"),
             "kind": _("Server"),
-            "content": _("Your messages and the answers; card numbers, passwords and codes "
-                         "are removed before storage."),
+            "content": _(
+                "Your messages and the answers; card numbers, passwords and codes "
+                "are removed before storage."
+            ),
             "lifetime": _("%(h)s hours after the last message") % {"h": policy.session_hours},
             "purpose": _("Continuing the conversation."),
             "seconds": policy.session_hours * 3600,
@@ -70,16 +75,18 @@ def storage_places(*, site=None) -> list[dict]:
             "name": _("Case transcript and case note"),
             "kind": _("Server"),
             "content": _("When a person takes over: the transcript and a short case note."),
-            "lifetime": _("Transcript: %(d)s days after the case is resolved; the case note "
-                          "stays.") % {"d": policy.case_days},
+            "lifetime": _("Transcript: %(d)s days after the case is resolved; the case note stays.")
+            % {"d": policy.case_days},
             "purpose": _("Handling your request and follow-up questions."),
             "seconds": policy.case_days * 86400,
         },
         {
             "name": _("Recognition profile"),
             "kind": _("Server, only with your consent"),
-            "content": _("Preferred language, contact preference, order and customer "
-                         "numbers you gave, past cases, open promises."),
+            "content": _(
+                "Preferred language, contact preference, order and customer "
+                "numbers you gave, past cases, open promises."
+            ),
             "lifetime": _("%(m)s months after your last visit") % {"m": policy.profile_months},
             "purpose": _("Recognising you on a later visit."),
             "seconds": life["recognition_seconds"],

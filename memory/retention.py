@@ -69,22 +69,36 @@ def retention_policy_update(*, site_id: int, actor, values: dict[str, int]) -> R
         policy.full_clean()
         policy.save()
         audit_record(
-            action=AuditEvent.Action.RETENTION, actor=actor, site_id=site_id,
-            target=f"site {site_id} / retention policy", details={"changes": changes},
+            action=AuditEvent.Action.RETENTION,
+            actor=actor,
+            site_id=site_id,
+            target=f"site {site_id} / retention policy",
+            details={"changes": changes},
         )
     log.info("retention policy changed", extra={"site": site_id, "fields": sorted(changes)})
     return policy
 
 
 def audit_record(
-    *, action: str, actor=None, site_id: int | None = None, conversation_ref: int | None = None,
-    target: str = "", reason: str = "", details: dict | None = None,
+    *,
+    action: str,
+    actor=None,
+    site_id: int | None = None,
+    conversation_ref: int | None = None,
+    target: str = "",
+    reason: str = "",
+    details: dict | None = None,
 ) -> AuditEvent:
     """One audit event. `details` holds counts and ids only, never message text."""
     label = actor.get_username() if getattr(actor, "pk", None) else ""
     return AuditEvent.objects.create(
-        action=action, actor=actor if label else None, actor_label=label, site_id=site_id,
-        conversation_ref=conversation_ref, target=target[:200], reason=reason,
+        action=action,
+        actor=actor if label else None,
+        actor_label=label,
+        site_id=site_id,
+        conversation_ref=conversation_ref,
+        target=target[:200],
+        reason=reason,
         details=details or {},
     )
 
@@ -131,21 +145,23 @@ def _deleted(counts: dict[str, int], model: str) -> int:
     return counts.get(model, 0)
 
 
-def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
-                              per_site: dict[int, dict[str, int]]) -> int:
+def _purge_conversation_batch(
+    *, ids: list[int], now, totals: PurgeCounts, per_site: dict[int, dict[str, int]]
+) -> int:
     """Delete one batch of expired conversations. The expiry is checked again under a row
     lock, so a visitor who writes at this very moment keeps the conversation."""
     with transaction.atomic():
         locked = Conversation.objects.select_for_update(skip_locked=True).filter(pk__in=ids)
-        rows = list(
-            conversations_expired(now=now, queryset=locked).values_list("pk", "site_id")
-        )
+        rows = list(conversations_expired(now=now, queryset=locked).values_list("pk", "site_id"))
         if not rows:
             return 0
         pks = [pk for pk, _ in rows]
         # other apps' copies of these transcripts (handover cases) go in this transaction
-        others = removal_counts(conversations_removing.send(
-            sender=Conversation, conversation_ids=pks, now=now, delete_cases=False))
+        others = removal_counts(
+            conversations_removing.send(
+                sender=Conversation, conversation_ids=pks, now=now, delete_cases=False
+            )
+        )
         totals.cases += sum(others.values())
         _, counts = Conversation.objects.filter(pk__in=pks).delete()
         for pk, site_id in rows:
@@ -161,8 +177,9 @@ def _purge_conversation_batch(*, ids: list[int], now, totals: PurgeCounts,
     return len(pks)
 
 
-def retention_purge_expired(*, now=None, batch_size: int = 500,
-                            time_budget_s: float = 60.0) -> PurgeCounts:
+def retention_purge_expired(
+    *, now=None, batch_size: int = 500, time_budget_s: float = 60.0
+) -> PurgeCounts:
     """Purge everything that has expired under the current policies, in batches of
     `batch_size`, until done or `time_budget_s` has passed (the next run continues).
     Safe to run twice and concurrently (rows are locked with SKIP LOCKED)."""
@@ -197,26 +214,32 @@ def retention_purge_expired(*, now=None, batch_size: int = 500,
             site_id__in=site_ids,
             last_visit_at__lt=now - profile_period(months=policy.profile_months),
         )
-        totals.profiles += _delete_in_batches(profiles, model="memory.Profile",
-                                              batch_size=batch_size)
+        totals.profiles += _delete_in_batches(
+            profiles, model="memory.Profile", batch_size=batch_size
+        )
         events = AuditEvent.objects.filter(
             site_id__in=site_ids, at__lt=now - timedelta(days=policy.audit_days)
         )
-        totals.audit_events += _delete_in_batches(events, model="memory.AuditEvent",
-                                                  batch_size=batch_size)
+        totals.audit_events += _delete_in_batches(
+            events, model="memory.AuditEvent", batch_size=batch_size
+        )
         if over_budget():
             totals.finished = False
     if totals.finished:
         default_days = RetentionPolicy().audit_days
         totals.audit_events += _delete_in_batches(
-            AuditEvent.objects.filter(site__isnull=True,
-                                      at__lt=now - timedelta(days=default_days)),
-            model="memory.AuditEvent", batch_size=batch_size,
+            AuditEvent.objects.filter(site__isnull=True, at__lt=now - timedelta(days=default_days)),
+            model="memory.AuditEvent",
+            batch_size=batch_size,
         )
 
     for site_id, counts in per_site.items():
-        audit_record(action=AuditEvent.Action.PURGE, site_id=site_id,
-                     target=f"site {site_id} / expired conversations", details=counts)
+        audit_record(
+            action=AuditEvent.Action.PURGE,
+            site_id=site_id,
+            target=f"site {site_id} / expired conversations",
+            details=counts,
+        )
     log.info("retention purge", extra=totals.as_dict())
     return totals
 

@@ -43,7 +43,8 @@ def conversation_held_q(*, policy: RetentionPolicy, now) -> Q:
 def conversation_is_held(*, conversation: Conversation, policy: RetentionPolicy, now) -> bool:
     cutoff = now - timedelta(days=policy.case_days)
     return conversation.case_hold or (
-        conversation.case_resolved_at is not None and conversation.case_resolved_at > cutoff)
+        conversation.case_resolved_at is not None and conversation.case_resolved_at > cutoff
+    )
 
 
 def conversation_is_expired(*, conversation: Conversation, now=None) -> bool:
@@ -62,11 +63,13 @@ def policy_groups() -> list[tuple[list[int], RetentionPolicy]]:
     rows = Site.objects.values_list("pk", *(f"retention__{f}" for f in fields))
     defaults = RetentionPolicy()
     for pk, *values in rows:
-        key = tuple(getattr(defaults, f) if v is None else v
-                    for f, v in zip(fields, values, strict=True))
+        key = tuple(
+            getattr(defaults, f) if v is None else v for f, v in zip(fields, values, strict=True)
+        )
         groups.setdefault(key, []).append(pk)
-    return [(ids, RetentionPolicy(**dict(zip(fields, key, strict=True))))
-            for key, ids in groups.items()]
+    return [
+        (ids, RetentionPolicy(**dict(zip(fields, key, strict=True)))) for key, ids in groups.items()
+    ]
 
 
 def conversations_expired_q(*, now=None) -> Q:
@@ -95,8 +98,9 @@ def conversations_live(*, now=None, queryset: QuerySet | None = None) -> QuerySe
     return qs.exclude(conversations_expired_q(now=now))
 
 
-def transcript_copy_is_expired(*, site_id: int, conversation_id: int | None,
-                               ended_at, purged_at, now=None) -> bool:  # noqa: ANN001
+def transcript_copy_is_expired(
+    *, site_id: int, conversation_id: int | None, ended_at, purged_at, now=None
+) -> bool:  # noqa: ANN001
     """True when a copy of a transcript kept elsewhere (a handover case's core, contact
     details and link) may no longer be shown: it was purged, the run-off after `ended_at`
     (None: not ended) is over, or the conversation itself has expired or is gone."""

@@ -52,8 +52,11 @@ def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversat
         site_id=site_id, token_hash=token_hash(token), language=language
     )
     stat_record(site_id=site_id, conversations=1)
-    webhook_emit(site_id=site_id, event=WebhookEvent.CONVERSATION_STARTED,
-                 data={"conversation": conv.pk, "language": language})
+    webhook_emit(
+        site_id=site_id,
+        event=WebhookEvent.CONVERSATION_STARTED,
+        data={"conversation": conv.pk, "language": language},
+    )
     return conv, token
 
 
@@ -130,16 +133,19 @@ def turn_append(
         conv.save(update_fields=update)
         stat_record_turn(site_id=conv.site_id, role=role, findings=result.findings)
         if publish:
-            publish_on_commit(
-                conversation_group(conv.pk), message_frame(turn_public(turn))
-            )
+            publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
         transaction.on_commit(lambda: _after_turn(conv.pk))
         if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)
             transaction.on_commit(lambda: _profile_after_turn(conv.pk, seq), robust=True)
     log.info(
         "turn appended",
-        extra={"conversation": conv.pk, "seq": seq, "role": role, "tokens": tokens,
-               "findings": result.findings},
+        extra={
+            "conversation": conv.pk,
+            "seq": seq,
+            "role": role,
+            "tokens": tokens,
+            "findings": result.findings,
+        },
     )
     return AppendResult(turn=turn, created=True, removed=result.removed)
 
@@ -152,8 +158,12 @@ def _profile_after_turn(conversation_id: int, seq: int) -> None:
     profile_update_after_turn(conversation_id=conversation_id, seq=seq)
 
 
-def conversation_hold_set(*, conversation_id: int, open: bool,  # noqa: A002 - the case is open
-                          resolved_at: datetime | None = None) -> None:
+def conversation_hold_set(
+    *,
+    conversation_id: int,
+    open: bool,  # noqa: A002 - the case is open
+    resolved_at: datetime | None = None,
+) -> None:
     """Record what the conversation's cases mean for its transcript (handover calls this on
     every case transition, in the transition's transaction).
 
@@ -180,8 +190,10 @@ def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
         connection.vendor == "sqlite" and connection.Database.sqlite_version_info >= (3, 35)
     ):
         q = connection.ops.quote_name
-        column = {f: q(Conversation._meta.get_field(f).column)
-                  for f in ("id", "state", "next_seq", "language")}
+        column = {
+            f: q(Conversation._meta.get_field(f).column)
+            for f in ("id", "state", "next_seq", "language")
+        }
         with connection.cursor() as cursor:
             cursor.execute(
                 f"UPDATE {q(Conversation._meta.db_table)} "  # noqa: S608 - names from the model
@@ -193,8 +205,12 @@ def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
             row = cursor.fetchone()
         return (row[0] - 1, row[1]) if row else None
     with transaction.atomic():
-        conv = (Conversation.objects.select_for_update().only("state", "language", "next_seq")
-                .filter(pk=conversation_id).first())
+        conv = (
+            Conversation.objects.select_for_update()
+            .only("state", "language", "next_seq")
+            .filter(pk=conversation_id)
+            .first()
+        )
         if conv is None or conv.state != ConversationState.BOT:
             return None
         Conversation.objects.filter(pk=conversation_id).update(next_seq=F("next_seq") + 1)
@@ -202,8 +218,14 @@ def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
 
 
 def visitor_message_receive(
-    *, site_id: int, token: str | None, client_id: str, text: str, language: str = "en",
-    profile_id: int | None = None, conversation_id: int | None = None,
+    *,
+    site_id: int,
+    token: str | None,
+    client_id: str,
+    text: str,
+    language: str = "en",
+    profile_id: int | None = None,
+    conversation_id: int | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -216,8 +238,11 @@ def visitor_message_receive(
     if conversation_id is not None:
         # The socket resolved and checked the token at hello (or created the conversation):
         # no second lookup on every message. An erased conversation falls through below.
-        conv = Conversation.objects.filter(pk=conversation_id, site_id=site_id).only(
-            "pk", "site_id", "language", "state", "next_seq", "last_activity_at").first()
+        conv = (
+            Conversation.objects.filter(pk=conversation_id, site_id=site_id)
+            .only("pk", "site_id", "language", "state", "next_seq", "last_activity_at")
+            .first()
+        )
         if conv is not None and _expired_on_socket(conv):
             conv = None  # an open socket must not revive an expired transcript: a new one
     elif token:
@@ -232,8 +257,11 @@ def visitor_message_receive(
     hint = None
     last = result
     if result.created and result.removed:
-        last = turn_append(conversation_id=conv.pk, role=TurnRole.SYSTEM,
-                           text=removed_hint(removed=result.removed, language=conv.language))
+        last = turn_append(
+            conversation_id=conv.pk,
+            role=TurnRole.SYSTEM,
+            text=removed_hint(removed=result.removed, language=conv.language),
+        )
         hint = last.turn
     if last.created:
         # turn_append read the conversation under its row lock and left it on the new turn:
@@ -272,9 +300,13 @@ def conversation_export_for_staff(
             conversation_id=conversation_id, fmt="json", masked=masked
         )
         audit_record(
-            action=AuditEvent.Action.EXPORT, actor=actor, site_id=conv.site_id,
-            conversation_ref=conversation_id, target=f"conversation {conversation_id}",
-            reason=reason, details={"masked": masked, "bytes": len(content.encode())},
+            action=AuditEvent.Action.EXPORT,
+            actor=actor,
+            site_id=conv.site_id,
+            conversation_ref=conversation_id,
+            target=f"conversation {conversation_id}",
+            reason=reason,
+            details={"masked": masked, "bytes": len(content.encode())},
         )
     log.info("conversation exported", extra={"conversation": conversation_id, "masked": masked})
     return content, content_type, filename

@@ -27,8 +27,9 @@ def condense_conversation(self, conversation_id: int) -> int:  # noqa: ANN001
     already covers them makes it a no-op); retried with backoff while the model fails or
     another run holds the conversation's lock; the last attempt falls back to the
     extractive condenser. Returns the stored core version (0: nothing to do)."""
-    core = core_condense(conversation_id=conversation_id,
-                         fallback=self.request.retries >= self.max_retries)
+    core = core_condense(
+        conversation_id=conversation_id, fallback=self.request.retries >= self.max_retries
+    )
     return core.version if core else 0
 
 

@@ -67,8 +67,9 @@ class ConversationFactory(factory.Factory):
     def _create(cls, model_class, *, site, texts, language):
         conv, token = conversation_start(site_id=site.pk, language=language)
         for i, text in enumerate(texts):
-            turn_append(conversation_id=conv.pk, role=TurnRole.VISITOR, text=text,
-                        client_id=f"c{i}")
+            turn_append(
+                conversation_id=conv.pk, role=TurnRole.VISITOR, text=text, client_id=f"c{i}"
+            )
             turn_append(conversation_id=conv.pk, role=TurnRole.ASSISTANT, text=f"Answer {i}.")
         conv.refresh_from_db()
         conv.token = token

@@ -59,6 +59,7 @@ class JsonReply:
 class Raw:
     """A 200 event stream of these `data:` payloads, sent verbatim (a malformed chunk, an
     error event), optionally after a pause."""
+
     events: list[str] = field(default_factory=list)
     first_token_ms: float = 0.0
 
@@ -89,16 +90,26 @@ def fake_embeddings(body: dict) -> dict:
     """The `/v1/embeddings` answer (OpenAI's shape) for `body["input"]`."""
     inputs = body.get("input") or []
     inputs = [inputs] if isinstance(inputs, str) else inputs
-    return {"object": "list", "model": body.get("model", "fake"),
-            "data": [{"object": "embedding", "index": i, "embedding": fake_embedding(str(t))}
-                     for i, t in enumerate(inputs)],
-            "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+    return {
+        "object": "list",
+        "model": body.get("model", "fake"),
+        "data": [
+            {"object": "embedding", "index": i, "embedding": fake_embedding(str(t))}
+            for i, t in enumerate(inputs)
+        ],
+        "usage": {"prompt_tokens": 0, "total_tokens": 0},
+    }
 
 
 class FakeLLM:
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0,
-                 default: Callable[[dict], Behaviour] | None = None,
-                 record: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        default: Callable[[dict], Behaviour] | None = None,
+        record: bool = True,
+    ) -> None:
         self.host = host
         self.record = record
         self.port = port
@@ -161,8 +172,11 @@ class FakeLLM:
 
     async def _send(self, writer, status: int, data: dict, extra: dict | None = None) -> None:
         payload = json.dumps(data).encode()
-        head = [f"HTTP/1.1 {status} X", "Content-Type: application/json",
-                f"Content-Length: {len(payload)}"]
+        head = [
+            f"HTTP/1.1 {status} X",
+            "Content-Type: application/json",
+            f"Content-Length: {len(payload)}",
+        ]
         for k, v in (extra or {}).items():
             head.append(f"{k}: {v}")
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
@@ -171,9 +185,17 @@ class FakeLLM:
     async def _respond(self, writer, body: dict, behaviour: Behaviour) -> bool:
         model = body.get("model", "fake")
         if isinstance(behaviour, Status):
-            extra = {"Retry-After": str(behaviour.retry_after)} if behaviour.retry_after is not None else {}
-            await self._send(writer, behaviour.code, {"error": {"message": "fake error",
-                                                                "type": "server_error"}}, extra)
+            extra = (
+                {"Retry-After": str(behaviour.retry_after)}
+                if behaviour.retry_after is not None
+                else {}
+            )
+            await self._send(
+                writer,
+                behaviour.code,
+                {"error": {"message": "fake error", "type": "server_error"}},
+                extra,
+            )
             return True
         if isinstance(behaviour, Hang):
             await asyncio.sleep(behaviour.seconds)
@@ -183,17 +205,35 @@ class FakeLLM:
                 content = json.dumps(behaviour.data)
             else:
                 content = getattr(behaviour, "text", "")
-            await self._send(writer, 200, {
-                "id": "fake", "object": "chat.completion", "created": int(time.time()),
-                "model": model,
-                "choices": [{"index": 0, "finish_reason": "stop",
-                             "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": sum(len(str(m.get("content", "")).split()) for m in body.get("messages", [])),
-                          "completion_tokens": len(content.split()), "total_tokens": 0},
-            })
+            await self._send(
+                writer,
+                200,
+                {
+                    "id": "fake",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": model,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": content},
+                        }
+                    ],
+                    "usage": {
+                        "prompt_tokens": sum(
+                            len(str(m.get("content", "")).split()) for m in body.get("messages", [])
+                        ),
+                        "completion_tokens": len(content.split()),
+                        "total_tokens": 0,
+                    },
+                },
+            )
             return True
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                     b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n")
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+            b"Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n"
+        )
 
         async def event(data: dict | str) -> None:
             text = data if isinstance(data, str) else json.dumps(data)
@@ -202,9 +242,13 @@ class FakeLLM:
             await writer.drain()
 
         def chunk(delta: dict, finish: str | None = None) -> dict:
-            return {"id": "fake", "object": "chat.completion.chunk", "created": int(time.time()),
-                    "model": model,
-                    "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+            return {
+                "id": "fake",
+                "object": "chat.completion.chunk",
+                "created": int(time.time()),
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
 
         if isinstance(behaviour, Raw):
             await asyncio.sleep(behaviour.first_token_ms / 1000)
@@ -213,11 +257,29 @@ class FakeLLM:
         elif isinstance(behaviour, ToolCallReply):
             if behaviour.text:
                 await event(chunk({"role": "assistant", "content": behaviour.text}))
-            await event(chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-                                               "function": {"name": behaviour.name,
-                                                            "arguments": ""}}]}))
-            await event(chunk({"tool_calls": [{"index": 0, "function": {
-                "arguments": json.dumps(behaviour.arguments)}}]}))
+            await event(
+                chunk(
+                    {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "call_1",
+                                "type": "function",
+                                "function": {"name": behaviour.name, "arguments": ""},
+                            }
+                        ]
+                    }
+                )
+            )
+            await event(
+                chunk(
+                    {
+                        "tool_calls": [
+                            {"index": 0, "function": {"arguments": json.dumps(behaviour.arguments)}}
+                        ]
+                    }
+                )
+            )
             await event(chunk({}, "tool_calls"))
         else:
             reply = behaviour if isinstance(behaviour, Reply) else Reply(str(behaviour))
@@ -225,11 +287,12 @@ class FakeLLM:
                 await asyncio.sleep(reply.first_token_ms / 1000)
             words = reply.text.split(" ")
             for i in range(0, len(words), reply.chunk_words):
-                piece = " ".join(words[i:i + reply.chunk_words])
+                piece = " ".join(words[i : i + reply.chunk_words])
                 if i + reply.chunk_words < len(words):
                     piece += " "
-                await event(chunk({"role": "assistant", "content": piece} if i == 0
-                                  else {"content": piece}))
+                await event(
+                    chunk({"role": "assistant", "content": piece} if i == 0 else {"content": piece})
+                )
                 if reply.token_ms:
                     await asyncio.sleep(reply.token_ms / 1000)
             await event(chunk({}, "stop"))
@@ -258,8 +321,7 @@ class FakeLLM:
             finally:  # let cancelled connection handlers finish before the loop goes
                 pending = asyncio.all_tasks(self._loop)
                 if pending:
-                    self._loop.run_until_complete(
-                        asyncio.gather(*pending, return_exceptions=True))
+                    self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
                 self._loop.close()
                 self._done.set()
 
@@ -303,9 +365,14 @@ class GoLiveShop:
 
     ARTICLE = r"\b[A-Z]{2,5}-\d{3,7}(?:-[A-Z0-9]{1,3})?\b"
 
-    def __init__(self, *, careless: bool = False, grader: str = "honest",
-                 mutate: Callable[[dict], dict] | None = None,
-                 condense_status: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        careless: bool = False,
+        grader: str = "honest",
+        mutate: Callable[[dict], dict] | None = None,
+        condense_status: int | None = None,
+    ) -> None:
         self.careless, self.grader, self.mutate = careless, grader, mutate
         self.condense_status = condense_status
 
@@ -331,8 +398,13 @@ class GoLiveShop:
         if self.grader == "liar":
             quote = "an answer that was never given"
         bad = answer.rstrip().endswith("?") or "again" in answer.lower()
-        return JsonReply({"verdict": "fail" if bad else "pass", "evidence": quote,
-                          "reason": "It asks back." if bad else "It meets the criterion."})
+        return JsonReply(
+            {
+                "verdict": "fail" if bad else "pass",
+                "evidence": quote,
+                "reason": "It asks back." if bad else "It meets the criterion.",
+            }
+        )
 
     def answer(self, body: dict) -> Behaviour:
         messages = body["messages"]
@@ -345,9 +417,11 @@ class GoLiveShop:
                 return Reply("I can help you with everything myself.")
             return ToolCallReply(arguments={"reason": "The visitor asked for a person."})
         if "card number" in question:
-            return Reply("Please type your card number again." if self.careless else
-                         "Thank you. Card details cannot be taken here; please use the "
-                         "checkout.")
+            return Reply(
+                "Please type your card number again."
+                if self.careless
+                else "Thank you. Card details cannot be taken here; please use the checkout."
+            )
         if "return order" in question:  # the shop completes it (a settled request)
             number = "".join(re.findall(r"\d{2}-\d{4}", asked)[:1])
             return Reply(f"The return label for order {number} has been sent by e-mail.")
@@ -355,19 +429,28 @@ class GoLiveShop:
         if self.careless and any(key in question for key in graded):
             return Reply("Which one do you mean?")
         if "second one" in question:
-            return Reply(f"You mean {ids[1]}. Good choice." if len(ids) > 1 else
-                         "Which list do you mean?")
+            return Reply(
+                f"You mean {ids[1]}. Good choice." if len(ids) > 1 else "Which list do you mean?"
+            )
         if "xl" in question:
-            return Reply("Yes, LS-1002 comes in XL too." if "LS-1002" in context else
-                         "Which product do you mean?")
+            return Reply(
+                "Yes, LS-1002 comes in XL too."
+                if "LS-1002" in context
+                else "Which product do you mean?"
+            )
         if "remind me" in question:
             sizes = re.findall(r"size:? ([A-Z]{1,3})\b", context)
-            return Reply(f"You asked for {ids[0]} in size {sizes[0] if sizes else '?'}."
-                         if ids else "I cannot tell.")
+            return Reply(
+                f"You asked for {ids[0]} in size {sizes[0] if sizes else '?'}."
+                if ids
+                else "I cannot tell."
+            )
         if "bright enough" in question:
-            return Reply("For the office, not the small flat as first said: yes, DL-400-W "
-                         "is bright enough." if "office" in context else
-                         "For the small flat it is bright enough.")
+            return Reply(
+                "For the office, not the small flat as first said: yes, DL-400-W is bright enough."
+                if "office" in context
+                else "For the small flat it is bright enough."
+            )
         if "arrive" in question:
             return Reply("The kurta KU-2291-M arrives in two to three working days.")
         return Reply("Thank you, noted. Delivery takes two to three working days.")
@@ -379,12 +462,18 @@ def main() -> None:
     parser.add_argument("--first-token-ms", type=float, default=300)
     parser.add_argument("--token-ms", type=float, default=10)
     parser.add_argument("--words", type=int, default=30)
-    parser.add_argument("--no-record", action="store_true",
-                        help="do not keep request bodies (long benchmark runs)")
+    parser.add_argument(
+        "--no-record", action="store_true", help="do not keep request bodies (long benchmark runs)"
+    )
     args = parser.parse_args()
     text = " ".join(["word"] * args.words)
-    server = FakeLLM(port=args.port, record=not args.no_record, default=lambda body: Reply(
-        text, first_token_ms=args.first_token_ms, token_ms=args.token_ms))
+    server = FakeLLM(
+        port=args.port,
+        record=not args.no_record,
+        default=lambda body: Reply(
+            text, first_token_ms=args.first_token_ms, token_ms=args.token_ms
+        ),
+    )
     print(f"fake LLM on {server.base_url}", flush=True)
     asyncio.run(server.serve())
 

@@ -27,8 +27,11 @@ def lint_imports(root: Path, *contracts: str) -> subprocess.CompletedProcess:
 def tree(tmp_path) -> Path:
     """A copy of the three packages and the contracts, to add imports to."""
     for package in ("chatwidget", "memory", "handover"):
-        shutil.copytree(ROOT / package, tmp_path / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "locale", "*.mo"))
+        shutil.copytree(
+            ROOT / package,
+            tmp_path / package,
+            ignore=shutil.ignore_patterns("__pycache__", "locale", "*.mo"),
+        )
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 

@@ -38,8 +38,17 @@ class ActionPolicyAdmin(_ForgetOnSave, admin.ModelAdmin):
 
 @admin.register(ActionCall)
 class ActionCallAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "name", "conversation", "request_seq", "outcome",
-                    "status_code", "latency_ms", "tokens", "cut")
+    list_display = (
+        "created_at",
+        "name",
+        "conversation",
+        "request_seq",
+        "outcome",
+        "status_code",
+        "latency_ms",
+        "tokens",
+        "cut",
+    )
     list_filter = ("outcome", "name")
     list_select_related = ("conversation",)
 

@@ -27,11 +27,18 @@ ORDER_STATUS = {
     "description": "The status of one of the visitor's orders in the shop (shipped, "
     "processing, delivered) with carrier and dates. Only with the order number the visitor "
     "gave; add the postcode if the visitor gave it.",
-    "parameters": {"type": "object", "properties": {
-        "order_number": {"type": "string", "pattern": "^[0-9]{5}$",
-                         "description": "The five-digit order number."},
-        "postcode": {"type": "string", "description": "The delivery postcode, if given."}},
-        "required": ["order_number"]},
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "order_number": {
+                "type": "string",
+                "pattern": "^[0-9]{5}$",
+                "description": "The five-digit order number.",
+            },
+            "postcode": {"type": "string", "description": "The delivery postcode, if given."},
+        },
+        "required": ["order_number"],
+    },
     "visitor_args": ["order_number"],
     "path": "/api/orders/{order_number}",
 }
@@ -39,12 +46,22 @@ STOCK = {
     "name": "stock_check",
     "description": "Live stock of an article per size. Only with the article number the "
     "visitor gave (e.g. KU-2291-M).",
-    "parameters": {"type": "object", "properties": {
-        "article": {"type": "string", "pattern": "^[A-Z]{2}-[0-9]{4}-[A-Z]$",
-                    "description": "The article number."},
-        "size": {"type": "string", "pattern": "^(XS|S|M|L|XL|XXL)$",
-                 "description": "One size, if asked."}},
-        "required": ["article"]},
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "article": {
+                "type": "string",
+                "pattern": "^[A-Z]{2}-[0-9]{4}-[A-Z]$",
+                "description": "The article number.",
+            },
+            "size": {
+                "type": "string",
+                "pattern": "^(XS|S|M|L|XL|XXL)$",
+                "description": "One size, if asked.",
+            },
+        },
+        "required": ["article"],
+    },
     "visitor_args": ["article"],
     "path": "/api/stock/{article}",
 }
@@ -54,12 +71,20 @@ def demo_actions_configure(*, site: Site, shop_url: str) -> list[Action]:
     """Both demo actions on `site`, calling the demo shop at `shop_url` (idempotent)."""
     made = []
     for spec in (ORDER_STATUS, STOCK):
-        action, _ = Action.objects.update_or_create(site=site, name=spec["name"], defaults={
-            "description": spec["description"], "parameters": spec["parameters"],
-            "visitor_args": spec["visitor_args"], "method": Action.Method.GET,
-            "url_template": shop_url.rstrip("/") + spec["path"],
-            "headers": {"X-Api-Key": f"{{env:{API_KEY_ENV}}}"}, "timeout_seconds": 3.0,
-            "enabled": True})
+        action, _ = Action.objects.update_or_create(
+            site=site,
+            name=spec["name"],
+            defaults={
+                "description": spec["description"],
+                "parameters": spec["parameters"],
+                "visitor_args": spec["visitor_args"],
+                "method": Action.Method.GET,
+                "url_template": shop_url.rstrip("/") + spec["path"],
+                "headers": {"X-Api-Key": f"{{env:{API_KEY_ENV}}}"},
+                "timeout_seconds": 3.0,
+                "enabled": True,
+            },
+        )
         action.full_clean()
         made.append(action)
     site_actions_forget(site_id=site.pk)
@@ -81,8 +106,9 @@ def _stock(article: str) -> dict[str, str] | None:
     return None
 
 
-def demo_api_answer(*, path: str, query: dict[str, str],
-                    api_key: str | None) -> tuple[int, dict] | None:
+def demo_api_answer(
+    *, path: str, query: dict[str, str], api_key: str | None
+) -> tuple[int, dict] | None:
     """(status, JSON) for a demo API path, or None when `path` is not one."""
     orders = re.fullmatch(r"/api/orders/([^/]+)", path)
     stock = re.fullmatch(r"/api/stock/([^/]+)", path)
@@ -102,6 +128,9 @@ def demo_api_answer(*, path: str, query: dict[str, str],
         return 404, {"error": "no such article"}
     size = (query.get("size") or "").upper()
     if size:
-        return 200, {"article": stock.group(1).upper(), "size": size,
-                     "stock": sizes.get(size, "no such size")}
+        return 200, {
+            "article": stock.group(1).upper(),
+            "size": size,
+            "stock": sizes.get(size, "no such size"),
+        }
     return 200, {"article": stock.group(1).upper(), "sizes": sizes}

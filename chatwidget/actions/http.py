@@ -51,8 +51,9 @@ def request_build(*, config: dict, arguments: dict) -> tuple[str, dict, dict | N
     """(url, query parameters, JSON body) for the arguments: the URL's {names} are filled
     (each value quoted as one path segment), the rest go to the query (GET) or body (POST)."""
     in_url = set(URL_ARG_RE.findall(config["url"]))
-    url = URL_ARG_RE.sub(lambda m: quote(str(arguments.get(m.group(1), "")), safe=""),
-                         config["url"])
+    url = URL_ARG_RE.sub(
+        lambda m: quote(str(arguments.get(m.group(1), "")), safe=""), config["url"]
+    )
     rest = {k: v for k, v in arguments.items() if k not in in_url}
     if config["method"] == "POST":
         return url, {}, rest
@@ -72,10 +73,19 @@ async def action_request(*, config: dict, arguments: dict) -> HttpResult:
         return int((time.monotonic() - started) * 1000)
 
     try:  # the transport's timeout bounds each read; this one the whole request
-        async with asyncio.timeout(config["timeout"]), httpx.AsyncClient(
-                timeout=config["timeout"], follow_redirects=False, trust_env=False) as client, \
-                client.stream(config["method"], url, params=params or None, json=body,
-                              headers={"Accept": "application/json", **headers}) as resp:
+        async with (
+            asyncio.timeout(config["timeout"]),
+            httpx.AsyncClient(
+                timeout=config["timeout"], follow_redirects=False, trust_env=False
+            ) as client,
+            client.stream(
+                config["method"],
+                url,
+                params=params or None,
+                json=body,
+                headers={"Accept": "application/json", **headers},
+            ) as resp,
+        ):
             raw = b""
             async for chunk in resp.aiter_bytes():
                 raw += chunk

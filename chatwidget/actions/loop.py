@@ -24,12 +24,7 @@ from django.utils.translation import gettext
 
 from chatwidget import llm
 from chatwidget.actions.models import ActionCall
-from chatwidget.actions.services import (
-    CallResult,
-    action_call,
-    lookup_failed_text,
-    trace_tools_add,
-)
+from chatwidget.actions.services import CallResult, action_call, lookup_failed_text, trace_tools_add
 from chatwidget.actions.tools import ROUNDS, SiteActions, site_actions
 from chatwidget.db import db_async
 from memory.models import Turn
@@ -42,8 +37,13 @@ def _failed(result: CallResult) -> bool:
     return not result.ok and result.outcome != Outcome.MISSING_ARGS
 
 
-async def reply_events(*, built, conversation_id: int, request_seq: int,  # noqa: ANN001
-                       language: str) -> AsyncIterator[llm.Delta | llm.ToolCall]:
+async def reply_events(
+    *,
+    built,
+    conversation_id: int,
+    request_seq: int,  # noqa: ANN001
+    language: str,
+) -> AsyncIterator[llm.Delta | llm.ToolCall]:
     """The answer's events over one or more model requests (see the module docstring)."""
     actions = site_actions(site_id=built.site_id) if built.tools else SiteActions()
     messages = list(built.messages)
@@ -53,8 +53,9 @@ async def reply_events(*, built, conversation_id: int, request_seq: int,  # noqa
         offer = actions.tools if round_ < ROUNDS else []
         calls: list[llm.ToolCall] = []
         text: list[str] = []
-        async for event in llm.stream_reply(messages=messages, model=built.model,
-                                            tools=[llm.HANDOVER_TOOL, *offer]):
+        async for event in llm.stream_reply(
+            messages=messages, model=built.model, tools=[llm.HANDOVER_TOOL, *offer]
+        ):
             if isinstance(event, llm.ToolCall) and event.name in actions.config:
                 calls.append(event)
                 continue
@@ -74,17 +75,33 @@ async def reply_events(*, built, conversation_id: int, request_seq: int,  # noqa
                 arguments = call.arguments
             else:
                 result = await action_call(
-                    site_id=built.site_id, conversation_id=conversation_id,
-                    request_seq=request_seq, index=made, model=built.model, name=call.name,
-                    arguments=call.arguments)
+                    site_id=built.site_id,
+                    conversation_id=conversation_id,
+                    request_seq=request_seq,
+                    index=made,
+                    model=built.model,
+                    name=call.name,
+                    arguments=call.arguments,
+                )
                 await trace_tools_add(built=built, tokens=result.tokens)
                 failed = failed or _failed(result)
                 content, arguments = result.content, result.arguments
-            requested.append({"id": call_id, "type": "function", "function": {
-                "name": call.name, "arguments": json.dumps(arguments, ensure_ascii=False)}})
+            requested.append(
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {
+                        "name": call.name,
+                        "arguments": json.dumps(arguments, ensure_ascii=False),
+                    },
+                }
+            )
             answered.append({"role": "tool", "tool_call_id": call_id, "content": content})
-        messages = [*messages, {"role": "assistant", "content": "".join(text) or None,
-                                "tool_calls": requested}, *answered]
+        messages = [
+            *messages,
+            {"role": "assistant", "content": "".join(text) or None, "tool_calls": requested},
+            *answered,
+        ]
 
 
 # --- demo mode ------------------------------------------------------------------------------
@@ -107,8 +124,11 @@ def demo_match(*, text: str, actions: SiteActions) -> tuple[str, dict] | None:
         arguments: dict = {}
         for arg, schema in properties.items():
             pattern = schema.get("pattern") if isinstance(schema, dict) else None
-            found = re.search(rf"(?<![\w-])(?:{_unanchored(pattern)})(?![\w-])", text) \
-                if pattern else None
+            found = (
+                re.search(rf"(?<![\w-])(?:{_unanchored(pattern)})(?![\w-])", text)
+                if pattern
+                else None
+            )
             if found:
                 arguments[arg] = found.group(0)
         if required <= arguments.keys():
@@ -117,8 +137,12 @@ def demo_match(*, text: str, actions: SiteActions) -> tuple[str, dict] | None:
 
 
 def _request_text(conversation_id: int, request_seq: int) -> str:
-    return (Turn.objects.filter(conversation_id=conversation_id, seq=request_seq)
-            .values_list("text", flat=True).first() or "")
+    return (
+        Turn.objects.filter(conversation_id=conversation_id, seq=request_seq)
+        .values_list("text", flat=True)
+        .first()
+        or ""
+    )
 
 
 def _flat(data) -> str:  # noqa: ANN001
@@ -129,24 +153,38 @@ def _flat(data) -> str:  # noqa: ANN001
     return str(data)
 
 
-async def demo_lookup_lines(*, built, conversation_id: int, request_seq: int,  # noqa: ANN001
-                            language: str) -> list[str]:
+async def demo_lookup_lines(
+    *,
+    built,
+    conversation_id: int,
+    request_seq: int,  # noqa: ANN001
+    language: str,
+) -> list[str]:
     """Demo mode: make the lookup the message asks for and show its result (no lines when
     the site has no actions or the message matches none)."""
     if not built.tools:
         return []
     actions = site_actions(site_id=built.site_id)
-    match = demo_match(text=await db_async(_request_text)(conversation_id, request_seq),
-                       actions=actions)
+    match = demo_match(
+        text=await db_async(_request_text)(conversation_id, request_seq), actions=actions
+    )
     if match is None:
         return []
     name, arguments = match
-    result = await action_call(site_id=built.site_id, conversation_id=conversation_id,
-                               request_seq=request_seq, index=1, model=built.model,
-                               name=name, arguments=arguments)
+    result = await action_call(
+        site_id=built.site_id,
+        conversation_id=conversation_id,
+        request_seq=request_seq,
+        index=1,
+        model=built.model,
+        name=name,
+        arguments=arguments,
+    )
     await trace_tools_add(built=built, tokens=result.tokens)
     with translation.override(language):
         if result.ok:
-            return [gettext("The shop's system answered the lookup %(action)s:")
-                    % {"action": name}, f"- {_flat(result.data)}"]
+            return [
+                gettext("The shop's system answered the lookup %(action)s:") % {"action": name},
+                f"- {_flat(result.data)}",
+            ]
         return [lookup_failed_text(language)]

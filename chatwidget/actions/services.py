@@ -44,9 +44,11 @@ _INSTRUCTIONS = {
     Outcome.RATE_LIMITED: "No lookup was made: this conversation has reached its limit of "
     "lookups. Tell the visitor it could not be checked right now and offer a person.",
 }
-_FAILED = ("The lookup failed ({outcome}): nothing is known about the result. Tell the "
-           "visitor it could not be checked right now and offer to pass them to a person. "
-           "Do not guess.")
+_FAILED = (
+    "The lookup failed ({outcome}): nothing is known about the result. Tell the "
+    "visitor it could not be checked right now and offer to pass them to a person. "
+    "Do not guess."
+)
 
 
 @dataclass(frozen=True)
@@ -87,20 +89,29 @@ def value_given_by_visitor(value, visitor_texts: list[str]) -> bool:  # noqa: AN
     return False
 
 
-def _precheck(conversation_id: int, visitor_args: list[str], arguments: dict,
-              calls_per_hour: int) -> tuple[str | None, list[str]]:
+def _precheck(
+    conversation_id: int, visitor_args: list[str], arguments: dict, calls_per_hour: int
+) -> tuple[str | None, list[str]]:
     """(refusal outcome or None, missing argument names). Two queries at most."""
     if visitor_args:
-        texts = list(Turn.objects.filter(conversation_id=conversation_id,
-                                         role=TurnRole.VISITOR)
-                     .order_by("-seq").values_list("text", flat=True)[:VISITOR_TURNS_CHECKED])
-        missing = [name for name in visitor_args
-                   if not value_given_by_visitor(arguments.get(name, ""), texts)]
+        texts = list(
+            Turn.objects.filter(conversation_id=conversation_id, role=TurnRole.VISITOR)
+            .order_by("-seq")
+            .values_list("text", flat=True)[:VISITOR_TURNS_CHECKED]
+        )
+        missing = [
+            name
+            for name in visitor_args
+            if not value_given_by_visitor(arguments.get(name, ""), texts)
+        ]
         if missing:
             return Outcome.MISSING_ARGS, missing
     since = timezone.now() - timedelta(hours=1)
-    made = (ActionCall.objects.filter(conversation_id=conversation_id, created_at__gte=since)
-            .exclude(outcome__in=NOT_COUNTED).count())
+    made = (
+        ActionCall.objects.filter(conversation_id=conversation_id, created_at__gte=since)
+        .exclude(outcome__in=NOT_COUNTED)
+        .count()
+    )
     if made >= calls_per_hour:
         return Outcome.RATE_LIMITED, []
     return None, []
@@ -116,7 +127,7 @@ def result_cut(*, data, max_tokens: int, model: str) -> tuple[str, int, bool]:  
     ids = enc.encode(text, disallowed_special=())
     keep = max_tokens - 4
     while True:  # decoding a cut may re-tokenise differently: shrink until it fits
-        cut = enc.decode(ids[:max(keep, 1)]) + " […]"
+        cut = enc.decode(ids[: max(keep, 1)]) + " […]"
         tokens = count_tokens(cut, model=model)
         if tokens <= max_tokens or keep <= 1:
             return cut, tokens, True
@@ -130,17 +141,40 @@ def tool_turn_text(*, name: str, arguments: dict, outcome: str, result: str) -> 
     return f"{TOOL_TURN_PREFIX} {name} {args} → {shown}"
 
 
-def _store(*, conversation_id: int, request_seq: int, index: int, action_id: int | None,
-           name: str, arguments: dict, outcome: str, result: str, status_code: int | None,
-           latency_ms: int, tokens: int, cut: bool) -> None:
+def _store(
+    *,
+    conversation_id: int,
+    request_seq: int,
+    index: int,
+    action_id: int | None,
+    name: str,
+    arguments: dict,
+    outcome: str,
+    result: str,
+    status_code: int | None,
+    latency_ms: int,
+    tokens: int,
+    cut: bool,
+) -> None:
     appended = turn_append(
-        conversation_id=conversation_id, role=TurnRole.TOOL, publish=False,
+        conversation_id=conversation_id,
+        role=TurnRole.TOOL,
+        publish=False,
         client_id=f"{TOOL_ID_PREFIX}{request_seq}:{index}",
-        text=tool_turn_text(name=name, arguments=arguments, outcome=outcome, result=result))
+        text=tool_turn_text(name=name, arguments=arguments, outcome=outcome, result=result),
+    )
     ActionCall.objects.create(
-        conversation_id=conversation_id, action_id=action_id, name=name,
-        request_seq=request_seq, turn_seq=appended.turn.seq, outcome=outcome,
-        status_code=status_code, latency_ms=latency_ms, tokens=tokens, cut=cut)
+        conversation_id=conversation_id,
+        action_id=action_id,
+        name=name,
+        request_seq=request_seq,
+        turn_seq=appended.turn.seq,
+        outcome=outcome,
+        status_code=status_code,
+        latency_ms=latency_ms,
+        tokens=tokens,
+        cut=cut,
+    )
 
 
 def _trace_update(trace_id: int, sections: dict, total: int) -> None:
@@ -160,20 +194,34 @@ async def trace_tools_add(*, built, tokens: int) -> None:  # noqa: ANN001
         await db_async(_trace_update)(trace.pk, trace.sections, trace.total_tokens)
 
 
-async def action_call(*, site_id: int, conversation_id: int, request_seq: int, index: int,
-                      model: str, name: str, arguments: dict) -> CallResult:
+async def action_call(
+    *,
+    site_id: int,
+    conversation_id: int,
+    request_seq: int,
+    index: int,
+    model: str,
+    name: str,
+    arguments: dict,
+) -> CallResult:
     """Call the site's action `name` with the model's (or demo mode's) arguments. Never
     raises for what the shop does: every failure is a CallResult the model is told."""
     actions = site_actions(site_id=site_id)
     config = actions.config[name]
     arguments = {k: v for k, v in arguments.items() if k in config["properties"]}
-    refused, missing = await db_async(_precheck)(conversation_id, config["visitor_args"],
-                                                 arguments, actions.calls_per_hour)
+    refused, missing = await db_async(_precheck)(
+        conversation_id, config["visitor_args"], arguments, actions.calls_per_hour
+    )
     data, status, latency, tokens, cut = None, None, 0, 0, False
     if refused:
         outcome = refused
-        content = json.dumps({"ok": False, "error": outcome, "instruction": _INSTRUCTIONS[
-            outcome].format(missing=", ".join(missing))})
+        content = json.dumps(
+            {
+                "ok": False,
+                "error": outcome,
+                "instruction": _INSTRUCTIONS[outcome].format(missing=", ".join(missing)),
+            }
+        )
         result = ""
         tokens = count_tokens(content, model=model)
     else:
@@ -181,28 +229,51 @@ async def action_call(*, site_id: int, conversation_id: int, request_seq: int, i
         outcome, status, latency = response.outcome, response.status_code, response.latency_ms
         if outcome == Outcome.OK:
             data = response.data
-            result, tokens, cut = result_cut(data=data, max_tokens=actions.result_max_tokens,
-                                             model=model)
+            result, tokens, cut = result_cut(
+                data=data, max_tokens=actions.result_max_tokens, model=model
+            )
             content = result
         else:
             result = ""
-            content = json.dumps({"ok": False, "error": outcome,
-                                  "instruction": _FAILED.format(outcome=outcome)})
+            content = json.dumps(
+                {"ok": False, "error": outcome, "instruction": _FAILED.format(outcome=outcome)}
+            )
             tokens = count_tokens(content, model=model)
     await db_async(_store)(
-        conversation_id=conversation_id, request_seq=request_seq, index=index,
-        action_id=config["id"], name=name, arguments=arguments,
-        outcome=outcome, result=result, status_code=status, latency_ms=latency, tokens=tokens,
-        cut=cut)
-    log.info("shop action", extra={"conversation": conversation_id, "action": name,
-                                   "outcome": outcome, "status": status, "ms": latency,
-                                   "tokens": tokens, "cut": cut})
-    return CallResult(name=name, arguments=arguments, outcome=outcome, content=content,
-                      data=data, tokens=tokens)
+        conversation_id=conversation_id,
+        request_seq=request_seq,
+        index=index,
+        action_id=config["id"],
+        name=name,
+        arguments=arguments,
+        outcome=outcome,
+        result=result,
+        status_code=status,
+        latency_ms=latency,
+        tokens=tokens,
+        cut=cut,
+    )
+    log.info(
+        "shop action",
+        extra={
+            "conversation": conversation_id,
+            "action": name,
+            "outcome": outcome,
+            "status": status,
+            "ms": latency,
+            "tokens": tokens,
+            "cut": cut,
+        },
+    )
+    return CallResult(
+        name=name, arguments=arguments, outcome=outcome, content=content, data=data, tokens=tokens
+    )
 
 
 def lookup_failed_text(language: str) -> str:
     """What the visitor hears when a lookup failed and the model said nothing about it."""
     with translation.override(language):
-        return gettext("I could not check that with the shop's system right now. Would you "
-                       "like me to pass your question to a person?")
+        return gettext(
+            "I could not check that with the shop's system right now. Would you "
+            "like me to pass your question to a person?"
+        )

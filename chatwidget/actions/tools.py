@@ -46,9 +46,14 @@ def _key(site_id: int) -> str:
 
 
 def tool_definition(action: Action) -> dict:
-    return {"type": "function", "function": {
-        "name": action.name, "description": action.description,
-        "parameters": action.parameters or {"type": "object", "properties": {}}}}
+    return {
+        "type": "function",
+        "function": {
+            "name": action.name,
+            "description": action.description,
+            "parameters": action.parameters or {"type": "object", "properties": {}},
+        },
+    }
 
 
 def site_actions(*, site_id: int) -> SiteActions:
@@ -58,12 +63,19 @@ def site_actions(*, site_id: int) -> SiteActions:
         policy = ActionPolicy.objects.filter(site_id=site_id).first()
         cached = {
             "tools": [tool_definition(a) for a in actions],
-            "config": {a.name: {"id": a.pk, "method": a.method, "url": a.url_template,
-                                "headers": a.headers, "timeout": a.timeout_seconds,
-                                "visitor_args": list(a.visitor_args or []),
-                                "parameters": a.parameters or {},
-                                "properties": list((a.parameters or {}).get("properties", {}))}
-                       for a in actions},
+            "config": {
+                a.name: {
+                    "id": a.pk,
+                    "method": a.method,
+                    "url": a.url_template,
+                    "headers": a.headers,
+                    "timeout": a.timeout_seconds,
+                    "visitor_args": list(a.visitor_args or []),
+                    "parameters": a.parameters or {},
+                    "properties": list((a.parameters or {}).get("properties", {})),
+                }
+                for a in actions
+            },
             "result_max_tokens": policy.result_max_tokens if policy else RESULT_MAX_TOKENS,
             "calls_per_hour": policy.calls_per_hour if policy else CALLS_PER_HOUR,
         }

@@ -30,10 +30,14 @@ DEFAULT_PERIOD = 30
 def _filter(request: HttpRequest) -> tuple[list, list[int], int | None, date, date, int]:
     sites = dashboard_sites()
     site_id = request.GET.get("site", "")
-    chosen = int(site_id) if site_id.isdigit() and any(s.pk == int(site_id) for s in sites) \
-        else None
-    period = int(request.GET.get("days", DEFAULT_PERIOD)) \
-        if request.GET.get("days", "").isdigit() else DEFAULT_PERIOD
+    chosen = (
+        int(site_id) if site_id.isdigit() and any(s.pk == int(site_id) for s in sites) else None
+    )
+    period = (
+        int(request.GET.get("days", DEFAULT_PERIOD))
+        if request.GET.get("days", "").isdigit()
+        else DEFAULT_PERIOD
+    )
     period = period if period in PERIODS else DEFAULT_PERIOD
     end = timezone.localdate()
     start = end - timedelta(days=period - 1)
@@ -48,27 +52,66 @@ def _charts(rows: list[DayStats]) -> list:
         return [None if getattr(r, name) is None else getattr(r, name) * scale for r in rows]
 
     return [
-        chart_build(key="conversations", title=_("Conversations and handovers"),
-                    unit="", days=days,
-                    series=[Series(_("conversations"), col("conversations")),
-                            Series(_("handovers"), col("handovers"), css="s2")]),
-        chart_build(key="first-reply", title=_("Time to the first staff reply (median)"),
-                    unit=_("min"), days=days,
-                    series=[Series(_("median"), [None if v is None else round(v / 60, 1)
-                                                 for v in col("first_reply_p50_s")])]),
-        chart_build(key="latency", title=_("Answer latency"), unit="ms", days=days,
-                    series=[Series("p50", col("latency_p50_ms"), kind="line"),
-                            Series("p95", col("latency_p95_ms"), kind="line", css="s2")]),
-        chart_build(key="tokens", title=_("Tokens per answer (context sent)"), unit="",
-                    days=days, series=[Series(_("tokens"), col("tokens_per_answer"))]),
-        chart_build(key="could-not-answer", title=_("Could not answer"), unit="%",
-                    days=days,
-                    series=[Series(_("share of answers"), col("could_not_answer_rate", 100),
-                                   kind="line")]),
-        chart_build(key="condensations", title=_("Condensations"), unit="", days=days,
-                    series=[Series(_("condensations"), col("condensations"))]),
-        chart_build(key="ratings", title=_("Ratings (average, 1-5)"), unit="", days=days,
-                    series=[Series(_("average"), col("rating_average"), kind="line")]),
+        chart_build(
+            key="conversations",
+            title=_("Conversations and handovers"),
+            unit="",
+            days=days,
+            series=[
+                Series(_("conversations"), col("conversations")),
+                Series(_("handovers"), col("handovers"), css="s2"),
+            ],
+        ),
+        chart_build(
+            key="first-reply",
+            title=_("Time to the first staff reply (median)"),
+            unit=_("min"),
+            days=days,
+            series=[
+                Series(
+                    _("median"),
+                    [None if v is None else round(v / 60, 1) for v in col("first_reply_p50_s")],
+                )
+            ],
+        ),
+        chart_build(
+            key="latency",
+            title=_("Answer latency"),
+            unit="ms",
+            days=days,
+            series=[
+                Series("p50", col("latency_p50_ms"), kind="line"),
+                Series("p95", col("latency_p95_ms"), kind="line", css="s2"),
+            ],
+        ),
+        chart_build(
+            key="tokens",
+            title=_("Tokens per answer (context sent)"),
+            unit="",
+            days=days,
+            series=[Series(_("tokens"), col("tokens_per_answer"))],
+        ),
+        chart_build(
+            key="could-not-answer",
+            title=_("Could not answer"),
+            unit="%",
+            days=days,
+            series=[Series(_("share of answers"), col("could_not_answer_rate", 100), kind="line")],
+        ),
+        chart_build(
+            key="condensations",
+            title=_("Condensations"),
+            unit="",
+            days=days,
+            series=[Series(_("condensations"), col("condensations"))],
+        ),
+        chart_build(
+            key="ratings",
+            title=_("Ratings (average, 1-5)"),
+            unit="",
+            days=days,
+            series=[Series(_("average"), col("rating_average"), kind="line")],
+        ),
     ]
 
 
@@ -102,9 +145,10 @@ class DashboardAdmin(admin.ModelAdmin):
         pooled = dashboard_days(site_ids=site_ids, start=start, end=end, per_site=False)
         per_site = dashboard_days(site_ids=site_ids, start=start, end=end, per_site=True)
         names = {s.pk: s.name for s in sites}
-        site_totals = [(names[site_id], dashboard_total([r for r in per_site
-                                                        if r.site_id == site_id]))
-                       for site_id in site_ids]
+        site_totals = [
+            (names[site_id], dashboard_total([r for r in per_site if r.site_id == site_id]))
+            for site_id in site_ids
+        ]
         query = request.GET.urlencode()
         context = {
             **self.admin_site.each_context(request),
@@ -134,12 +178,15 @@ class DashboardAdmin(admin.ModelAdmin):
         rows = dashboard_days(site_ids=site_ids, start=start, end=end, per_site=True)
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = (
-            f'attachment; filename="dashboard-{start.isoformat()}-{end.isoformat()}.csv"')
+            f'attachment; filename="dashboard-{start.isoformat()}-{end.isoformat()}.csv"'
+        )
         writer = csv.writer(response)
         writer.writerow(["site_id", "site", "day", *CSV_FIELDS])
         for row in rows:
-            values = ["" if getattr(row, name) is None else getattr(row, name)
-                      for name in CSV_FIELDS]
-            writer.writerow([row.site_id, _csv_text(names[row.site_id]), row.day.isoformat(),
-                             *values])
+            values = [
+                "" if getattr(row, name) is None else getattr(row, name) for name in CSV_FIELDS
+            ]
+            writer.writerow(
+                [row.site_id, _csv_text(names[row.site_id]), row.day.isoformat(), *values]
+            )
         return response

@@ -87,8 +87,9 @@ def _label(value: float) -> str:
     return f"{value:g}" if value < 1000 else f"{value:,.0f}"
 
 
-def chart_build(*, key: str, title: str, unit: str, days: list[date],
-                series: list[Series]) -> Chart:
+def chart_build(
+    *, key: str, title: str, unit: str, days: list[date], series: list[Series]
+) -> Chart:
     """Bars share each day's slot side by side; lines join the days that have a value."""
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
@@ -112,18 +113,45 @@ def chart_build(*, key: str, title: str, unit: str, days: list[date],
             label = f"{day.isoformat()}: {_label(value)} {unit}".strip()
             if s.kind == "bar":
                 x = LEFT + n * slot + slot * 0.1 + index * bar_w
-                bars.append(Bar(x=round(x, 1), y=y_of(value), width=round(bar_w, 1),
-                                height=round(bottom - y_of(value), 1), label=label))
+                bars.append(
+                    Bar(
+                        x=round(x, 1),
+                        y=y_of(value),
+                        width=round(bar_w, 1),
+                        height=round(bottom - y_of(value), 1),
+                        label=label,
+                    )
+                )
             else:
-                dots.append(Dot(x=round(LEFT + n * slot + slot / 2, 1), y=y_of(value),
-                                label=label))
-        drawn.append(Drawn(name=s.name, css=s.css, kind=s.kind, bars=bars, dots=dots,
-                           points=" ".join(f"{d.x},{d.y}" for d in dots)))
-    y_ticks = [Tick(position=y_of(top_value * f), label=_label(top_value * f))
-               for f in (0, 0.5, 1)]
+                dots.append(Dot(x=round(LEFT + n * slot + slot / 2, 1), y=y_of(value), label=label))
+        drawn.append(
+            Drawn(
+                name=s.name,
+                css=s.css,
+                kind=s.kind,
+                bars=bars,
+                dots=dots,
+                points=" ".join(f"{d.x},{d.y}" for d in dots),
+            )
+        )
+    y_ticks = [Tick(position=y_of(top_value * f), label=_label(top_value * f)) for f in (0, 0.5, 1)]
     every = max(1, math.ceil(len(days) / 8))
-    x_ticks = [Tick(position=round(LEFT + n * slot + slot / 2, 1), label=day.strftime("%m-%d"))
-               for n, day in enumerate(days) if n % every == 0]
-    return Chart(key=key, title=title, unit=unit, width=WIDTH, height=HEIGHT, plot_left=LEFT,
-                 plot_bottom=bottom, plot_right=WIDTH - RIGHT, series=drawn, y_ticks=y_ticks,
-                 x_ticks=x_ticks, empty=not present)
+    x_ticks = [
+        Tick(position=round(LEFT + n * slot + slot / 2, 1), label=day.strftime("%m-%d"))
+        for n, day in enumerate(days)
+        if n % every == 0
+    ]
+    return Chart(
+        key=key,
+        title=title,
+        unit=unit,
+        width=WIDTH,
+        height=HEIGHT,
+        plot_left=LEFT,
+        plot_bottom=bottom,
+        plot_right=WIDTH - RIGHT,
+        series=drawn,
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        empty=not present,
+    )

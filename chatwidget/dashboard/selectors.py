@@ -62,8 +62,11 @@ class DayStats:
 
 
 # the figures, in the CSV after site_id, site and day
-CSV_FIELDS = [f.name for f in fields(DayStats)
-              if not f.name.startswith("_") and f.name not in ("day", "site_id")]
+CSV_FIELDS = [
+    f.name
+    for f in fields(DayStats)
+    if not f.name.startswith("_") and f.name not in ("day", "site_id")
+]
 
 
 def percentile(values: list[int], p: float) -> int | None:
@@ -76,8 +79,10 @@ def percentile(values: list[int], p: float) -> int | None:
 
 def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
     tz = timezone.get_current_timezone()
-    return (datetime.combine(start, time.min, tzinfo=tz),
-            datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz))
+    return (
+        datetime.combine(start, time.min, tzinfo=tz),
+        datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz),
+    )
 
 
 def _finish(row: DayStats) -> DayStats:
@@ -92,13 +97,13 @@ def _finish(row: DayStats) -> DayStats:
     row.could_not_answer = row.answers_failed + row.handovers_by_assistant
     attempts = row.answers + row.handovers_by_assistant
     row.could_not_answer_rate = round(row.could_not_answer / attempts, 4) if attempts else None
-    row.handover_rate = (round(row.handovers / row.conversations, 4)
-                         if row.conversations else None)
+    row.handover_rate = round(row.handovers / row.conversations, 4) if row.conversations else None
     return row
 
 
-def dashboard_days(*, site_ids: Iterable[int], start: date, end: date,
-                   per_site: bool) -> list[DayStats]:
+def dashboard_days(
+    *, site_ids: Iterable[int], start: date, end: date, per_site: bool
+) -> list[DayStats]:
     """Every day from `start` to `end` (inclusive), per site (`per_site`, the CSV) or pooled
     over the sites (the charts), days without data included as zeros. Six queries."""
     site_ids = list(site_ids)
@@ -111,19 +116,23 @@ def dashboard_days(*, site_ids: Iterable[int], start: date, end: date,
             rows[key] = DayStats(day=day, site_id=key[0])
         return rows[key]
 
-    for stat in DailyStat.objects.filter(site_id__in=site_ids, day__gte=start, day__lte=end
-                                         ).values("site_id", "day", "conversations",
-                                                  "visitor_turns", "handovers"):
+    for stat in DailyStat.objects.filter(site_id__in=site_ids, day__gte=start, day__lte=end).values(
+        "site_id", "day", "conversations", "visitor_turns", "handovers"
+    ):
         target = row(stat["site_id"], stat["day"])
         target.conversations += stat["conversations"]
         target.visitor_turns += stat["visitor_turns"]
         target.handovers += stat["handovers"]
-    traces = (ContextTrace.objects
-              .filter(conversation__site_id__in=site_ids, created_at__gte=since,
-                      created_at__lt=until, answered__isnull=False)
-              .annotate(on=TruncDate("created_at"))
-              .values_list("conversation__site_id", "on", "latency_ms", "total_tokens",
-                           "answered"))
+    traces = (
+        ContextTrace.objects.filter(
+            conversation__site_id__in=site_ids,
+            created_at__gte=since,
+            created_at__lt=until,
+            answered__isnull=False,
+        )
+        .annotate(on=TruncDate("created_at"))
+        .values_list("conversation__site_id", "on", "latency_ms", "total_tokens", "answered")
+    )
     for site_id, day, latency, tokens, answered in traces:
         target = row(site_id, day)
         target.answers += 1
@@ -132,26 +141,32 @@ def dashboard_days(*, site_ids: Iterable[int], start: date, end: date,
             target._tokens.append(tokens)
         else:
             target.answers_failed += 1
-    cores = (Core.objects.filter(conversation__site_id__in=site_ids, created_at__gte=since,
-                                 created_at__lt=until)
-             .annotate(on=TruncDate("created_at"))
-             .values("conversation__site_id", "on").annotate(n=Count("id")))
+    cores = (
+        Core.objects.filter(
+            conversation__site_id__in=site_ids, created_at__gte=since, created_at__lt=until
+        )
+        .annotate(on=TruncDate("created_at"))
+        .values("conversation__site_id", "on")
+        .annotate(n=Count("id"))
+    )
     for item in cores:
         row(item["conversation__site_id"], item["on"]).condensations += item["n"]
-    cases = (Case.objects.filter(site_id__in=site_ids, requested_at__gte=since,
-                                 requested_at__lt=until)
-             .annotate(on=TruncDate("requested_at"))
-             .values_list("site_id", "on", "trigger", "requested_at", "first_reply_at"))
+    cases = (
+        Case.objects.filter(site_id__in=site_ids, requested_at__gte=since, requested_at__lt=until)
+        .annotate(on=TruncDate("requested_at"))
+        .values_list("site_id", "on", "trigger", "requested_at", "first_reply_at")
+    )
     for site_id, day, trigger, requested_at, first_reply_at in cases:
         target = row(site_id, day)
         if trigger == Case.Trigger.MODEL:
             target.handovers_by_assistant += 1
         if first_reply_at is not None:
-            target._first_reply.append(max(0, int((first_reply_at - requested_at)
-                                                   .total_seconds())))
-    ratings = (Rating.objects.filter(site_id__in=site_ids, created_at__gte=since,
-                                     created_at__lt=until)
-               .annotate(on=TruncDate("created_at")).values_list("site_id", "on", "score"))
+            target._first_reply.append(max(0, int((first_reply_at - requested_at).total_seconds())))
+    ratings = (
+        Rating.objects.filter(site_id__in=site_ids, created_at__gte=since, created_at__lt=until)
+        .annotate(on=TruncDate("created_at"))
+        .values_list("site_id", "on", "score")
+    )
     for site_id, day, score in ratings:
         row(site_id, day)._scores.append(score)
 
@@ -164,8 +179,15 @@ def dashboard_total(rows: list[DayStats]) -> DayStats:
     """The rows pooled into one (the summary line): sums, and percentiles over all values."""
     total = DayStats(day=rows[0].day if rows else timezone.localdate(), site_id=None)
     for item in rows:
-        for name in ("conversations", "visitor_turns", "handovers", "handovers_by_assistant",
-                     "answers", "answers_failed", "condensations"):
+        for name in (
+            "conversations",
+            "visitor_turns",
+            "handovers",
+            "handovers_by_assistant",
+            "answers",
+            "answers_failed",
+            "condensations",
+        ):
             setattr(total, name, getattr(total, name) + getattr(item, name))
         total._latencies += item._latencies
         total._tokens += item._tokens

@@ -22,8 +22,16 @@ from chatwidget.models import Site
 
 @admin.register(GoliveRun)
 class GoliveRunAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "site", "status", "progress", "total_tokens",
-                    "ttft_median_ms", "model_name", "requested_by")
+    list_display = (
+        "created_at",
+        "site",
+        "status",
+        "progress",
+        "total_tokens",
+        "ttft_median_ms",
+        "model_name",
+        "requested_by",
+    )
     list_filter = ("site", "status")
     list_select_related = ("site", "requested_by")
     change_list_template = "admin/golive/history.html"
@@ -40,13 +48,17 @@ class GoliveRunAdmin(admin.ModelAdmin):
 
     def get_urls(self) -> list:
         start = self.admin_site.admin_view(require_POST(self.start_view))
-        return [path("start/<int:site_id>/", start, name="chatwidget_goliverun_start"),
-                *super().get_urls()]
+        return [
+            path("start/<int:site_id>/", start, name="chatwidget_goliverun_start"),
+            *super().get_urls(),
+        ]
 
     def start_view(self, request: HttpRequest, site_id: int) -> HttpResponse:
         """The button on the site's page: start a run on a worker, show its report."""
-        if not (request.user.has_perm("chatwidget.add_goliverun")
-                or request.user.has_perm("chatwidget.change_site")):
+        if not (
+            request.user.has_perm("chatwidget.add_goliverun")
+            or request.user.has_perm("chatwidget.change_site")
+        ):
             raise PermissionDenied
         site = get_object_or_404(Site, pk=site_id)
         try:
@@ -54,12 +66,18 @@ class GoliveRunAdmin(admin.ModelAdmin):
         except GoliveRefused as exc:
             messages.error(request, str(exc))
             return HttpResponseRedirect(reverse("admin:chatwidget_site_change", args=[site.pk]))
-        messages.info(request, _("The go-live check runs on a worker; this page shows its "
-                                 "progress."))
+        messages.info(
+            request, _("The go-live check runs on a worker; this page shows its progress.")
+        )
         return HttpResponseRedirect(reverse("admin:chatwidget_goliverun_change", args=[run.pk]))
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict | None = None) -> HttpResponse:
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict | None = None,
+    ) -> HttpResponse:
         """The report: each case with its checks, rubric verdict, evidence and figures."""
         run = get_object_or_404(GoliveRun.objects.select_related("site"), pk=object_id)
         if not self.has_view_permission(request, run):

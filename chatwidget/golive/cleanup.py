@@ -30,18 +30,21 @@ def _counts(conversation_ids: list[int]) -> dict:
     counts: dict = defaultdict(Counter)
     redactions: dict = defaultdict(Counter)
     for site_id, created in Conversation.objects.filter(pk__in=conversation_ids).values_list(
-            "site_id", "created_at"):
+        "site_id", "created_at"
+    ):
         counts[(site_id, _day(created))]["conversations"] += 1
     turns = Turn.objects.filter(conversation_id__in=conversation_ids).values_list(
-        "conversation__site_id", "created_at", "role", "findings")
+        "conversation__site_id", "created_at", "role", "findings"
+    )
     for site_id, created, role, findings in turns:
         key = (site_id, _day(created))
         if role in _ROLE_FIELD:
             counts[key][_ROLE_FIELD[role]] += 1
         for kind, n in (findings or {}).items():
             redactions[key][str(kind)] += int(n)
-    for site_id, requested in Case.objects.filter(
-            conversation_id__in=conversation_ids).values_list("site_id", "requested_at"):
+    for site_id, requested in Case.objects.filter(conversation_id__in=conversation_ids).values_list(
+        "site_id", "requested_at"
+    ):
         counts[(site_id, _day(requested))]["handovers"] += 1
     return {key: (counts[key], redactions[key]) for key in set(counts) | set(redactions)}
 
@@ -51,13 +54,16 @@ def _stats_subtract(counts: dict) -> None:
         row = DailyStat.objects.select_for_update().filter(site_id=site_id, day=day).first()
         if row is None:
             continue
-        DailyStat.objects.filter(pk=row.pk).update(**{
-            name: Greatest(F(name) - n, Value(0)) for name, n in fields.items()})
+        DailyStat.objects.filter(pk=row.pk).update(
+            **{name: Greatest(F(name) - n, Value(0)) for name, n in fields.items()}
+        )
         if redactions:
-            merged = {k: max(0, int(v) - redactions.get(k, 0))
-                      for k, v in (row.redactions or {}).items()}
+            merged = {
+                k: max(0, int(v) - redactions.get(k, 0)) for k, v in (row.redactions or {}).items()
+            }
             DailyStat.objects.filter(pk=row.pk).update(
-                redactions={k: v for k, v in merged.items() if v})
+                redactions={k: v for k, v in merged.items() if v}
+            )
 
 
 def golive_conversations_delete(*, conversation_ids: list[int]) -> int:
@@ -66,11 +72,13 @@ def golive_conversations_delete(*, conversation_ids: list[int]) -> int:
     if not conversation_ids:
         return 0
     with transaction.atomic():
-        ids = list(Conversation.objects.select_for_update()
-                   .filter(pk__in=conversation_ids).values_list("pk", flat=True))
+        ids = list(
+            Conversation.objects.select_for_update()
+            .filter(pk__in=conversation_ids)
+            .values_list("pk", flat=True)
+        )
         _stats_subtract(_counts(ids))
         Case.objects.filter(conversation_id__in=ids).delete()
-        deleted = Conversation.objects.filter(pk__in=ids).delete()[1].get(
-            "memory.Conversation", 0)
+        deleted = Conversation.objects.filter(pk__in=ids).delete()[1].get("memory.Conversation", 0)
         transaction.on_commit(lambda: conversation_cache_clear(conversation_ids=ids))
     return deleted

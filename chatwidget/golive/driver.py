@@ -43,8 +43,9 @@ class Visitor:
     """One browser tab. `open()` says hello; `say()` sends a message and waits for the
     complete answer; `close()` leaves the page."""
 
-    def __init__(self, *, application, site_key: str, origin: str,
-                 answer_timeout_s: float = 90.0) -> None:
+    def __init__(
+        self, *, application, site_key: str, origin: str, answer_timeout_s: float = 90.0
+    ) -> None:
         self.application = application
         self.site_key = site_key
         self.origin = origin
@@ -54,7 +55,8 @@ class Visitor:
 
     async def open(self, *, session: str | None = None, last_seq: int | None = None) -> dict:
         self.comm = WebsocketCommunicator(
-            self.application, f"/ws/chat/{self.site_key}/",
+            self.application,
+            f"/ws/chat/{self.site_key}/",
             headers=[(b"origin", self.origin.encode())],
         )
         self.comm.scope["client"] = CLIENT
@@ -70,12 +72,12 @@ class Visitor:
         await self._send({"type": "hello", "session": session, "last_seq": last_seq})
         frame = await self._recv(10)
         if frame.get("type") != "welcome":
-            raise ProtocolFailure(f"expected welcome, got {frame.get('type')}: "
-                                  f"{frame.get('code', '')}")
+            raise ProtocolFailure(
+                f"expected welcome, got {frame.get('type')}: {frame.get('code', '')}"
+            )
         return frame
 
-    async def say(self, text: str, *, expect_answer: bool = True,
-                  quiet_s: float = 2.0) -> Exchange:
+    async def say(self, text: str, *, expect_answer: bool = True, quiet_s: float = 2.0) -> Exchange:
         """Send a message; wait for its ack and (with `expect_answer`) for the complete
         answer. Without, listen `quiet_s` seconds and record whatever arrives."""
         ex = Exchange(text=text)

@@ -23,14 +23,19 @@ class GoliveRun(models.Model):
         ERROR = "error", _("Could not run")
 
     site = models.ForeignKey(
-        "chatwidget.Site", on_delete=models.CASCADE, related_name="golive_runs",
+        "chatwidget.Site",
+        on_delete=models.CASCADE,
+        related_name="golive_runs",
         verbose_name=_("site"),
     )
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         verbose_name=_("requested by"),
     )
     source = models.CharField(_("started from"), max_length=10, default="command")

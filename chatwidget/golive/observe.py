@@ -33,18 +33,23 @@ class TurnRow:
 
 
 def conversation_id_for(*, session: str) -> int | None:
-    return (Conversation.objects.filter(token_hash=token_hash(session))
-            .values_list("pk", flat=True).first())
+    return (
+        Conversation.objects.filter(token_hash=token_hash(session))
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 def conversation_state(*, conversation_id: int) -> str | None:
-    return (Conversation.objects.filter(pk=conversation_id)
-            .values_list("state", flat=True).first())
+    return Conversation.objects.filter(pk=conversation_id).values_list("state", flat=True).first()
 
 
 def turns_of(*, conversation_id: int) -> list[TurnRow]:
-    rows = (Turn.objects.filter(conversation_id=conversation_id).order_by("seq")
-            .values_list("seq", "role", "text", "token_count"))
+    rows = (
+        Turn.objects.filter(conversation_id=conversation_id)
+        .order_by("seq")
+        .values_list("seq", "role", "text", "token_count")
+    )
     return [TurnRow(*row) for row in rows]
 
 
@@ -58,7 +63,8 @@ def core_current(*, conversation_id: int) -> Core | None:
 
 def condensation_tokens(*, conversation_id: int) -> int:
     rows = Core.objects.filter(conversation_id=conversation_id).values_list(
-        "condense_prompt_tokens", "condense_completion_tokens")
+        "condense_prompt_tokens", "condense_completion_tokens"
+    )
     return sum(a + b for a, b in rows)
 
 
@@ -72,12 +78,16 @@ def request_rebuild(*, trace: ContextTrace, site: Site) -> str:
     if site.pinned_conventions:
         parts.append(site.pinned_conventions)
     if trace.core_version:
-        core = Core.objects.filter(conversation_id=trace.conversation_id,
-                                   version=trace.core_version).first()
+        core = Core.objects.filter(
+            conversation_id=trace.conversation_id, version=trace.core_version
+        ).first()
         if core is not None:
             parts.append(core_render(data=core.data, covers_through=trace.core_covers_through))
-    texts = dict(Turn.objects.filter(conversation_id=trace.conversation_id,
-                                     seq__in=trace.verbatim_seqs).values_list("seq", "text"))
+    texts = dict(
+        Turn.objects.filter(
+            conversation_id=trace.conversation_id, seq__in=trace.verbatim_seqs
+        ).values_list("seq", "text")
+    )
     parts.extend(texts[seq] for seq in trace.verbatim_seqs if seq in texts)
     return "\n".join(parts)
 
@@ -103,8 +113,11 @@ def core_condense_now(*, conversation_id: int) -> tuple[Core | None, str]:
 
 
 def _text_fields(model) -> list[models.Field]:  # noqa: ANN001
-    return [f for f in model._meta.concrete_fields
-            if isinstance(f, (models.CharField, models.TextField, models.JSONField))]
+    return [
+        f
+        for f in model._meta.concrete_fields
+        if isinstance(f, (models.CharField, models.TextField, models.JSONField))
+    ]
 
 
 def leak_scan(*, values: list[str]) -> list[str]:

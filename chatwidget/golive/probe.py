@@ -39,10 +39,17 @@ class CaseResult:
         return "pass"
 
     def as_dict(self) -> dict:
-        return {"key": self.key, "title": self.title, "status": self.status,
-                "checks": self.checks, "grade": self.grade.as_dict() if self.grade else None,
-                "evidence": self.evidence, "turns": self.turns, "tokens": self.tokens,
-                "error": self.error}
+        return {
+            "key": self.key,
+            "title": self.title,
+            "status": self.status,
+            "checks": self.checks,
+            "grade": self.grade.as_dict() if self.grade else None,
+            "evidence": self.evidence,
+            "turns": self.turns,
+            "tokens": self.tokens,
+            "error": self.error,
+        }
 
 
 def slice_around(text: str, needles: list[str], width: int = EVIDENCE_CHARS) -> str:
@@ -52,17 +59,28 @@ def slice_around(text: str, needles: list[str], width: int = EVIDENCE_CHARS) -> 
     hits = [text.find(n) for n in needles if n and n in text]
     at = min(hits) if hits else len(text) - width
     start = max(0, min(at - width // 3, len(text) - width))
-    return ("…" if start else "") + text[start:start + width] + (
-        "…" if start + width < len(text) else "")
+    return (
+        ("…" if start else "")
+        + text[start : start + width]
+        + ("…" if start + width < len(text) else "")
+    )
 
 
 class Probe:
     """The tools a case uses. Conversations it creates are reported to `on_conversation` at
     once (so a crash cannot leave one behind unnoticed)."""
 
-    def __init__(self, *, site: Site, application, origin: str, grader_model: str,
-                 quiet_s: float, answer_timeout_s: float,
-                 on_conversation: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        *,
+        site: Site,
+        application,
+        origin: str,
+        grader_model: str,
+        quiet_s: float,
+        answer_timeout_s: float,
+        on_conversation: Callable[[int], Awaitable[None]],
+    ) -> None:
         self.site = site
         self.application = application
         self.origin = origin
@@ -76,10 +94,15 @@ class Probe:
 
     # --- driving ----------------------------------------------------------------------------
 
-    async def visitor(self, *, session: str | None = None,
-                      last_seq: int | None = None) -> tuple[Visitor, dict]:
-        v = Visitor(application=self.application, site_key=self.site.key, origin=self.origin,
-                    answer_timeout_s=self.answer_timeout_s)
+    async def visitor(
+        self, *, session: str | None = None, last_seq: int | None = None
+    ) -> tuple[Visitor, dict]:
+        v = Visitor(
+            application=self.application,
+            site_key=self.site.key,
+            origin=self.origin,
+            answer_timeout_s=self.answer_timeout_s,
+        )
         welcome = await v.open(session=session, last_seq=last_seq)
         return v, welcome
 
@@ -128,15 +151,19 @@ class Probe:
 
     def check_exchange(self, ex: Exchange) -> None:
         if ex.error:
-            self.check(_("the message '%(text)s' was answered") % {"text": ex.text[:40]},
-                       False, _("error: %(code)s") % {"code": ex.error})
+            self.check(
+                _("the message '%(text)s' was answered") % {"text": ex.text[:40]},
+                False,
+                _("error: %(code)s") % {"code": ex.error},
+            )
 
     def evidence(self, **slices: str) -> None:
         self.result.evidence.update({k: v for k, v in slices.items() if v})
 
     async def grade(self, *, criterion: str, ex: Exchange, context: list[str]) -> None:
-        self.result.grade = await answer_grade(criterion=criterion, context=context,
-                                               answer=ex.answer, model=self.grader_model)
+        self.result.grade = await answer_grade(
+            criterion=criterion, context=context, answer=ex.answer, model=self.grader_model
+        )
 
     # --- figures ------------------------------------------------------------------------------
 
@@ -144,29 +171,41 @@ class Probe:
         """Tokens and time to first token per exchange; totals for the case."""
         answers = condensation = 0
         for conv_id in self.conversations:
-            condensation += await self.read(observe.condensation_tokens,
-                                            conversation_id=conv_id)
+            condensation += await self.read(observe.condensation_tokens, conversation_id=conv_id)
         cache: dict[int, tuple] = {}
         for conv_id, ex in self.exchanges:
             if conv_id not in cache:
                 cache[conv_id] = (
-                    {t.request_seq: t for t in
-                     await self.read(observe.traces_of, conversation_id=conv_id)},
-                    {t.seq: t for t in await self.read(observe.turns_of,
-                                                       conversation_id=conv_id)})
+                    {
+                        t.request_seq: t
+                        for t in await self.read(observe.traces_of, conversation_id=conv_id)
+                    },
+                    {t.seq: t for t in await self.read(observe.turns_of, conversation_id=conv_id)},
+                )
             traces, turns = cache[conv_id]
             trace = traces.get(ex.seq)
             stored = turns.get(ex.seq)
             prompt = trace.total_tokens if trace else 0
             answer = turns[ex.answer_seq].tokens if ex.answer_seq in turns else 0
             answers += prompt + answer
-            self.result.turns.append({
-                "seq": ex.seq, "text": stored.text if stored else "",
-                "prompt_tokens": prompt, "answer_tokens": answer, "ttft_ms": ex.ttft_ms,
-                "model_called": trace is not None, "error": ex.error or ""})
+            self.result.turns.append(
+                {
+                    "seq": ex.seq,
+                    "text": stored.text if stored else "",
+                    "prompt_tokens": prompt,
+                    "answer_tokens": answer,
+                    "ttft_ms": ex.ttft_ms,
+                    "model_called": trace is not None,
+                    "error": ex.error or "",
+                }
+            )
         rubric = self.result.grade.tokens if self.result.grade else 0
-        self.result.tokens = {"answers": answers, "condensation": condensation,
-                              "grading": rubric, "total": answers + condensation + rubric}
+        self.result.tokens = {
+            "answers": answers,
+            "condensation": condensation,
+            "grading": rubric,
+            "total": answers + condensation + rubric,
+        }
 
 
 def ttft_median(cases: list[dict]) -> int | None:

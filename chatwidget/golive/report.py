@@ -13,17 +13,24 @@ def _indent(text: str, prefix: str = "      ") -> str:
 
 
 def case_lines(case: dict, *, verbose: bool = False) -> list[str]:
-    lines = [f"[{MARK.get(case['status'], case['status'])}] {case['title']}"
-             f"  ({case['tokens'].get('total', 0)} tokens)"]
+    lines = [
+        f"[{MARK.get(case['status'], case['status'])}] {case['title']}"
+        f"  ({case['tokens'].get('total', 0)} tokens)"
+    ]
     for check in case["checks"]:
-        lines.append(f"    {'ok  ' if check['passed'] else 'FAIL'} {check['name']}"
-                     + (f" - {check['detail']}" if check["detail"] and (
-                         verbose or not check["passed"]) else ""))
+        lines.append(
+            f"    {'ok  ' if check['passed'] else 'FAIL'} {check['name']}"
+            + (
+                f" - {check['detail']}"
+                if check["detail"] and (verbose or not check["passed"])
+                else ""
+            )
+        )
     grade = case.get("grade")
     if grade:
         lines.append(f"    {_('rubric (advisory)')}: {grade['verdict']} - {grade['reason']}")
         if grade.get("evidence"):
-            lines.append(f"      \"{grade['evidence'][:200]}\"")
+            lines.append(f'      "{grade["evidence"][:200]}"')
     if case.get("error"):
         lines.append(f"    {_('error')}: {case['error']}")
     if verbose or case["status"] != "pass":
@@ -33,24 +40,38 @@ def case_lines(case: dict, *, verbose: bool = False) -> list[str]:
     if verbose:
         for t in case["turns"]:
             ttft = f"{t['ttft_ms']} ms" if t.get("ttft_ms") is not None else "-"
-            lines.append(f"    turn {t['seq']}: {t['prompt_tokens']}+{t['answer_tokens']} "
-                         f"tokens, first token {ttft}")
+            lines.append(
+                f"    turn {t['seq']}: {t['prompt_tokens']}+{t['answer_tokens']} "
+                f"tokens, first token {ttft}"
+            )
     return lines
 
 
 def run_text(run: GoliveRun, *, verbose: bool = False) -> str:
-    lines = [_("Go-live check of %(site)s with model %(model)s") % {
-        "site": run.site.name, "model": run.model_name}]
+    lines = [
+        _("Go-live check of %(site)s with model %(model)s")
+        % {"site": run.site.name, "model": run.model_name}
+    ]
     for case in run.report:
         lines.extend(case_lines(case, verbose=verbose))
     counts = {s: sum(1 for c in run.report if c["status"] == s) for s in MARK}
     ttft = f"{run.ttft_median_ms} ms" if run.ttft_median_ms is not None else "-"
     lines.append("")
-    lines.append(_("%(passed)s passed, %(warned)s advisory, %(failed)s failed; %(tokens)s "
-                   "tokens in all; median time to first token %(ttft)s (the article: "
-                   "%(article)s ms)") % {
-        "passed": counts["pass"], "warned": counts["warn"], "failed": counts["fail"],
-        "tokens": run.total_tokens, "ttft": ttft, "article": ARTICLE_TTFT_MS})
+    lines.append(
+        _(
+            "%(passed)s passed, %(warned)s advisory, %(failed)s failed; %(tokens)s "
+            "tokens in all; median time to first token %(ttft)s (the article: "
+            "%(article)s ms)"
+        )
+        % {
+            "passed": counts["pass"],
+            "warned": counts["warn"],
+            "failed": counts["fail"],
+            "tokens": run.total_tokens,
+            "ttft": ttft,
+            "article": ARTICLE_TTFT_MS,
+        }
+    )
     if run.error:
         lines.append(_("The run stopped: %(error)s") % {"error": run.error})
     lines.append(_("Status: %(status)s") % {"status": run.get_status_display()})

@@ -63,8 +63,9 @@ def grade_messages(*, criterion: str, context: list[str], answer: str) -> list[d
     ]
 
 
-async def answer_grade(*, criterion: str, context: list[str], answer: str | None,
-                       model: str) -> Grade:
+async def answer_grade(
+    *, criterion: str, context: list[str], answer: str | None, model: str
+) -> Grade:
     """Grade `answer`. No answer (the model failed) is a fail without a call."""
     if not answer:
         return Grade("fail", reason=_("There was no answer to grade."), criterion=criterion)
@@ -72,17 +73,24 @@ async def answer_grade(*, criterion: str, context: list[str], answer: str | None
         response = await llm.get_client().chat.completions.create(
             model=model,
             messages=grade_messages(criterion=criterion, context=context, answer=answer),
-            response_format={"type": "json_schema", "json_schema": {
-                "name": "golive_verdict", "schema": VERDICT_SCHEMA, "strict": True}},
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": "golive_verdict", "schema": VERDICT_SCHEMA, "strict": True},
+            },
         )
     except openai.APIError as exc:
         log.warning("grading call failed", extra={"error": type(exc).__name__})
-        return Grade("error", reason=_("The grading call failed (%(error)s).") % {
-            "error": type(exc).__name__},
-                     criterion=criterion)
+        return Grade(
+            "error",
+            reason=_("The grading call failed (%(error)s).") % {"error": type(exc).__name__},
+            criterion=criterion,
+        )
     usage = response.usage
-    tokens = (getattr(usage, "prompt_tokens", 0) or 0) + (
-        getattr(usage, "completion_tokens", 0) or 0) if usage else 0
+    tokens = (
+        (getattr(usage, "prompt_tokens", 0) or 0) + (getattr(usage, "completion_tokens", 0) or 0)
+        if usage
+        else 0
+    )
     content = (response.choices[0].message.content or "") if response.choices else ""
     return verdict_parse(content=content, answer=answer, criterion=criterion, tokens=tokens)
 
@@ -92,16 +100,32 @@ def verdict_parse(*, content: str, answer: str, criterion: str, tokens: int = 0)
     try:
         data = json.loads(content)
     except ValueError:
-        return Grade("invalid", reason=_("The grader did not reply with JSON."),
-                     criterion=criterion, tokens=tokens)
-    if not isinstance(data, dict) or data.get("verdict") not in ("pass", "fail") or not all(
-            isinstance(data.get(k), str) for k in ("evidence", "reason")):
-        return Grade("invalid", reason=_("The grader's JSON does not follow the schema."),
-                     criterion=criterion, tokens=tokens)
+        return Grade(
+            "invalid",
+            reason=_("The grader did not reply with JSON."),
+            criterion=criterion,
+            tokens=tokens,
+        )
+    if (
+        not isinstance(data, dict)
+        or data.get("verdict") not in ("pass", "fail")
+        or not all(isinstance(data.get(k), str) for k in ("evidence", "reason"))
+    ):
+        return Grade(
+            "invalid",
+            reason=_("The grader's JSON does not follow the schema."),
+            criterion=criterion,
+            tokens=tokens,
+        )
     evidence, reason = data["evidence"].strip()[:500], data["reason"].strip()[:500]
     if not evidence or _norm(evidence) not in _norm(answer):
-        return Grade("invalid", evidence=evidence,
-                     reason=_("The grader's quote does not occur in the answer."),
-                     criterion=criterion, tokens=tokens)
-    return Grade(data["verdict"], evidence=evidence, reason=reason, criterion=criterion,
-                 tokens=tokens)
+        return Grade(
+            "invalid",
+            evidence=evidence,
+            reason=_("The grader's quote does not occur in the answer."),
+            criterion=criterion,
+            tokens=tokens,
+        )
+    return Grade(
+        data["verdict"], evidence=evidence, reason=reason, criterion=criterion, tokens=tokens
+    )

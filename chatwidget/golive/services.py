@@ -45,12 +45,16 @@ def site_model_name(site: Site) -> str:
 def golive_refusal(*, site: Site) -> str | None:
     """Why the check may not run for this site now, or None."""
     if settings.DEMO_MODE:
-        return _("The go-live check needs a language model, and this installation runs in "
-                 "demo mode (no OPENAI_API_KEY). Configure the model first; the check then "
-                 "runs against it.")
+        return _(
+            "The go-live check needs a language model, and this installation runs in "
+            "demo mode (no OPENAI_API_KEY). Configure the model first; the check then "
+            "runs against it."
+        )
     if not site.allowed_origins:
-        return _("The site has no allowed origin; the check talks to the chat as a page of "
-                 "the site would.")
+        return _(
+            "The site has no allowed origin; the check talks to the chat as a page of "
+            "the site would."
+        )
     return None
 
 
@@ -58,16 +62,26 @@ def _fingerprint(text: str) -> str:
     return f"{len(text)} chars, sha256 {hashlib.sha256(text.encode()).hexdigest()[:10]}"
 
 
-def golive_run_create(*, site: Site, requested_by=None, source: str = "command",  # noqa: ANN001
-                      grader_model: str = "") -> GoliveRun:
+def golive_run_create(
+    *,
+    site: Site,
+    requested_by=None,
+    source: str = "command",  # noqa: ANN001
+    grader_model: str = "",
+) -> GoliveRun:
     reason = golive_refusal(site=site)
     if reason:
         raise GoliveRefused(reason)
     return GoliveRun.objects.create(
-        site=site, requested_by=requested_by, source=source, model_name=site_model_name(site),
-        grader_model=grader_model or site_model_name(site), progress_total=len(CASES),
+        site=site,
+        requested_by=requested_by,
+        source=source,
+        model_name=site_model_name(site),
+        grader_model=grader_model or site_model_name(site),
+        progress_total=len(CASES),
         config={
-            "context_budget": site.context_budget, "answer_reserve": site.answer_reserve,
+            "context_budget": site.context_budget,
+            "answer_reserve": site.answer_reserve,
             "verbatim_window_turns": site.verbatim_window_turns,
             "verbatim_min_exchanges": site.verbatim_min_exchanges,
             "condense_after_turns": site.condense_after_turns,
@@ -98,13 +112,21 @@ async def _track(run: GoliveRun, conversation_id: int) -> None:
 async def _cleanup(run: GoliveRun) -> None:
     if run.conversation_ids:
         await database_sync_to_async(golive_conversations_delete)(
-            conversation_ids=run.conversation_ids)
+            conversation_ids=run.conversation_ids
+        )
         run.conversation_ids = []
         await database_sync_to_async(_save)(run, "conversation_ids")
 
 
-async def _execute(run: GoliveRun, *, application, only: list[str] | None,  # noqa: ANN001
-                   progress: Progress | None, quiet_s: float, answer_timeout_s: float) -> None:
+async def _execute(
+    run: GoliveRun,
+    *,
+    application,
+    only: list[str] | None,  # noqa: ANN001
+    progress: Progress | None,
+    quiet_s: float,
+    answer_timeout_s: float,
+) -> None:
     site = await database_sync_to_async(Site.objects.get)(pk=run.site_id)
     origin = site.allowed_origins[0]
     cases = [c for c in CASES if not only or c.key in only]
@@ -114,10 +136,15 @@ async def _execute(run: GoliveRun, *, application, only: list[str] | None,  # no
         await database_sync_to_async(_save)(run, "current_case", "progress_total")
         if progress:
             progress(run, None)
-        probe = Probe(site=site, application=application, origin=origin,
-                      grader_model=run.grader_model, quiet_s=quiet_s,
-                      answer_timeout_s=answer_timeout_s,
-                      on_conversation=lambda cid: _track(run, cid))
+        probe = Probe(
+            site=site,
+            application=application,
+            origin=origin,
+            grader_model=run.grader_model,
+            quiet_s=quiet_s,
+            answer_timeout_s=answer_timeout_s,
+            on_conversation=lambda cid: _track(run, cid),
+        )
         probe.result = CaseResult(key=case.key, title=str(case.title))
         try:
             await case.run(probe)
@@ -138,19 +165,31 @@ async def _execute(run: GoliveRun, *, application, only: list[str] | None,  # no
             progress(run, result)
 
 
-def golive_run_execute(*, run_id: int, application, only: list[str] | None = None,  # noqa: ANN001
-                       progress: Progress | None = None, quiet_s: float = 3.0,
-                       answer_timeout_s: float | None = None) -> GoliveRun:
+def golive_run_execute(
+    *,
+    run_id: int,
+    application,
+    only: list[str] | None = None,  # noqa: ANN001
+    progress: Progress | None = None,
+    quiet_s: float = 3.0,
+    answer_timeout_s: float | None = None,
+) -> GoliveRun:
     """Run the cases of a created run; store the report and the final status. Leftovers of
     an earlier run of the site that crashed are deleted first.
 
     `application` is the ASGI application a visitor reaches (`chatwidget.asgi`), handed in
     by the caller (a transport), so this service does not import a transport."""
     run = GoliveRun.objects.select_related("site").get(pk=run_id)
-    active = Q(status__in=[GoliveRun.Status.QUEUED, GoliveRun.Status.RUNNING],
-               created_at__gt=timezone.now() - timedelta(seconds=RUN_TIMEOUT_S))
-    for stale in GoliveRun.objects.filter(site_id=run.site_id).exclude(pk=run.pk).exclude(
-            conversation_ids=[]).exclude(active):  # a run still going keeps its own
+    active = Q(
+        status__in=[GoliveRun.Status.QUEUED, GoliveRun.Status.RUNNING],
+        created_at__gt=timezone.now() - timedelta(seconds=RUN_TIMEOUT_S),
+    )
+    for stale in (
+        GoliveRun.objects.filter(site_id=run.site_id)
+        .exclude(pk=run.pk)
+        .exclude(conversation_ids=[])
+        .exclude(active)
+    ):  # a run still going keeps its own
         golive_conversations_delete(conversation_ids=stale.conversation_ids)
         GoliveRun.objects.filter(pk=stale.pk).update(conversation_ids=[])
     reason = golive_refusal(site=run.site)
@@ -162,8 +201,16 @@ def golive_run_execute(*, run_id: int, application, only: list[str] | None = Non
     _save(run, "status", "started_at")
     timeout = answer_timeout_s or settings.LLM_TIMEOUT_SECONDS * 3
     future = asyncio.run_coroutine_threadsafe(
-        _execute(run, application=application, only=only, progress=progress,
-                 quiet_s=quiet_s, answer_timeout_s=timeout), _background_loop())
+        _execute(
+            run,
+            application=application,
+            only=only,
+            progress=progress,
+            quiet_s=quiet_s,
+            answer_timeout_s=timeout,
+        ),
+        _background_loop(),
+    )
     try:
         future.result(timeout=RUN_TIMEOUT_S)
     except Exception as exc:  # the run broke as a whole: say so, and still clean up
@@ -184,8 +231,11 @@ def golive_run_execute(*, run_id: int, application, only: list[str] | None = Non
         run.status = GoliveRun.Status.PASSED
     run.ttft_median_ms = ttft_median(run.report)
     run.current_case, run.finished_at = "", timezone.now()
-    _save(run, "status", "error", "ttft_median_ms", "current_case", "finished_at",
-          "conversation_ids")
-    log.info("go-live run finished", extra={"run": run.pk, "status": run.status,
-                                            "tokens": run.total_tokens})
+    _save(
+        run, "status", "error", "ttft_median_ms", "current_case", "finished_at", "conversation_ids"
+    )
+    log.info(
+        "go-live run finished",
+        extra={"run": run.pk, "status": run.status, "tokens": run.total_tokens},
+    )
     return run

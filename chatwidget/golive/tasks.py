@@ -6,8 +6,13 @@ from chatwidget.asgi import application
 from chatwidget.golive.services import golive_run_execute
 
 
-@shared_task(name="chatwidget.golive.tasks.golive_check", ignore_result=True,
-             acks_late=False, soft_time_limit=30 * 60, time_limit=31 * 60)
+@shared_task(
+    name="chatwidget.golive.tasks.golive_check",
+    ignore_result=True,
+    acks_late=False,
+    soft_time_limit=30 * 60,
+    time_limit=31 * 60,
+)
 def golive_check(run_id: int) -> str:
     """Execute a created run; progress and report are stored on the run row, which the
     admin page shows while it runs. Not retried and not acknowledged late: a second

@@ -13,8 +13,16 @@ from chatwidget.services.turns import (
 )
 
 __all__ = [
-    "AnswerResult", "TurnOutcome", "VisitorTurn", "answer_generate", "answer_recover",
-    "bot_may_answer", "embed_snippet", "site_create", "turn_outcome", "visitor_rate_limited",
+    "AnswerResult",
+    "TurnOutcome",
+    "VisitorTurn",
+    "answer_generate",
+    "answer_recover",
+    "bot_may_answer",
+    "embed_snippet",
+    "site_create",
+    "turn_outcome",
+    "visitor_rate_limited",
     "visitor_turn_case_update",
     "visitor_turn_receive",
 ]

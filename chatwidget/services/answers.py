@@ -78,8 +78,12 @@ def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
     key = _lease_key(conversation_id, request_seq)
     if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
         return AnswerResult.BUSY, None, None
-    if retry and Turn.objects.filter(conversation_id=conversation_id, seq__gt=request_seq,
-                                     role=TurnRole.ASSISTANT).exists():
+    if (
+        retry
+        and Turn.objects.filter(
+            conversation_id=conversation_id, seq__gt=request_seq, role=TurnRole.ASSISTANT
+        ).exists()
+    ):
         cache.delete(key)
         return AnswerResult.SILENT, None, None
     # The authority on "may the bot answer?" at the moment it matters: the reservation runs
@@ -89,21 +93,33 @@ def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
         cache.delete(key)
         return AnswerResult.SILENT, None, None
     seq, language = reserved
-    built = context_build(conversation_id=conversation_id, request_seq=request_seq,
-                          trace_save=False)  # stored after the answer, in _finish
+    built = context_build(
+        conversation_id=conversation_id, request_seq=request_seq, trace_save=False
+    )  # stored after the answer, in _finish
     return built, seq, language
 
 
-def _finish(conversation_id: int, request_seq: int, seq: int, text: str, owner: str,
-            built: BuiltContext | None = None) -> None:
+def _finish(
+    conversation_id: int,
+    request_seq: int,
+    seq: int,
+    text: str,
+    owner: str,
+    built: BuiltContext | None = None,
+) -> None:
     """After the answer, one thread hop: the context trace (before the turn, so it exists
     once the visitor sees the stored answer), the answer, the request's lease released."""
     try:
         if built is not None:
             context_trace_save(built=built)
         if text:
-            turn_append(conversation_id=conversation_id, role=TurnRole.ASSISTANT, text=text,
-                        seq=seq, client_id=answer_client_id(request_seq))
+            turn_append(
+                conversation_id=conversation_id,
+                role=TurnRole.ASSISTANT,
+                text=text,
+                seq=seq,
+                client_id=answer_client_id(request_seq),
+            )
     finally:
         _lease_release(_lease_key(conversation_id, request_seq), owner)
 
@@ -122,8 +138,14 @@ async def _lease_keep(key: str, owner: str) -> None:
             return
 
 
-async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
-                          client_id: str | None, retry: bool = False) -> AnswerResult:
+async def answer_generate(
+    *,
+    conversation_id: int,
+    request_seq: int,
+    send: Send,
+    client_id: str | None,
+    retry: bool = False,
+) -> AnswerResult:
     """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
     answer and publish it to every tab. The bot stays silent unless the state is `bot`.
 
@@ -138,9 +160,16 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
     key = _lease_key(conversation_id, request_seq)
     keeper = asyncio.ensure_future(_lease_keep(key, owner))
     try:
-        return await _answer_stream(conversation_id=conversation_id, request_seq=request_seq,
-                                    send=send, client_id=client_id, built=built, seq=seq,
-                                    language=language, owner=owner)
+        return await _answer_stream(
+            conversation_id=conversation_id,
+            request_seq=request_seq,
+            send=send,
+            client_id=client_id,
+            built=built,
+            seq=seq,
+            language=language,
+            owner=owner,
+        )
     except asyncio.CancelledError:
         try:
             _lease_release(key, owner)  # one cache round trip: the hand-over
@@ -151,15 +180,24 @@ async def answer_generate(*, conversation_id: int, request_seq: int, send: Send,
         keeper.cancel()
 
 
-async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
-                         client_id: str | None, built, seq: int, language: str,
-                         owner: str) -> AnswerResult:
+async def _answer_stream(
+    *,
+    conversation_id: int,
+    request_seq: int,
+    send: Send,
+    client_id: str | None,
+    built,
+    seq: int,
+    language: str,
+    owner: str,
+) -> AnswerResult:
     parts: list[str] = []
     handover_reason: str | None = None
     started = timezone.now()
     if settings.DEMO_MODE:
-        lookup = await demo_lookup_lines(built=built, conversation_id=conversation_id,
-                                         request_seq=request_seq, language=language)
+        lookup = await demo_lookup_lines(
+            built=built, conversation_id=conversation_id, request_seq=request_seq, language=language
+        )
         text = llm.demo_reply(
             sections=built.sections,
             verbatim_turns=len(built.trace.verbatim_seqs),
@@ -176,11 +214,16 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
             await asyncio.sleep(0)
     else:
         # the first delta at once, then at most one frame per WS_DELTA_INTERVAL_MS
-        out = DeltaCoalescer(send=send, frame=lambda text: delta_frame(seq=seq, text=text),
-                             interval=settings.WS_DELTA_INTERVAL_MS / 1000)
+        out = DeltaCoalescer(
+            send=send,
+            frame=lambda text: delta_frame(seq=seq, text=text),
+            interval=settings.WS_DELTA_INTERVAL_MS / 1000,
+        )
         try:
             async for event in reply_events(  # the model, and the shop actions it calls
-                built=built, conversation_id=conversation_id, request_seq=request_seq,
+                built=built,
+                conversation_id=conversation_id,
+                request_seq=request_seq,
                 language=language,
             ):
                 if isinstance(event, llm.Delta):
@@ -191,20 +234,30 @@ async def _answer_stream(*, conversation_id: int, request_seq: int, send: Send,
         except llm.ModelUnavailable:
             await out.close()  # what arrived before the failure, as before coalescing
             _trace_outcome(built, started, answered=False)
-            await db_async(_finish)(conversation_id, request_seq, seq, "", owner,
-                                    built=built)
-            await send(error_frame(code=ErrorCode.MODEL_UNAVAILABLE,
-                                   message=_model_unavailable_text(language),
-                                   client_id=client_id))
+            await db_async(_finish)(conversation_id, request_seq, seq, "", owner, built=built)
+            await send(
+                error_frame(
+                    code=ErrorCode.MODEL_UNAVAILABLE,
+                    message=_model_unavailable_text(language),
+                    client_id=client_id,
+                )
+            )
             return AnswerResult.FAILED
         await out.close()
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
     _trace_outcome(built, started, answered=bool(parts))
-    await db_async(_finish)(conversation_id, request_seq, seq, "".join(parts).strip(), owner,
-                            built=built)
-    log.info("answer stored", extra={"conversation": conversation_id, "seq": seq,
-                                     "ms": int((timezone.now() - started).total_seconds() * 1000)})
+    await db_async(_finish)(
+        conversation_id, request_seq, seq, "".join(parts).strip(), owner, built=built
+    )
+    log.info(
+        "answer stored",
+        extra={
+            "conversation": conversation_id,
+            "seq": seq,
+            "ms": int((timezone.now() - started).total_seconds() * 1000),
+        },
+    )
     if handover_reason is not None:
         await db_async(handover_request)(
             conversation_id=conversation_id, trigger=Case.Trigger.MODEL, reason=handover_reason
@@ -227,8 +280,9 @@ def _model_unavailable_text(language: str) -> str:
         )
 
 
-async def answer_recover(*, conversation_id: int, send: Send,
-                         lock: asyncio.Lock | None = None) -> AnswerResult:
+async def answer_recover(
+    *, conversation_id: int, send: Send, lock: asyncio.Lock | None = None
+) -> AnswerResult:
     """Answer the conversation's newest visitor turn if it has no answer and nobody holds its
     lease: the process that acked it died or stopped mid-answer. Called when a widget says
     hello (a reconnect after a crash lands here). While another process's lease is live it
@@ -240,17 +294,23 @@ async def answer_recover(*, conversation_id: int, send: Send,
     deadline = loop.time() + settings.LLM_TIMEOUT_SECONDS * 3
     while True:
         pending = await db_async(turn_unanswered)(
-            conversation_id=conversation_id,
-            max_age_s=settings.ANSWER_RECOVER_MAX_AGE_SECONDS)
+            conversation_id=conversation_id, max_age_s=settings.ANSWER_RECOVER_MAX_AGE_SECONDS
+        )
         if pending is None:
             return AnswerResult.SILENT
         async with lock or contextlib.nullcontext():
-            result = await answer_generate(conversation_id=conversation_id,
-                                           request_seq=pending.seq, send=send,
-                                           client_id=pending.client_id, retry=True)
+            result = await answer_generate(
+                conversation_id=conversation_id,
+                request_seq=pending.seq,
+                send=send,
+                client_id=pending.client_id,
+                retry=True,
+            )
         if result is not AnswerResult.BUSY or loop.time() >= deadline:
             if result is AnswerResult.STORED:
-                log.info("answer recovered", extra={"conversation": conversation_id,
-                                                    "request_seq": pending.seq})
+                log.info(
+                    "answer recovered",
+                    extra={"conversation": conversation_id, "request_seq": pending.seq},
+                )
             return result
         await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 2)

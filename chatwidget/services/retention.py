@@ -9,8 +9,9 @@ from handover.services.retention import case_copies_purge_expired
 from memory.retention import PurgeCounts, retention_purge_expired
 
 
-def retention_purge_all(*, now=None, batch_size: int = 500,
-                        time_budget_s: float = 60.0) -> PurgeCounts:
+def retention_purge_all(
+    *, now=None, batch_size: int = 500, time_budget_s: float = 60.0
+) -> PurgeCounts:
     """Conversations, profiles and audit events (memory), then the raw copies of cases past
     their run-off (handover), in bounded batches. When the time budget runs out the rest
     waits for the next run (`finished` is False)."""

@@ -57,15 +57,25 @@ def visitor_rate_limited(*, address: str, session_key: str) -> bool:
     """Count one visitor frame against the client address and the session; True when
     limited. Fails open while the cache is away (a short outage must not stop every chat).
     Both counts in one cache round trip on Redis."""
-    return rate_limits_hit_fail_open(hits=[
-        (f"addr:{address_key(address)}", settings.RATE_LIMIT_PER_ADDRESS),  # IPv6: its /64
-        (f"sess:{session_key}", settings.RATE_LIMIT_PER_SESSION),
-    ])
+    return rate_limits_hit_fail_open(
+        hits=[
+            (f"addr:{address_key(address)}", settings.RATE_LIMIT_PER_ADDRESS),  # IPv6: its /64
+            (f"sess:{session_key}", settings.RATE_LIMIT_PER_SESSION),
+        ]
+    )
 
 
 def visitor_turn_receive(
-    *, site_id: int, address: str, session_key: str, token: str | None, client_id: str,
-    text: str, language: str, profile_id: int | None, conversation_id: int | None,
+    *,
+    site_id: int,
+    address: str,
+    session_key: str,
+    token: str | None,
+    client_id: str,
+    text: str,
+    language: str,
+    profile_id: int | None,
+    conversation_id: int | None,
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
 
@@ -73,8 +83,14 @@ def visitor_turn_receive(
     if visitor_rate_limited(address=address, session_key=session_key):
         return RATE_LIMITED
     result, conv, new_token, hint = visitor_message_receive(
-        site_id=site_id, token=token, client_id=client_id, text=text, language=language,
-        profile_id=profile_id, conversation_id=conversation_id)
+        site_id=site_id,
+        token=token,
+        client_id=client_id,
+        text=text,
+        language=language,
+        profile_id=profile_id,
+        conversation_id=conversation_id,
+    )
     if new_token:
         # the first message was counted under this connection; count it for the session
         rate_limit_hit_fail_open(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)

@@ -75,20 +75,23 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
-            ],
+            ]
         },
-    },
+    }
 ]
 
 DATABASES = {
-    "default": env.db("DATABASE_URL", default=f"sqlite:///{RUN_DIR / 'chatwidget.sqlite3'}"),
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{RUN_DIR / 'chatwidget.sqlite3'}")
 }
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # WAL lets the web process, the worker and beat share one file without "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20,
-         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -108,12 +111,14 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{
-                    "address": REDIS_URL,
-                    "socket_connect_timeout": 2,
-                    "retry": AsyncRetry(ExponentialBackoff(cap=0.5, base=0.1), 3),
-                    "retry_on_error": _REDIS_RETRY_ON,
-                }],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_connect_timeout": 2,
+                        "retry": AsyncRetry(ExponentialBackoff(cap=0.5, base=0.1), 3),
+                        "retry_on_error": _REDIS_RETRY_ON,
+                    }
+                ],
                 "capacity": 200,
                 "expiry": 30,
             },
@@ -193,9 +198,7 @@ TIKTOKEN_CACHE_DIR = env("TIKTOKEN_CACHE_DIR", default=str(BASE_DIR.parent / "sh
 # --- Celery ---------------------------------------------------------------------------------
 # The embedded broker's URL names a host (unused) so that kombu does not warn "No hostname was
 # supplied" in every process that connects.
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or (
-    REDIS_URL or "filesystem://localhost/"
-)
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="") or (REDIS_URL or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     # The embedded broker: a folder shared by the web process and the worker. Both create
     # it, so whichever starts first can publish or consume.
@@ -249,21 +252,24 @@ CELERY_BEAT_SCHEDULE = {
     },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",
-        "schedule": timedelta(seconds=env.int("MEMORY_CONDENSE_LAGGING_INTERVAL_SECONDS",
-                                              default=120)),
+        "schedule": timedelta(
+            seconds=env.int("MEMORY_CONDENSE_LAGGING_INTERVAL_SECONDS", default=120)
+        ),
     },
 }
 
 # --- conversation memory: condensation (memory/condense.py) -----------------------------------
 # One condensation per conversation at a time: a cache lock that outlives the task's hard
 # time limit, so a worker killed mid-task releases it by expiry.
-MEMORY_CONDENSE_LOCK_SECONDS = env.int("MEMORY_CONDENSE_LOCK_SECONDS",
-                                       default=CELERY_TASK_TIME_LIMIT + 30)
+MEMORY_CONDENSE_LOCK_SECONDS = env.int(
+    "MEMORY_CONDENSE_LOCK_SECONDS", default=CELERY_TASK_TIME_LIMIT + 30
+)
 MEMORY_CONDENSE_QUEUED_SECONDS = 60  # suppresses duplicate enqueues while one is queued
 MEMORY_CONDENSE_CHUNK_TOKENS = env.int("MEMORY_CONDENSE_CHUNK_TOKENS", default=3000)
 MEMORY_CONDENSE_CHUNK_TURNS = 80  # per condensation step (model call)
-MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS = env.float("MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS",
-                                                  default=80.0)
+MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS = env.float(
+    "MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS", default=80.0
+)
 MEMORY_CONDENSE_LAGGING_HOURS = 24  # condense_lagging looks at conversations this recent
 MEMORY_CORE_MAX_TOKENS = env.int("MEMORY_CORE_MAX_TOKENS", default=600)  # rendered core cap
 
@@ -355,8 +361,7 @@ LOGGING = {
         "text": {"()": "chatwidget.logging.TextFormatter"},
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT,
-                    "filters": ["scrub"]},
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["scrub"]}
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {

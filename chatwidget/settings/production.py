@@ -10,14 +10,7 @@ Every variable is documented in deploy/README.md ("Configuration").
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import (
-    CELERY_BROKER_URL,
-    CONTENT_SECURITY_POLICY,
-    DATABASES,
-    PUBLIC_URL,
-    REDIS_URL,
-    env,
-)
+from .base import CELERY_BROKER_URL, CONTENT_SECURITY_POLICY, DATABASES, PUBLIC_URL, REDIS_URL, env
 
 DEBUG = False
 
@@ -26,7 +19,7 @@ SECRET_KEY = env("SECRET_KEY")  # no default: ImproperlyConfigured "Set the SECR
 if len(SECRET_KEY) < 32 or SECRET_KEY.startswith(("insecure", "django-insecure")):
     raise ImproperlyConfigured(
         "SECRET_KEY is too short or a placeholder: use 50 random characters, e.g. "
-        "python3 -c \"import secrets; print(secrets.token_urlsafe(50))\""
+        'python3 -c "import secrets; print(secrets.token_urlsafe(50))"'
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")  # no default; health probes need no entry here
 if not ALLOWED_HOSTS:

@@ -8,9 +8,7 @@ from .base import BASE_DIR, STATIC_ROOT, env
 
 # `make test` points TEST_DATABASE_URL at PostgreSQL where one is running (CI does); without
 # it the suite runs on in-memory SQLite and the PostgreSQL-only tests skip with a message.
-DATABASES = {
-    "default": env.db("TEST_DATABASE_URL", default="sqlite:///:memory:"),
-}
+DATABASES = {"default": env.db("TEST_DATABASE_URL", default="sqlite:///:memory:")}
 # Each run gets its own test database unless TEST_DB_NAME names one, so two suites can run
 # side by side on one server. The name goes into the environment so that processes the
 # tests start (workers, servers) see the same one.

@@ -11,7 +11,9 @@ from chatwidget.webhooks.models import Webhook, WebhookDelivery, WebhookEvent
 
 class WebhookForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
-        label=_("events"), choices=WebhookEvent.choices, required=False,
+        label=_("events"),
+        choices=WebhookEvent.choices,
+        required=False,
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Only the events ticked here are sent."),
     )
@@ -53,12 +55,30 @@ class WebhookAdmin(admin.ModelAdmin):
 class WebhookDeliveryAdmin(admin.ModelAdmin):
     """The delivery log: what was sent where, how often, and the last answer."""
 
-    list_display = ("created_at", "event", "hook", "status", "attempts", "response_code",
-                    "error", "last_attempt_at")
+    list_display = (
+        "created_at",
+        "event",
+        "hook",
+        "status",
+        "attempts",
+        "response_code",
+        "error",
+        "last_attempt_at",
+    )
     list_filter = ("status", "event", "hook__site")
     list_select_related = ("hook",)
-    readonly_fields = ("id", "hook", "event", "status", "attempts", "response_code", "error",
-                       "created_at", "last_attempt_at", "body")
+    readonly_fields = (
+        "id",
+        "hook",
+        "event",
+        "status",
+        "attempts",
+        "response_code",
+        "error",
+        "created_at",
+        "last_attempt_at",
+        "body",
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -46,8 +46,9 @@ def webhook_signature(*, secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={_digest(secret, timestamp, body)}"
 
 
-def webhook_signature_verify(*, secret: str, header: str, body: bytes,
-                             tolerance_s: int = 300, now: float | None = None) -> bool:
+def webhook_signature_verify(
+    *, secret: str, header: str, body: bytes, tolerance_s: int = 300, now: float | None = None
+) -> bool:
     """What a receiver does (Python receivers may copy it; the tests use it): parse the
     header, refuse a timestamp older than `tolerance_s`, compare in constant time."""
     try:
@@ -82,21 +83,22 @@ def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, s
 def webhook_attempt(*, delivery_id: str, last: bool) -> Attempt:
     """POST the delivery once, signed, and log the outcome. `last`: no retry follows, so a
     failure is final. Safe to run twice: a delivered row is not sent again."""
-    delivery = (WebhookDelivery.objects.select_related("hook")
-                .filter(pk=delivery_id).first())
+    delivery = WebhookDelivery.objects.select_related("hook").filter(pk=delivery_id).first()
     if delivery is None or delivery.status == WebhookDelivery.Status.DELIVERED:
         return Attempt.DONE
     hook = delivery.hook
     if not hook.active:
         WebhookDelivery.objects.filter(pk=delivery.pk).update(
-            status=WebhookDelivery.Status.FAILED, error="hook switched off")
+            status=WebhookDelivery.Status.FAILED, error="hook switched off"
+        )
         return Attempt.FAILED
     body = delivery.body.encode()
     headers = {
         "Content-Type": "application/json",
         "User-Agent": "chatwidget-webhooks/1",
-        SIGNATURE_HEADER: webhook_signature(secret=hook.secret, timestamp=int(time.time()),
-                                            body=body),
+        SIGNATURE_HEADER: webhook_signature(
+            secret=hook.secret, timestamp=int(time.time()), body=body
+        ),
         EVENT_HEADER: delivery.event,
         DELIVERY_HEADER: str(delivery.pk),
     }
@@ -115,8 +117,14 @@ def webhook_attempt(*, delivery_id: str, last: bool) -> Attempt:
         row.response_code = code
         row.error = error if not ok else ""
         row.last_attempt_at = timezone.now()
-        row.save(update_fields=["attempts", "status", "response_code", "error",
-                                "last_attempt_at"])
-    log.info("webhook attempt", extra={"delivery": str(delivery.pk), "hook": hook.pk,
-                                       "code": code, "outcome": outcome.value})
+        row.save(update_fields=["attempts", "status", "response_code", "error", "last_attempt_at"])
+    log.info(
+        "webhook attempt",
+        extra={
+            "delivery": str(delivery.pk),
+            "hook": hook.pk,
+            "code": code,
+            "outcome": outcome.value,
+        },
+    )
     return outcome

@@ -45,7 +45,8 @@ def _subscribed_events(site_id: int) -> set[str]:
         return set(hint)
     events: set[str] = set()
     for hook_events in Webhook.objects.filter(site_id=site_id, active=True).values_list(
-            "events", flat=True):
+        "events", flat=True
+    ):
         events.update(hook_events or [])
     try:
         cache.set(key, sorted(events), timeout=settings.WEBHOOK_HINT_SECONDS)
@@ -54,16 +55,20 @@ def _subscribed_events(site_id: int) -> set[str]:
     return events
 
 
-def webhook_emit(*, site_id: int, event: WebhookEvent, data: dict[str, Any],
-                 text: dict[str, str] | None = None) -> int:
+def webhook_emit(
+    *, site_id: int, event: WebhookEvent, data: dict[str, Any], text: dict[str, str] | None = None
+) -> int:
     """Write one delivery per active hook of the site that subscribed to `event` and queue
     their delivery after commit. `data`: ids, counts, scores, times (never text or personal
     data); `text`: message text, added only for hooks whose owner turned it on. Returns the
     number of deliveries."""
     if event not in _subscribed_events(site_id):
         return 0
-    hooks = [hook for hook in Webhook.objects.filter(site_id=site_id, active=True)
-             if event in (hook.events or [])]
+    hooks = [
+        hook
+        for hook in Webhook.objects.filter(site_id=site_id, active=True)
+        if event in (hook.events or [])
+    ]
     created = []
     for hook in hooks:
         delivery_id = uuid.uuid4()
@@ -74,12 +79,16 @@ def webhook_emit(*, site_id: int, event: WebhookEvent, data: dict[str, Any],
             "site": site_id,
             "data": {**data, **(text or {})} if hook.include_text else dict(data),
         }
-        created.append(WebhookDelivery(id=delivery_id, hook=hook, event=event,
-                                       body=json.dumps(payload, sort_keys=True)))
+        created.append(
+            WebhookDelivery(
+                id=delivery_id, hook=hook, event=event, body=json.dumps(payload, sort_keys=True)
+            )
+        )
     WebhookDelivery.objects.bulk_create(created)
     for delivery in created:
         task_enqueue_on_commit(WEBHOOK_DELIVER_TASK, str(delivery.id))
     if created:
-        log.info("webhook event", extra={"site": site_id, "kind": str(event),
-                                         "deliveries": len(created)})
+        log.info(
+            "webhook event", extra={"site": site_id, "kind": str(event), "deliveries": len(created)}
+        )
     return len(created)

@@ -24,15 +24,21 @@ class Webhook(models.Model):
     it on for this hook (the reason of a case, the case note, a rating's comment)."""
 
     site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE, related_name="webhooks")
-    url = models.URLField(_("receiver URL"), max_length=500,
-                          help_text=_("https:// in production. Redirects are not followed."))
+    url = models.URLField(
+        _("receiver URL"),
+        max_length=500,
+        help_text=_("https:// in production. Redirects are not followed."),
+    )
     events = models.JSONField(_("events"), default=list, blank=True)
     include_text = models.BooleanField(
-        _("include message text"), default=False,
+        _("include message text"),
+        default=False,
         help_text=_("Off: events carry ids, counts and scores only."),
     )
     secret = models.CharField(
-        _("signing secret"), max_length=100, default=new_webhook_secret,
+        _("signing secret"),
+        max_length=100,
+        default=new_webhook_secret,
         help_text=_("The receiver checks the X-Chatwidget-Signature header with it."),
     )
     active = models.BooleanField(_("active"), default=True)
@@ -60,8 +66,9 @@ class WebhookDelivery(models.Model):
     hook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(_("event"), max_length=40, choices=WebhookEvent.choices)
     body = models.TextField()
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
-                              default=Status.PENDING, db_index=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     response_code = models.PositiveSmallIntegerField(_("last HTTP status"), null=True, blank=True)
     error = models.CharField(_("last error"), max_length=200, blank=True)

@@ -11,7 +11,7 @@ from chatwidget.webhooks.emit import WEBHOOK_DELIVER_TASK
 
 def retry_countdown(retries: int) -> float:
     """Exponential backoff with a little jitter: base, 2x base, 4x base ... capped."""
-    base = settings.WEBHOOK_RETRY_BASE_SECONDS * (2 ** retries)
+    base = settings.WEBHOOK_RETRY_BASE_SECONDS * (2**retries)
     return min(base, settings.WEBHOOK_RETRY_MAX_SECONDS) * random.uniform(1.0, 1.25)  # noqa: S311
 
 

@@ -45,20 +45,25 @@ def inbox_publish(*, case_id: int, site_id: int) -> None:
     publish_on_commit(STAFF_ALL_GROUP, {"type": "inbox", "case": case_id, "site": site_id})
 
 
-def contact_from_turns(*, conversation_id: int, after_seq: int = 0,
-                       kinds: tuple[str, ...] = CONTACT_KINDS) -> list[dict]:
+def contact_from_turns(
+    *, conversation_id: int, after_seq: int = 0, kinds: tuple[str, ...] = CONTACT_KINDS
+) -> list[dict]:
     """Contact details the visitor gave: values cut from the visitor's turns by their spans
     (e-mail, phone, postal address). Newest last, without repeats."""
     found: list[dict] = []
     seen: set[tuple[str, str]] = set()
-    turns = (Turn.objects.filter(conversation_id=conversation_id, role=TurnRole.VISITOR,
-                                 seq__gt=after_seq)
-             .order_by("seq").only("seq", "text", "spans"))
+    turns = (
+        Turn.objects.filter(
+            conversation_id=conversation_id, role=TurnRole.VISITOR, seq__gt=after_seq
+        )
+        .order_by("seq")
+        .only("seq", "text", "spans")
+    )
     for turn in turns:
         for kind, start, end in turn.spans or []:
             if kind not in kinds:
                 continue
-            value = turn.text[int(start):int(end)].strip()
+            value = turn.text[int(start) : int(end)].strip()
             key = (kind, value.lower())
             if value and key not in seen:
                 seen.add(key)
@@ -89,8 +94,10 @@ def _fresh_core(conversation_id: int) -> Core | None:
     try:
         core = core_refresh_inline(conversation_id=conversation_id)
     except Exception as exc:
-        log.warning("inline core refresh failed", extra={"conversation": conversation_id,
-                                                         "error": type(exc).__name__})
+        log.warning(
+            "inline core refresh failed",
+            extra={"conversation": conversation_id, "error": type(exc).__name__},
+        )
     else:
         if core is not None:
             return core
@@ -99,19 +106,20 @@ def _fresh_core(conversation_id: int) -> Core | None:
 
 def callback_promise(site: Site) -> str:
     # Internal (the core is read by staff and the model), so in the site's language.
-    hours = hours_describe(spec=site.staff_hours, language=site.default_language,
-                           time_zone=site.time_zone)
+    hours = hours_describe(
+        spec=site.staff_hours, language=site.default_language, time_zone=site.time_zone
+    )
     with translation.override(site.default_language):
-        return gettext("Call back during staff hours (%(hours)s) using the contact details "
-                       "the visitor left.") % {"hours": hours}
+        return gettext(
+            "Call back during staff hours (%(hours)s) using the contact details the visitor left."
+        ) % {"hours": hours}
 
 
 def case_core_store(*, case: Case, site: Site, add_promise: bool) -> None:
     """The case keeps the core as it was at handover (staff read it on the case page)."""
     core = _fresh_core(case.conversation_id)
     if add_promise:
-        core = core_promise_add(conversation_id=case.conversation_id,
-                                text=callback_promise(site))
+        core = core_promise_add(conversation_id=case.conversation_id, text=callback_promise(site))
     if core is not None:
         Case.objects.filter(pk=case.pk).update(core=core.data, core_version=core.version)
         case.core, case.core_version = core.data, core.version

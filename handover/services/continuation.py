@@ -117,15 +117,20 @@ def continuation_email_send(*, case_id: int, seq: int) -> bool:
         return False
     if visitor_online(conversation_id=case.conversation_id):
         return False
-    turn = Turn.objects.filter(conversation_id=case.conversation_id, seq=seq,
-                               role=TurnRole.STAFF).first()
+    turn = Turn.objects.filter(
+        conversation_id=case.conversation_id, seq=seq, role=TurnRole.STAFF
+    ).first()
     conv = Conversation.objects.filter(pk=case.conversation_id).first()
     if turn is None or conv is None:
         return False
     code = continuation_code(conversation_id=conv.pk)
     link = settings.PUBLIC_URL.rstrip("/") + reverse("continuation", args=[code])
-    context = {"site": case.site.name, "reply": turn.text, "link": link,
-               "days": _max_age() // 86400 or 1}
+    context = {
+        "site": case.site.name,
+        "reply": turn.text,
+        "link": link,
+        "days": _max_age() // 86400 or 1,
+    }
     with translation.override(conv.language):
         subject = render_to_string("handover/email/continuation_subject.txt", context).strip()
         body = render_to_string("handover/email/continuation.txt", context)

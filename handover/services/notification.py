@@ -30,7 +30,9 @@ def case_notify_staff(*, case_id: int) -> bool:
     link = settings.PUBLIC_URL.rstrip("/") + reverse("admin:handover_case_change", args=[case.pk])
     with translation.override(settings.LANGUAGE_CODE):
         subject = gettext("[%(site)s] A visitor is waiting for a person (case %(id)s)") % {
-            "site": case.site.name, "id": case.pk}
+            "site": case.site.name,
+            "id": case.pk,
+        }
         body = gettext(
             "A visitor on %(site)s asked for a person.\n\nOpen the case: %(link)s\n\n"
             "This e-mail holds no conversation content; read it in admin."

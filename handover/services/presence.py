@@ -32,8 +32,9 @@ def _ttl() -> int:
     return int(getattr(settings, "STAFF_PRESENCE_TTL_SECONDS", 90))
 
 
-def staff_presence_mark(*, user_id: int, channel: str, present: bool,
-                        now: float | None = None) -> None:
+def staff_presence_mark(
+    *, user_id: int, channel: str, present: bool, now: float | None = None
+) -> None:
     """Mark (or unmark) one staff socket of `user_id` as open."""
     now = time.time() if now is None else now
     entries = {c: exp for c, exp in (cache.get(_key(user_id)) or {}).items() if exp > now}
@@ -51,8 +52,7 @@ def staff_present_user_ids(*, user_ids: list[int], now: float | None = None) -> 
     """Which of `user_ids` have at least one live staff socket."""
     now = time.time() if now is None else now
     found = cache.get_many([_key(u) for u in user_ids])
-    return {u for u in user_ids
-            if any(exp > now for exp in (found.get(_key(u)) or {}).values())}
+    return {u for u in user_ids if any(exp > now for exp in (found.get(_key(u)) or {}).values())}
 
 
 def staff_available(*, site_id: int) -> bool:
@@ -61,9 +61,14 @@ def staff_available(*, site_id: int) -> bool:
     if not getattr(settings, "STAFF_PRESENCE_REQUIRED", True):
         return True
     perm = Permission.objects.filter(content_type__app_label="handover", codename="change_case")
-    users = list(get_user_model().objects.filter(is_active=True, is_staff=True)
-                 .filter(Q(is_superuser=True) | Q(groups__permissions__in=perm)
-                         | Q(user_permissions__in=perm)).distinct())
+    users = list(
+        get_user_model()
+        .objects.filter(is_active=True, is_staff=True)
+        .filter(
+            Q(is_superuser=True) | Q(groups__permissions__in=perm) | Q(user_permissions__in=perm)
+        )
+        .distinct()
+    )
     present = staff_present_user_ids(user_ids=[u.pk for u in users])
     for user in users:
         if user.pk in present:

@@ -36,9 +36,13 @@ class RatingState:
 def _rateable_case(conversation_id: int) -> Case | None:
     """The conversation's newest resolved case, within RATING_WINDOW_DAYS of resolution."""
     since = timezone.now() - timedelta(days=settings.RATING_WINDOW_DAYS)
-    return (Case.objects.filter(conversation_id=conversation_id, status=Case.Status.RESOLVED,
-                                resolved_at__gte=since)
-            .order_by("-resolved_at").first())
+    return (
+        Case.objects.filter(
+            conversation_id=conversation_id, status=Case.Status.RESOLVED, resolved_at__gte=since
+        )
+        .order_by("-resolved_at")
+        .first()
+    )
 
 
 def rating_state(*, conversation_id: int) -> RatingState:
@@ -62,12 +66,20 @@ def rating_give(*, conversation_id: int, score: int, comment: str = "") -> Ratin
     text = mask(redacted.text, redacted.spans) if redacted.text else ""
     try:
         with transaction.atomic():
-            rating = Rating.objects.create(case=case, site_id=case.site_id, score=score,
-                                           comment=text)
-            webhook_emit(site_id=case.site_id, event=WebhookEvent.RATING_GIVEN,
-                         data={"case": case.pk, "conversation": conversation_id,
-                               "score": score, "has_comment": bool(text)},
-                         text={"comment": text} if text else None)
+            rating = Rating.objects.create(
+                case=case, site_id=case.site_id, score=score, comment=text
+            )
+            webhook_emit(
+                site_id=case.site_id,
+                event=WebhookEvent.RATING_GIVEN,
+                data={
+                    "case": case.pk,
+                    "conversation": conversation_id,
+                    "score": score,
+                    "has_comment": bool(text),
+                },
+                text={"comment": text} if text else None,
+            )
     except IntegrityError:  # rated already (another tab, a retry): the first one stays
         return Rating.objects.get(case=case)
     log.info("case rated", extra={"case": case.pk, "score": score})

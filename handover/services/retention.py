@@ -23,7 +23,8 @@ def _run_off_over_q(*, policy: RetentionPolicy, now: datetime) -> Q:
     """Cases whose run-off is over: resolved (or released) more than case_days ago."""
     cutoff = now - timedelta(days=policy.case_days)
     return Q(status__in=ENDED_STATUSES) & (
-        Q(resolved_at__lt=cutoff) | Q(resolved_at__isnull=True, requested_at__lt=cutoff))
+        Q(resolved_at__lt=cutoff) | Q(resolved_at__isnull=True, requested_at__lt=cutoff)
+    )
 
 
 def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:

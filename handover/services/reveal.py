@@ -32,8 +32,9 @@ def plaintext_reveal(*, case_id: int, user, target: str, reason: str) -> Reveale
     case = Case.objects.get(pk=case_id)
     if case_transcript_is_expired(case=case):
         # nothing to show, so nothing to audit: the retention period is over
-        raise ValidationError(gettext("This case has expired: its transcript and contact "
-                                      "details are no longer kept."))
+        raise ValidationError(
+            gettext("This case has expired: its transcript and contact details are no longer kept.")
+        )
     if target == "transcript":
         if case.conversation_id is None:
             raise ValidationError(gettext("The transcript of this case no longer exists."))
@@ -54,10 +55,16 @@ def plaintext_reveal(*, case_id: int, user, target: str, reason: str) -> Reveale
     else:
         raise ValidationError(gettext("This field does not exist."))
     AuditEvent.objects.create(
-        actor=user, actor_label=user.get_username(), action=AuditEvent.Action.REVEAL,
-        site_id=case.site_id, conversation_ref=case.conversation_id,
-        target=f"case {case.pk} / {details['field']}", reason=reason, details=details,
+        actor=user,
+        actor_label=user.get_username(),
+        action=AuditEvent.Action.REVEAL,
+        site_id=case.site_id,
+        conversation_ref=case.conversation_id,
+        target=f"case {case.pk} / {details['field']}",
+        reason=reason,
+        details=details,
     )
-    log.info("plaintext revealed", extra={"case": case.pk, "field": details["field"],
-                                          "user": user.pk})
+    log.info(
+        "plaintext revealed", extra={"case": case.pk, "field": details["field"], "user": user.pk}
+    )
     return revealed

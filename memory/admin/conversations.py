@@ -22,14 +22,17 @@ from memory.redaction import mask
 TRANSCRIPT_LIMIT = 200  # newest turns shown on the page (the export has them all)
 TRACE_LIMIT = 50  # newest traces shown inline
 
+
 def core_html(*, data: dict, covers_through: int) -> str:
     """A core as a readable form for staff (labels translated, values as stored)."""
     return fragment("core_form", sections=core_sections(data), covers_through=covers_through)
+
 
 def _current_object_id(request: HttpRequest) -> str | None:
     match = getattr(request, "resolver_match", None)
     object_id = match.kwargs.get("object_id") if match else None
     return object_id if object_id and str(object_id).isdigit() else None
+
 
 class _ReadOnlyInline(admin.TabularInline):
     extra = 0
@@ -45,14 +48,23 @@ class _ReadOnlyInline(admin.TabularInline):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
         return False
 
+
 class CoreInline(_ReadOnlyInline):
     """Every version of the condensed core, newest first."""
 
     model = Core
     verbose_name = _("core version")
     verbose_name_plural = _("core versions")
-    fields = ("version", "covers_through_seq", "source", "token_count", "condense_tokens",
-              "repairs", "created_at", "core_form")
+    fields = (
+        "version",
+        "covers_through_seq",
+        "source",
+        "token_count",
+        "condense_tokens",
+        "repairs",
+        "created_at",
+        "core_form",
+    )
     readonly_fields = fields
     ordering = ("-version",)
 
@@ -64,14 +76,25 @@ class CoreInline(_ReadOnlyInline):
     def core_form(self, core: Core) -> str:
         return core_html(data=core.data, covers_through=core.covers_through_seq)
 
+
 class ContextTraceInline(_ReadOnlyInline):
     """What each model call was sent: tokens per section, turn ids, what was left out."""
 
     model = ContextTrace
     verbose_name = _("model call")
     verbose_name_plural = _("model calls (newest first; what the model was sent)")
-    fields = ("created_at", "request_seq", "mode", "model_name", "tokens_per_section",
-              "budget_line", "verbatim", "core_line", "left_out", "inline_condensed")
+    fields = (
+        "created_at",
+        "request_seq",
+        "mode",
+        "model_name",
+        "tokens_per_section",
+        "budget_line",
+        "verbatim",
+        "core_line",
+        "left_out",
+        "inline_condensed",
+    )
     readonly_fields = fields
     ordering = ("-request_seq", "-id")
 
@@ -80,8 +103,11 @@ class ContextTraceInline(_ReadOnlyInline):
         object_id = _current_object_id(request)
         if object_id is None:
             return qs.none()
-        newest = list(qs.filter(conversation_id=object_id).order_by("-id")
-                      .values_list("pk", flat=True)[:TRACE_LIMIT])
+        newest = list(
+            qs.filter(conversation_id=object_id)
+            .order_by("-id")
+            .values_list("pk", flat=True)[:TRACE_LIMIT]
+        )
         return qs.filter(pk__in=newest)
 
     @admin.display(description=_("Tokens per section"))
@@ -100,8 +126,11 @@ class ContextTraceInline(_ReadOnlyInline):
     def core_line(self, trace: ContextTrace) -> str:
         if not trace.core_version:
             return "-"
-        return _("v%(v)s, covers turns 1–%(n)s") % {"v": trace.core_version,
-                                                    "n": trace.core_covers_through}
+        return _("v%(v)s, covers turns 1–%(n)s") % {
+            "v": trace.core_version,
+            "n": trace.core_covers_through,
+        }
+
 
 def _seq_ranges(seqs: list[int]) -> str:
     """[1, 2, 3, 7, 8] -> "1–3, 7–8"."""
@@ -118,6 +147,7 @@ def _seq_ranges(seqs: list[int]) -> str:
         parts.append(f"{start}–{prev}" if prev != start else str(start))
     return ", ".join(parts) or "-"
 
+
 @admin.register(Conversation)
 class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     """Read-only. List: site, state, started, last activity, turns, core version. Detail: the
@@ -125,26 +155,54 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     Extend with `actions` (ConversationRightsMixin adds export and erase)."""
 
     # Times in the conversation's site's zone, named (chatwidget.times.site_time).
-    list_display = ("id", "site", "state", "started", "last_activity", "turn_total",
-                    "core_version")
+    list_display = ("id", "site", "state", "started", "last_activity", "turn_total", "core_version")
     list_filter = ("state", "site")
     list_select_related = ("site",)
     actions: list = []
     fieldsets = (
-        (None, {"fields": ("site", "state", "language", "started", "last_activity",
-                           "turn_total", "findings")}),
+        (
+            None,
+            {
+                "fields": (
+                    "site",
+                    "state",
+                    "language",
+                    "started",
+                    "last_activity",
+                    "turn_total",
+                    "findings",
+                )
+            },
+        ),
         (_("Current condensed core"), {"fields": ("current_core",)}),
         (_("Transcript (masked)"), {"fields": ("transcript",)}),
     )
-    readonly_fields = ("site", "state", "language", "started", "last_activity",
-                       "turn_total", "findings", "current_core", "transcript")
+    readonly_fields = (
+        "site",
+        "state",
+        "language",
+        "started",
+        "last_activity",
+        "turn_total",
+        "findings",
+        "current_core",
+        "transcript",
+    )
     inlines = [CoreInline, ContextTraceInline]
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
-        turns = (Turn.objects.filter(conversation=OuterRef("pk")).order_by()
-                 .values("conversation").annotate(n=Count("pk")).values("n"))
-        return super().get_queryset(request).annotate(
-            turn_count=Coalesce(Subquery(turns, output_field=IntegerField()), 0))
+        turns = (
+            Turn.objects.filter(conversation=OuterRef("pk"))
+            .order_by()
+            .values("conversation")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(turn_count=Coalesce(Subquery(turns, output_field=IntegerField()), 0))
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -155,22 +213,34 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
         return False  # erasure is the audited `erase` action
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
-                    extra_context: dict | None = None):  # noqa: ANN201
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict | None = None,
+    ):  # noqa: ANN201
         """The heading says which conversation this is; a link leads to its handover case
         (by URL: memory does not import handover), whose page links back here."""
-        conv = (Conversation.objects.select_related("site").filter(pk=object_id).first()
-                if str(object_id).isdigit() else None)
+        conv = (
+            Conversation.objects.select_related("site").filter(pk=object_id).first()
+            if str(object_id).isdigit()
+            else None
+        )
         if conv is not None:
             extra_context = {
                 **(extra_context or {}),
                 "title": gettext("Conversation %(id)s") % {"id": conv.pk},
-                "subtitle": gettext("%(site)s, started %(time)s") % {
+                "subtitle": gettext("%(site)s, started %(time)s")
+                % {
                     "site": conv.site.name,
-                    "time": site_time(conv.created_at, time_zone=conv.site.time_zone)},
-                "cases_url": (f"{reverse('admin:handover_case_changelist')}"
-                              f"?conversation__exact={conv.pk}")
-                if conv.case_hold or conv.case_resolved_at else "",
+                    "time": site_time(conv.created_at, time_zone=conv.site.time_zone),
+                },
+                "cases_url": (
+                    f"{reverse('admin:handover_case_changelist')}?conversation__exact={conv.pk}"
+                )
+                if conv.case_hold or conv.case_resolved_at
+                else "",
             }
         return super().change_view(request, object_id, form_url, extra_context)
 
@@ -195,9 +265,11 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
 
     @admin.display(description=_("Transcript"))
     def transcript(self, conv: Conversation) -> str:
-        turns = list(conv.turns.order_by("-seq")
-                     .only("seq", "role", "text", "spans", "health", "token_count", "created_at")
-                     [:TRANSCRIPT_LIMIT])
+        turns = list(
+            conv.turns.order_by("-seq").only(
+                "seq", "role", "text", "spans", "health", "token_count", "created_at"
+            )[:TRANSCRIPT_LIMIT]
+        )
         turns.reverse()
         rows = []
         for turn in turns:
@@ -205,9 +277,15 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
                 text = mask(turn.text, turn.spans)
             except ValueError:
                 text = str(_("[this turn cannot be shown masked]"))
-            rows.append({"seq": turn.seq, "role": turn.get_role_display(),
-                         "time": site_time(turn.created_at, time_zone=conv.site.time_zone),
-                         "tokens": turn.token_count, "health": " ⚕" if turn.health else "",
-                         "text": text})
+            rows.append(
+                {
+                    "seq": turn.seq,
+                    "role": turn.get_role_display(),
+                    "time": site_time(turn.created_at, time_zone=conv.site.time_zone),
+                    "tokens": turn.token_count,
+                    "health": " ⚕" if turn.health else "",
+                    "text": text,
+                }
+            )
         total = getattr(conv, "turn_count", None) or len(turns)
         return fragment("transcript", rows=rows, total=total)

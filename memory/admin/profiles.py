@@ -57,8 +57,10 @@ class ProfileFactInline(admin.TabularInline):
     def source(self, fact: ProfileFact) -> str:
         if not fact.source_conversation:
             return "-"
-        return _("conversation #%(c)s, turn %(s)s") % {"c": fact.source_conversation,
-                                                         "s": fact.source_seq or "-"}
+        return _("conversation #%(c)s, turn %(s)s") % {
+            "c": fact.source_conversation,
+            "s": fact.source_seq or "-",
+        }
 
     @admin.display(description=_("Review"))
     def review(self, fact: ProfileFact) -> str:
@@ -86,18 +88,29 @@ class ProfileAdmin(admin.ModelAdmin):
     list_filter = ("site",)
     list_select_related = ("site",)
     date_hierarchy = "last_visit_at"
-    readonly_fields = ("site", "created_at", "last_visit_at", "expires", "consents",
-                       "conversations")
+    readonly_fields = (
+        "site",
+        "created_at",
+        "last_visit_at",
+        "expires",
+        "consents",
+        "conversations",
+    )
     fields = readonly_fields
     inlines = [ProfileFactInline]
     actions = ["approve_pending", "export_profiles", "erase_profiles"]
     rights_template = "admin/memory/profile_rights.html"
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
-        qs = super().get_queryset(request).annotate(
-            facts_n=Count("facts", distinct=True),
-            pending_n=Count("facts", filter=Q(facts__status=ProfileFact.Status.PROPOSED),
-                            distinct=True),
+        qs = (
+            super()
+            .get_queryset(request)
+            .annotate(
+                facts_n=Count("facts", distinct=True),
+                pending_n=Count(
+                    "facts", filter=Q(facts__status=ProfileFact.Status.PROPOSED), distinct=True
+                ),
+            )
         )
         return queryset_for_staff(profiles.profiles_live(queryset=qs), request.user)
 
@@ -142,9 +155,11 @@ class ProfileAdmin(admin.ModelAdmin):
     @admin.display(description=_("consent records"))
     def consents(self, obj: Profile) -> str:
         rows = obj.consent_set.order_by("granted_at")
-        lines = [f"{c.granted_at} ({c.wording_version})"
-                 + (_(", withdrawn %(at)s") % {"at": c.withdrawn_at} if c.withdrawn_at else "")
-                 for c in rows]
+        lines = [
+            f"{c.granted_at} ({c.wording_version})"
+            + (_(", withdrawn %(at)s") % {"at": c.withdrawn_at} if c.withdrawn_at else "")
+            for c in rows
+        ]
         return fragment("lines", lines=lines) if lines else "-"
 
     @admin.display(description=_("linked conversations"))
@@ -172,16 +187,20 @@ class ProfileAdmin(admin.ModelAdmin):
         return fact
 
     def _back(self, object_id: int) -> HttpResponseRedirect:
-        return HttpResponseRedirect(reverse("admin:memory_profile_change", args=[object_id],
-                                            current_app=self.admin_site.name))
+        return HttpResponseRedirect(
+            reverse(
+                "admin:memory_profile_change", args=[object_id], current_app=self.admin_site.name
+            )
+        )
 
     def approve_view(self, request: HttpRequest, object_id: int, fact_id: int) -> HttpResponse:
         if request.method != "POST" or not self.has_approve_permission(request):
             raise PermissionDenied
         fact = self._fact_or_404(request, object_id, fact_id)
         if profiles.profilefact_approve(fact_ids=[fact.pk], actor=request.user):
-            self.message_user(request, _("Approved: from now on the assistant may use it."),
-                              messages.SUCCESS)
+            self.message_user(
+                request, _("Approved: from now on the assistant may use it."), messages.SUCCESS
+            )
         return self._back(object_id)
 
     def reject_view(self, request: HttpRequest, object_id: int, fact_id: int) -> HttpResponse:
@@ -199,70 +218,114 @@ class ProfileAdmin(admin.ModelAdmin):
         form = ReasonForm(request.POST if request.method == "POST" else None)
         plaintext = None
         if form.is_bound and form.is_valid():
-            plaintext = profiles.profilefact_reveal(fact_id=fact.pk, actor=request.user,
-                                                    reason=form.cleaned_data["reason"])
+            plaintext = profiles.profilefact_reveal(
+                fact_id=fact.pk, actor=request.user, reason=form.cleaned_data["reason"]
+            )
         return self._render_profile_rights(
-            request, [fact.profile], form, kind="reveal", post_to="", fact=fact,
-            masked=profiles.profilefact_masked(fact=fact), plaintext=plaintext,
+            request,
+            [fact.profile],
+            form,
+            kind="reveal",
+            post_to="",
+            fact=fact,
+            masked=profiles.profilefact_masked(fact=fact),
+            plaintext=plaintext,
         )
 
     # -- list actions --------------------------------------------------------------------------
 
-    @admin.action(description=_("Approve every proposed entry of the selected profiles"),
-                  permissions=["approve"])
+    @admin.action(
+        description=_("Approve every proposed entry of the selected profiles"),
+        permissions=["approve"],
+    )
     def approve_pending(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
-        ids = list(ProfileFact.objects.filter(profile__in=queryset,
-                                              status=ProfileFact.Status.PROPOSED)
-                   .values_list("pk", flat=True))
+        ids = list(
+            ProfileFact.objects.filter(
+                profile__in=queryset, status=ProfileFact.Status.PROPOSED
+            ).values_list("pk", flat=True)
+        )
         n = profiles.profilefact_approve(fact_ids=ids, actor=request.user)
-        self.message_user(request, ngettext("%(n)d entry approved.", "%(n)d entries approved.",
-                                            n) % {"n": n}, messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(n)d entry approved.", "%(n)d entries approved.", n) % {"n": n},
+            messages.SUCCESS,
+        )
 
-    @admin.action(description=_("Export selected profiles (JSON, logged with a reason)"),
-                  permissions=["export"])
+    @admin.action(
+        description=_("Export selected profiles (JSON, logged with a reason)"),
+        permissions=["export"],
+    )
     def export_profiles(self, request: HttpRequest, queryset) -> HttpResponse:  # noqa: ANN001
         items = list(queryset)
         allow_plaintext = request.user.has_perm(REVEAL_PERMISSION)
-        form = ExportForm(request.POST if self._confirmed(request) else None,
-                          allow_plaintext=allow_plaintext)
+        form = ExportForm(
+            request.POST if self._confirmed(request) else None, allow_plaintext=allow_plaintext
+        )
         if form.is_bound and form.is_valid():
             masked = not (allow_plaintext and form.cleaned_data.get("plaintext"))
-            data = [profiles.profile_export_for_staff(profile_id=p.pk, actor=request.user,
-                                                      reason=form.cleaned_data["reason"],
-                                                      masked=masked) for p in items]
+            data = [
+                profiles.profile_export_for_staff(
+                    profile_id=p.pk,
+                    actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                    masked=masked,
+                )
+                for p in items
+            ]
             body = data[0] if len(data) == 1 else {"profiles": data}
-            response = HttpResponse(json.dumps(body, ensure_ascii=False, indent=2),
-                                    content_type="application/json")
+            response = HttpResponse(
+                json.dumps(body, ensure_ascii=False, indent=2), content_type="application/json"
+            )
             name = f"profile-{items[0].pk}.json" if len(items) == 1 else "profiles.json"
             response["Content-Disposition"] = f'attachment; filename="{name}"'
             response["Cache-Control"] = "no-store"
             return response
         return self._render_profile_rights(request, items, form, kind="export", post_to="action")
 
-    @admin.action(description=_("Erase selected profiles and their conversations (logged)"),
-                  permissions=["erase"])
+    @admin.action(
+        description=_("Erase selected profiles and their conversations (logged)"),
+        permissions=["erase"],
+    )
     def erase_profiles(self, request: HttpRequest, queryset) -> HttpResponse:  # noqa: ANN001
         items = list(queryset)
         form = EraseForm(request.POST if self._confirmed(request) else None)
         if form.is_bound and form.is_valid():
             for profile in items:
-                profiles.profile_erase(profile_id=profile.pk, actor=request.user,
-                                       reason=form.cleaned_data["reason"],
-                                       delete_cases=form.cleaned_data["delete_cases"])
-            self.message_user(request, ngettext(
-                "%(n)d profile erased.", "%(n)d profiles erased.", len(items)
-            ) % {"n": len(items)}, messages.SUCCESS)
-            return HttpResponseRedirect(reverse("admin:memory_profile_changelist",
-                                                current_app=self.admin_site.name))
+                profiles.profile_erase(
+                    profile_id=profile.pk,
+                    actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                    delete_cases=form.cleaned_data["delete_cases"],
+                )
+            self.message_user(
+                request,
+                ngettext("%(n)d profile erased.", "%(n)d profiles erased.", len(items))
+                % {"n": len(items)},
+                messages.SUCCESS,
+            )
+            return HttpResponseRedirect(
+                reverse("admin:memory_profile_changelist", current_app=self.admin_site.name)
+            )
         return self._render_profile_rights(request, items, form, kind="erase", post_to="action")
 
     def _confirmed(self, request: HttpRequest) -> bool:
         return request.method == "POST" and request.POST.get("confirm") == "yes"
 
-    def _render_profile_rights(self, request: HttpRequest, items: list, form, *, kind: str,  # noqa: ANN001
-                               post_to: str, **extra) -> HttpResponse:  # noqa: ANN003
-        titles = {"export": _("Export profiles"), "erase": _("Erase profiles"),
-                  "reveal": _("Reveal a profile entry")}
+    def _render_profile_rights(
+        self,
+        request: HttpRequest,
+        items: list,
+        form,
+        *,
+        kind: str,  # noqa: ANN001
+        post_to: str,
+        **extra,
+    ) -> HttpResponse:  # noqa: ANN003
+        titles = {
+            "export": _("Export profiles"),
+            "erase": _("Erase profiles"),
+            "reveal": _("Reveal a profile entry"),
+        }
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,

@@ -1,6 +1,5 @@
 """Admin of retention policies (owner-only changes, every change logged) and the audit log."""
 
-
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -29,7 +28,8 @@ class RetentionPolicyAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: RetentionPolicy, form, change: bool) -> None:  # noqa: ANN001
         saved = retention_policy_update(
-            site_id=obj.site_id, actor=request.user,
+            site_id=obj.site_id,
+            actor=request.user,
             values={field: form.cleaned_data[field] for field in POLICY_FIELDS},
         )
         obj.updated_at, obj.updated_by = saved.updated_at, saved.updated_by
@@ -43,14 +43,22 @@ class AuditEventAdmin(admin.ModelAdmin):
     """Visible with `memory.view_auditevent` (the Owner group); nobody edits or deletes it:
     entries go when the audit period of the retention policy is over."""
 
-    list_display = ("when", "action", "actor_label", "site", "conversation_ref", "target",
-                    "reason")
+    list_display = ("when", "action", "actor_label", "site", "conversation_ref", "target", "reason")
     list_filter = ("action", "site")
     list_select_related = ("site",)
     search_fields = ("actor_label", "target", "reason")
     date_hierarchy = "at"
-    readonly_fields = ("at", "action", "actor", "actor_label", "site", "conversation_ref",
-                       "target", "reason", "details")
+    readonly_fields = (
+        "at",
+        "action",
+        "actor",
+        "actor_label",
+        "site",
+        "conversation_ref",
+        "target",
+        "reason",
+        "details",
+    )
     fields = readonly_fields
 
     @admin.display(description=_("when"), ordering="at")

@@ -23,7 +23,9 @@ from memory.services import conversation_export_for_staff
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
-        label=_("Reason"), min_length=5, max_length=1000,
+        label=_("Reason"),
+        min_length=5,
+        max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Why, e.g. the visitor's request and how it reached you. It is logged."),
     )
@@ -43,8 +45,7 @@ class ExportForm(ReasonForm):
 
 class EraseForm(ReasonForm):
     delete_cases = forms.BooleanField(
-        label=_("Also delete the handover case records (reason and case note)"),
-        required=False,
+        label=_("Also delete the handover case records (reason and case note)"), required=False
     )
 
 
@@ -61,8 +62,9 @@ class ConversationRightsMixin:
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
         # a Staff user limited to sites lists, opens and exports only theirs
-        return queryset_for_staff(conversations_live(queryset=super().get_queryset(request)),
-                                  request.user)
+        return queryset_for_staff(
+            conversations_live(queryset=super().get_queryset(request)), request.user
+        )
 
     def get_actions(self, request: HttpRequest) -> dict:
         actions = super().get_actions(request)
@@ -84,7 +86,9 @@ class ConversationRightsMixin:
     # -- per conversation --------------------------------------------------------------------
 
     def _live_or_404(self, request: HttpRequest, object_id: str) -> Conversation:
-        conv = self.get_queryset(request).filter(pk=object_id).first() if object_id.isdigit() else None
+        conv = (
+            self.get_queryset(request).filter(pk=object_id).first() if object_id.isdigit() else None
+        )
         if conv is None:
             raise Http404(_("This conversation does not exist or has expired."))
         return conv
@@ -122,20 +126,28 @@ class ConversationRightsMixin:
 
     def _export(self, request: HttpRequest, convs: list, *, post_to: str) -> HttpResponse:
         allow_plaintext = request.user.has_perm(REVEAL_PERMISSION)
-        form = ExportForm(request.POST if self._submitted(request) else None,
-                          allow_plaintext=allow_plaintext)
+        form = ExportForm(
+            request.POST if self._submitted(request) else None, allow_plaintext=allow_plaintext
+        )
         if form.is_bound and form.is_valid():
             masked = not (allow_plaintext and form.cleaned_data.get("plaintext"))
             files = [
-                conversation_export_for_staff(conversation_id=conv.pk, actor=request.user,
-                                              reason=form.cleaned_data["reason"], masked=masked)
+                conversation_export_for_staff(
+                    conversation_id=conv.pk,
+                    actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                    masked=masked,
+                )
                 for conv in convs
             ]
             if len(files) == 1:
                 content, content_type, filename = files[0]
             else:
-                content = json.dumps({"conversations": [json.loads(f[0]) for f in files]},
-                                     ensure_ascii=False, indent=2)
+                content = json.dumps(
+                    {"conversations": [json.loads(f[0]) for f in files]},
+                    ensure_ascii=False,
+                    indent=2,
+                )
                 content_type, filename = "application/json", "conversations.json"
             response = HttpResponse(content, content_type=content_type)
             response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -147,19 +159,33 @@ class ConversationRightsMixin:
         form = EraseForm(request.POST if self._submitted(request) else None)
         if form.is_bound and form.is_valid():
             for conv in convs:
-                conversation_erase(conversation_id=conv.pk, actor=request.user,
-                                   reason=form.cleaned_data["reason"],
-                                   delete_cases=form.cleaned_data["delete_cases"])
-            self.message_user(request, _("Conversations erased: %(n)d.") % {"n": len(convs)},
-                              messages.SUCCESS)
+                conversation_erase(
+                    conversation_id=conv.pk,
+                    actor=request.user,
+                    reason=form.cleaned_data["reason"],
+                    delete_cases=form.cleaned_data["delete_cases"],
+                )
+            self.message_user(
+                request, _("Conversations erased: %(n)d.") % {"n": len(convs)}, messages.SUCCESS
+            )
             opts = self.model._meta
-            return HttpResponseRedirect(reverse(
-                f"admin:{opts.app_label}_{opts.model_name}_changelist",
-                current_app=self.admin_site.name))
+            return HttpResponseRedirect(
+                reverse(
+                    f"admin:{opts.app_label}_{opts.model_name}_changelist",
+                    current_app=self.admin_site.name,
+                )
+            )
         return self._render_rights(request, convs, form, kind="erase", post_to=post_to)
 
-    def _render_rights(self, request: HttpRequest, convs: list, form, *, kind: str,  # noqa: ANN001
-                       post_to: str) -> HttpResponse:
+    def _render_rights(
+        self,
+        request: HttpRequest,
+        convs: list,
+        form,
+        *,
+        kind: str,  # noqa: ANN001
+        post_to: str,
+    ) -> HttpResponse:
         opts = self.model._meta
         context = {
             **self.admin_site.each_context(request),

@@ -17,46 +17,70 @@ from memory.models import TurnRole
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ\"„“])|\n+")
 _GREETING = re.compile(
     r"^(?:hi|hello|hey|hallo|moin|servus|good (?:morning|afternoon|evening)|guten (?:tag|morgen|"
-    r"abend))(?:\s+there)?[\s,!.:-]+", re.IGNORECASE)
+    r"abend))(?:\s+there)?[\s,!.:-]+",
+    re.IGNORECASE,
+)
 _SETTLE = re.compile(
     r"\b(?:that'?s (?:all|settled|solved|sorted|done)|that (?:solved|settles|answers) it|"
     r"problem solved|all (?:good|sorted|set)(?!\?)|hat sich erledigt|(?:das|damit) ist erledigt|"
     r"passt,? danke|das war'?s|"
-    r"alles klar,? danke)\b", re.IGNORECASE)
+    r"alles klar,? danke)\b",
+    re.IGNORECASE,
+)
 _SUBJECT = re.compile(
     r"\b(?:new question|another question|different question|something else|one more thing|"
     r"neue frage|andere frage|noch eine frage|etwas anderes|was anderes)\b[\s:,.!-]*",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _DONE = re.compile(
     r"\b(?:has been|have been|was|were|is now|are now)\s(?:\w+\s)?(?:sent|issued|refunded|"
     r"cancelled|canceled|shipped|booked|processed|changed|updated|created|arranged|resolved)\b"
     r"|\bwurden?\s(?:\w+\s){0,3}(?:versendet|verschickt|storniert|erstattet|gebucht|geändert|"
-    r"angelegt|bearbeitet|erledigt)\b", re.IGNORECASE)
+    r"angelegt|bearbeitet|erledigt)\b",
+    re.IGNORECASE,
+)
 _PROMISE = re.compile(
     r"\b(?:I|we)(?:'ll|\swill|\sshall)\b|\bwe(?:'re|\sare) going to\b|\b(?:ich|wir)\s"
     r"(?:werde|werden|melden)\b|\bcall you back\b|\bzurückrufen\b|\brufen\s(?:Sie|dich)\s"
-    r"(?:\w+\s){0,4}zurück\b|\bmelden uns\b", re.IGNORECASE)
+    r"(?:\w+\s){0,4}zurück\b|\bmelden uns\b",
+    re.IGNORECASE,
+)
 _CORRECTIONS = (
     re.compile(r"\bnot (?P<was>[^,.;!?]{2,40}?),? but (?P<now>[^,.;!?]{2,40})", re.IGNORECASE),
-    re.compile(r"\bnicht (?P<was>[^,.;!?]{2,40}?),? sondern (?P<now>[^,.;!?]{2,40})",
-               re.IGNORECASE),
-    re.compile(r"\b(?:actually|correction|i mean|i meant|rather|eigentlich|korrektur|besser)\b"
-               r"[,:]?\s(?:it'?s\s|it is\s|it should be\s|make (?:it|that)\s|ist es\s|es ist\s"
-               r"|doch\s)?(?P<now>[^,.;!?]{2,60}?)(?:,?\s(?:and\s)?(?:not|nicht) "
-               r"(?P<was>[^,.;!?]{2,40}))?(?=[,.;!?]|$)", re.IGNORECASE),
-    re.compile(r"\b(?P<now>[^,.;!?]{2,40}?) (?:instead of|statt|anstatt|anstelle von) "
-               r"(?P<was>[^,.;!?]{2,40})", re.IGNORECASE),
-    re.compile(r"\bdoch nicht (?P<was>[^,.;!?]{2,40}?)(?:,? sondern (?P<now>[^,.;!?]{2,40}))?"
-               r"(?=[,.;!?]|$)", re.IGNORECASE),
+    re.compile(
+        r"\bnicht (?P<was>[^,.;!?]{2,40}?),? sondern (?P<now>[^,.;!?]{2,40})", re.IGNORECASE
+    ),
+    re.compile(
+        r"\b(?:actually|correction|i mean|i meant|rather|eigentlich|korrektur|besser)\b"
+        r"[,:]?\s(?:it'?s\s|it is\s|it should be\s|make (?:it|that)\s|ist es\s|es ist\s"
+        r"|doch\s)?(?P<now>[^,.;!?]{2,60}?)(?:,?\s(?:and\s)?(?:not|nicht) "
+        r"(?P<was>[^,.;!?]{2,40}))?(?=[,.;!?]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?P<now>[^,.;!?]{2,40}?) (?:instead of|statt|anstatt|anstelle von) "
+        r"(?P<was>[^,.;!?]{2,40})",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bdoch nicht (?P<was>[^,.;!?]{2,40}?)(?:,? sondern (?P<now>[^,.;!?]{2,40}))?"
+        r"(?=[,.;!?]|$)",
+        re.IGNORECASE,
+    ),
 )
-_CUE = re.compile(r"\b(?:actually|correction|not|but|rather|instead|change|i mean|i meant|"
-                  r"eigentlich|nicht|sondern|statt|doch|ändern|lieber)\b", re.IGNORECASE)
+_CUE = re.compile(
+    r"\b(?:actually|correction|not|but|rather|instead|change|i mean|i meant|"
+    r"eigentlich|nicht|sondern|statt|doch|ändern|lieber)\b",
+    re.IGNORECASE,
+)
 _PREPOSITION = re.compile(r"^(for|in|to|at|by|on|with|für|nach|bis|am|im|mit)\s", re.IGNORECASE)
-_LABEL_STOP = frozenset("the a an of for in to and or my your our this that is it with "
-                        "no nr number nummer article art order item der die das ein eine "
-                        "und oder mein meine ihr ihre von für mit i we you need want like "
-                        "would have take buy looking about ich wir brauche möchte suche "
-                        "habe nehme kaufe".split())
+_LABEL_STOP = frozenset(
+    "the a an of for in to and or my your our this that is it with "
+    "no nr number nummer article art order item der die das ein eine "
+    "und oder mein meine ihr ihre von für mit i we you need want like "
+    "would have take buy looking about ich wir brauche möchte suche "
+    "habe nehme kaufe".split()
+)
 
 
 def _sentences(text: str) -> list[str]:
@@ -64,8 +88,12 @@ def _sentences(text: str) -> list[str]:
 
 
 def _usable(sentence: str) -> bool:
-    return not (PLACEHOLDER.search(sentence) or PLEASANTRY.match(sentence)
-                or HEALTH_OMITTED in sentence or CONTACT_OMITTED in sentence)
+    return not (
+        PLACEHOLDER.search(sentence)
+        or PLEASANTRY.match(sentence)
+        or HEALTH_OMITTED in sentence
+        or CONTACT_OMITTED in sentence
+    )
 
 
 def _first_request(text: str) -> str:
@@ -121,20 +149,27 @@ def core_extract(*, previous: dict | None, turns: list[dict]) -> dict:
                     core["promises"].append(text_clean(sentence)[:180])
         for f in found:
             if f.kind in extract.ID_KINDS and not any(
-                    extract.normalise(o["id"]) == extract.normalise(f.value)
-                    for o in core["objects"]):
-                core["objects"].append({"kind": f.kind, "id": f.value,
-                                        "label": _label_before(text, f.start)})
+                extract.normalise(o["id"]) == extract.normalise(f.value) for o in core["objects"]
+            ):
+                core["objects"].append(
+                    {"kind": f.kind, "id": f.value, "label": _label_before(text, f.start)}
+                )
     if saw_visitor:
         core["open_points"] = []
-    core["open_points"] = (core["open_points"] + pending_questions)[-CORE_LIMITS["open_points"]:]
+    core["open_points"] = (core["open_points"] + pending_questions)[-CORE_LIMITS["open_points"] :]
     return core
 
 
 def _lookup_merge(core: dict, text: str) -> None:
     for obj in lookup_objects(text):
-        same = next((o for o in core["objects"]
-                     if extract.normalise(o["id"]) == extract.normalise(obj["id"])), None)
+        same = next(
+            (
+                o
+                for o in core["objects"]
+                if extract.normalise(o["id"]) == extract.normalise(obj["id"])
+            ),
+            None,
+        )
         if same is None:
             core["objects"].append(obj)
         else:  # the newest lookup's state wins
@@ -146,14 +181,17 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
     settle = _SETTLE.search(text)
     if subject or settle:
         if core["request"]:
-            ids = [o["id"] for o in core["objects"]
-                   if not extract.occurs(o["id"], extract.normalise(core["request"]))]
+            ids = [
+                o["id"]
+                for o in core["objects"]
+                if not extract.occurs(o["id"], extract.normalise(core["request"]))
+            ]
             extra = f" [{', '.join(ids)}]" if ids else ""
             core["settled"].append(f"{core['request']}{extra} (settled, turn {seq})")
         core["request"] = ""
         for key in ("objects", "constraints", "open_points", "corrections"):
             core[key] = []
-        rest = text[subject.end():] if subject else ""
+        rest = text[subject.end() :] if subject else ""
         core["request"] = _first_request(rest)
         if subject:
             found = [f for f in found if f.start >= subject.end()]
@@ -171,8 +209,13 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
                 continue
             if not was:
                 prep = _PREPOSITION.match(now)
-                hit = re.search(rf"\b{prep.group(1)}\s[^,.;!?]{{1,30}}", core["request"],
-                                re.IGNORECASE) if prep else None
+                hit = (
+                    re.search(
+                        rf"\b{prep.group(1)}\s[^,.;!?]{{1,30}}", core["request"], re.IGNORECASE
+                    )
+                    if prep
+                    else None
+                )
                 was = _clean_phrase(hit.group(0)) if hit else ""
             if not was or extract.normalise(was) == extract.normalise(now):
                 continue
@@ -188,6 +231,5 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
             core["constraints"].append({"what": f.kind, "value": f.value, "turn": seq})
         elif extract.normalise(existing["value"]) != extract.normalise(f.value):
             if cue:
-                core["corrections"].append({"was": existing["value"], "now": f.value,
-                                            "turn": seq})
+                core["corrections"].append({"was": existing["value"], "now": f.value, "turn": seq})
             existing["value"], existing["turn"] = f.value, seq

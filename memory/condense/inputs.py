@@ -70,9 +70,13 @@ def turn_inputs(turns: Iterable[Turn]) -> list[dict]:
     """What a condenser sees of stored turns: number, role, text without contact and health
     details."""
     return [
-        {"turn": t.seq, "role": t.role,
-         "text": _never_kept_removed(turn_text_for_core(text=t.text, spans=t.spans,
-                                                        health=t.health))}
+        {
+            "turn": t.seq,
+            "role": t.role,
+            "text": _never_kept_removed(
+                turn_text_for_core(text=t.text, spans=t.spans, health=t.health)
+            ),
+        }
         for t in turns
     ]
 

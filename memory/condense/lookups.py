@@ -57,10 +57,14 @@ def lookup_objects(text: str) -> list[dict]:
         ident = _first(item, _ID_KEYS) or _first(arguments, _ID_KEYS)
         if not state or not ident:
             continue
-        kind = "order" if "order" in name.lower() or any(k.startswith("order") for k in item) \
+        kind = (
+            "order"
+            if "order" in name.lower() or any(k.startswith("order") for k in item)
             else "item"
-        objects.append({"kind": kind, "id": text_clean(ident)[:60],
-                        "label": text_clean(state)[:80]})
+        )
+        objects.append(
+            {"kind": kind, "id": text_clean(ident)[:60], "label": text_clean(state)[:80]}
+        )
     return objects
 
 

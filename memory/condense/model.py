@@ -25,8 +25,9 @@ def _background_loop() -> asyncio.AbstractEventLoop:
         loop = _loop_state.get("loop")
         if loop is None or loop.is_closed() or _loop_state.get("pid") != os.getpid():
             loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, daemon=True,
-                             name="condense-model-loop").start()
+            threading.Thread(
+                target=loop.run_forever, daemon=True, name="condense-model-loop"
+            ).start()
             _loop_state.update(loop=loop, pid=os.getpid())
         return loop
 
@@ -34,15 +35,16 @@ def _background_loop() -> asyncio.AbstractEventLoop:
 def model_complete(*, messages: list[dict], model: str) -> tuple[dict, dict]:
     local = SyncToAsync.threadlocal
     main = getattr(local, "main_event_loop", None)
-    if main is not None and main.is_running() and \
-            getattr(local, "main_event_loop_pid", None) == os.getpid():
+    if (
+        main is not None
+        and main.is_running()
+        and getattr(local, "main_event_loop_pid", None) == os.getpid()
+    ):
         # Called from the server through database_sync_to_async: run on the server's loop,
         # where the streaming client lives too.
-        return async_to_sync(llm.complete_json)(messages=messages, model=model,
-                                                schema=CORE_SCHEMA)
+        return async_to_sync(llm.complete_json)(messages=messages, model=model, schema=CORE_SCHEMA)
     future = asyncio.run_coroutine_threadsafe(
-        llm.complete_json(messages=messages, model=model, schema=CORE_SCHEMA),
-        _background_loop(),
+        llm.complete_json(messages=messages, model=model, schema=CORE_SCHEMA), _background_loop()
     )
     try:
         return future.result(timeout=settings.MEMORY_CONDENSE_MODEL_TIMEOUT_SECONDS)

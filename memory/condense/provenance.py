@@ -113,8 +113,10 @@ def supporting_turns(entry: str, turns: list[dict]) -> list[dict]:
 
 
 def _source(found: list[dict]) -> dict:
-    return {"turns": sorted({t["turn"] for t in found}),
-            "by": sorted({str(t["role"]) for t in found})}
+    return {
+        "turns": sorted({t["turn"] for t in found}),
+        "by": sorted({str(t["role"]) for t in found}),
+    }
 
 
 def _committed(entry: str, turns: list[dict]) -> list[dict]:
@@ -122,8 +124,10 @@ def _committed(entry: str, turns: list[dict]) -> list[dict]:
     out = []
     for t in supporting_turns(entry, [t for t in turns if str(t["role"]) in SHOP_ROLES]):
         sentences = re.split(r"(?<=[.!?])\s+", t["text"])
-        if any(_COMMITMENT.search(s) and not _NEGATED.search(s) and _supports(entry, s)
-               for s in sentences) or str(t["role"]) in ("system", "tool"):
+        if any(
+            _COMMITMENT.search(s) and not _NEGATED.search(s) and _supports(entry, s)
+            for s in sentences
+        ) or str(t["role"]) in ("system", "tool"):
             out.append(t)
     return out
 
@@ -139,8 +143,7 @@ def _entry_text(section: str, entry) -> str:  # noqa: ANN001
     return str(entry)
 
 
-def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict],
-                          repairs: Counter) -> dict:
+def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict], repairs: Counter) -> dict:
     """Give every entry of ``out`` its source; move or drop what the visitor alone said.
 
     ``prev`` is the previous (coerced) core, whose sources carry over for entries this step
@@ -151,7 +154,7 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict],
     claims: list[str] = [c for c in prev.get("claims") or [] if not instruction_like(c)]
 
     def carried(section: str, key: str) -> dict | None:
-        found = (prev_sources.get(section) or {})
+        found = prev_sources.get(section) or {}
         return found.get(key) if isinstance(found, dict) else None
 
     # request: the visitor's words; never an instruction
@@ -160,8 +163,11 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict],
         repairs["kept_out_instruction"] += 1
     if out["request"]:
         found = supporting_turns(out["request"], turns)
-        sources["request"] = _source(found) if found else (
-            prev_sources.get("request") or {"turns": [], "by": [VISITOR]})
+        sources["request"] = (
+            _source(found)
+            if found
+            else (prev_sources.get("request") or {"turns": [], "by": [VISITOR]})
+        )
     for section in ("objects", "constraints", "corrections", "open_points"):
         kept, table = [], {}
         for entry in out[section]:
@@ -171,8 +177,9 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict],
                 continue
             key = entry_key(section, entry)
             found = supporting_turns(text, turns)
-            table[key] = _source(found) if found else (
-                carried(section, key) or {"turns": [], "by": []})
+            table[key] = (
+                _source(found) if found else (carried(section, key) or {"turns": [], "by": []})
+            )
             kept.append(entry)
         out[section] = kept
         if table:
@@ -197,7 +204,8 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict],
                 if claim not in claims:
                     claims.append(claim)
                     sources.setdefault("claims", {})[claim] = _source(
-                        supporting_turns(entry, turns))
+                        supporting_turns(entry, turns)
+                    )
                 repairs[f"{section}_visitor_claim"] += 1
             else:
                 repairs[f"{section}_unsupported_removed"] += 1
@@ -207,7 +215,9 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict],
     for claim in claims:
         if claim not in sources.get("claims", {}):
             sources.setdefault("claims", {})[claim] = carried("claims", claim) or {
-                "turns": [], "by": [VISITOR]}
+                "turns": [],
+                "by": [VISITOR],
+            }
     out["claims"] = claims[-8:]
     if "claims" in sources:
         sources["claims"] = {k: v for k, v in sources["claims"].items() if k in out["claims"]}

@@ -8,7 +8,8 @@ from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
 
 PLACEHOLDER = re.compile(
     r"\[[^\]\n]{0,40}\b(?:removed|entfernt|omitted|ausgelassen)\]"
-    + "|" + "|".join(re.escape(p) for d in PLACEHOLDERS_BY_LANGUAGE.values() for p in d.values()),
+    + "|"
+    + "|".join(re.escape(p) for d in PLACEHOLDERS_BY_LANGUAGE.values() for p in d.values()),
     re.IGNORECASE,
 )
 PLEASANTRY = re.compile(
@@ -40,7 +41,7 @@ _THIRD_PARTY = re.compile(
     # "Mrs Miller", "Herr Schmidt" (not "meine Frau Größe ...")
     r"|\b(?:Mr|Mrs|Ms|Miss|Dr|Herrn?)\.?\s[A-ZÄÖÜ][a-zäöüß]{2,}"
     r"|(?<!meine )(?<!seine )(?<!ihre )(?<!eine )(?<!unsere )(?<!Meine )(?<!Ihre )\bFrau\s"
-    r"(?:Dr\.\s)?[A-ZÄÖÜ][a-zäöüß]{2,}(?=[\s,.;!?]|$)(?!\s(?:[A-Z]{1,3}|\d))",
+    r"(?:Dr\.\s)?[A-ZÄÖÜ][a-zäöüß]{2,}(?=[\s,.;!?]|$)(?!\s(?:[A-Z]{1,3}|\d))"
 )
 
 

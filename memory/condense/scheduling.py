@@ -27,19 +27,30 @@ def condense_schedule_if_due(*, conversation_id: int) -> bool:
     """After a committed turn: enqueue a condensation when at least `condense_after_turns`
     uncovered turns lie outside the verbatim window. Two bounded queries; never raises
     (a failed enqueue is caught up by `condense_lagging` or inline before a call)."""
-    row = (Conversation.objects.filter(pk=conversation_id)
-           .values_list("condensed_through_seq", "site__verbatim_window_turns",
-                        "site__verbatim_min_exchanges", "site__condense_after_turns").first())
+    row = (
+        Conversation.objects.filter(pk=conversation_id)
+        .values_list(
+            "condensed_through_seq",
+            "site__verbatim_window_turns",
+            "site__verbatim_min_exchanges",
+            "site__condense_after_turns",
+        )
+        .first()
+    )
     if row is None:
         return False
     covered, window, min_exchanges, after = row
     window = window_turns(window=window, min_exchanges=min_exchanges)
-    nth = (Turn.objects.filter(conversation_id=conversation_id, seq__gt=covered)
-           .order_by("-seq").values_list("seq", flat=True)[window + after - 1:window + after])
+    nth = (
+        Turn.objects.filter(conversation_id=conversation_id, seq__gt=covered)
+        .order_by("-seq")
+        .values_list("seq", flat=True)[window + after - 1 : window + after]
+    )
     if not list(nth):
         return False
-    if not cache.add(QUEUED_KEY.format(conversation_id), 1,
-                     timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS):
+    if not cache.add(
+        QUEUED_KEY.format(conversation_id), 1, timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS
+    ):
         return False  # one is queued already
     transaction.on_commit(lambda: _enqueue(conversation_id))
     return True
@@ -55,8 +66,10 @@ def _enqueue(conversation_id: int) -> None:
             app.send_task(TASK_NAME, args=[conversation_id], retry_policy=policy)
     except Exception as exc:  # the broker is down: the turn is committed, catch up later
         cache.delete(QUEUED_KEY.format(conversation_id))
-        log.warning("condensation not enqueued", extra={"conversation": conversation_id,
-                                                         "error": type(exc).__name__})
+        log.warning(
+            "condensation not enqueued",
+            extra={"conversation": conversation_id, "error": type(exc).__name__},
+        )
 
 
 def conversation_ids_lagging(*, limit: int = 500) -> list[int]:
@@ -66,9 +79,14 @@ def conversation_ids_lagging(*, limit: int = 500) -> list[int]:
     since = timezone.now() - timedelta(hours=settings.MEMORY_CONDENSE_LAGGING_HOURS)
     return list(
         Conversation.objects.filter(last_activity_at__gte=since)
-        .filter(next_seq__gt=F("condensed_through_seq") + F("site__verbatim_window_turns")
-                + F("site__condense_after_turns") + 1)
-        .order_by("last_activity_at").values_list("pk", flat=True)[:limit]
+        .filter(
+            next_seq__gt=F("condensed_through_seq")
+            + F("site__verbatim_window_turns")
+            + F("site__condense_after_turns")
+            + 1
+        )
+        .order_by("last_activity_at")
+        .values_list("pk", flat=True)[:limit]
     )
 
 
@@ -76,8 +94,9 @@ def condense_lagging_enqueue() -> int:
     """The periodic catch-up: enqueue a condensation for every lagging conversation."""
     count = 0
     for conversation_id in conversation_ids_lagging():
-        if cache.add(QUEUED_KEY.format(conversation_id), 1,
-                     timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS):
+        if cache.add(
+            QUEUED_KEY.format(conversation_id), 1, timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS
+        ):
             transaction.on_commit(lambda cid=conversation_id: _enqueue(cid))
             count += 1
     if count:

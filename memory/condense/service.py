@@ -80,14 +80,25 @@ def _condense_lock(conversation_id: int, *, required: bool) -> Iterator[bool]:
 def condense_target(*, conversation_id: int, window_turns: int) -> int:
     """The seq through which the core should cover: every turn older than the newest
     `window_turns` turns (0: nothing has left the window)."""
-    row = (Turn.objects.filter(conversation_id=conversation_id).order_by("-seq")
-           .values_list("seq", flat=True)[window_turns:window_turns + 1])
+    row = (
+        Turn.objects.filter(conversation_id=conversation_id)
+        .order_by("-seq")
+        .values_list("seq", flat=True)[window_turns : window_turns + 1]
+    )
     row = list(row)
     return row[0] if row else 0
 
 
-def _condense_step(*, conversation, site, previous: Core | None, turns: list[Turn],  # noqa: ANN001
-                   use_model: bool, fallback: bool, inline: bool) -> _Step:
+def _condense_step(
+    *,
+    conversation,
+    site,
+    previous: Core | None,
+    turns: list[Turn],  # noqa: ANN001
+    use_model: bool,
+    fallback: bool,
+    inline: bool,
+) -> _Step:
     inputs = turn_inputs(turns)
     prev_data = previous.data if previous else None
     through = turns[-1].seq
@@ -108,42 +119,72 @@ def _condense_step(*, conversation, site, previous: Core | None, turns: list[Tur
             if not fallback:
                 raise
             notes["model_unavailable_extractive_fallback"] += 1
-            log.warning("condensation model unavailable; extractive fallback",
-                        extra={"conversation": conversation.pk})
+            log.warning(
+                "condensation model unavailable; extractive fallback",
+                extra={"conversation": conversation.pk},
+            )
     try:
-        data, repairs = core_verify(data=proposal, previous=prev_data, turns=inputs,
-                                    through_seq=through, reference=reference)
+        data, repairs = core_verify(
+            data=proposal,
+            previous=prev_data,
+            turns=inputs,
+            through_seq=through,
+            reference=reference,
+        )
     except Exception as exc:  # noqa: BLE001 - a verification error must not stop condensing
         if proposal is reference:
             raise
-        log.error("core verification failed; extractive fallback",
-                  extra={"conversation": conversation.pk, "error": type(exc).__name__})
+        log.error(
+            "core verification failed; extractive fallback",
+            extra={"conversation": conversation.pk, "error": type(exc).__name__},
+        )
         notes["verify_failed_extractive_fallback"] += 1
-        data, repairs = core_verify(data=reference, previous=prev_data, turns=inputs,
-                                    through_seq=through, reference=reference)
+        data, repairs = core_verify(
+            data=reference,
+            previous=prev_data,
+            turns=inputs,
+            through_seq=through,
+            reference=reference,
+        )
     repairs = dict(Counter(repairs) + notes)
-    return _Step(data=data, covers_through=through, source=source,
-                 prompt_tokens=int(usage.get("prompt", 0)),
-                 completion_tokens=int(usage.get("completion", 0)), repairs=repairs,
-                 base_version=previous.version if previous else 0)
+    return _Step(
+        data=data,
+        covers_through=through,
+        source=source,
+        prompt_tokens=int(usage.get("prompt", 0)),
+        completion_tokens=int(usage.get("completion", 0)),
+        repairs=repairs,
+        base_version=previous.version if previous else 0,
+    )
 
 
 def _core_store(*, conversation_id: int, step: _Step, model: str) -> Core | None:
     with transaction.atomic():
         core = core_version_write(
-            conversation_id=conversation_id, data=step.data, covers_through=step.covers_through,
-            source=step.source, model=model, base_version=step.base_version,
-            repairs=step.repairs, prompt_tokens=step.prompt_tokens,
-            completion_tokens=step.completion_tokens)
+            conversation_id=conversation_id,
+            data=step.data,
+            covers_through=step.covers_through,
+            source=step.source,
+            model=model,
+            base_version=step.base_version,
+            repairs=step.repairs,
+            prompt_tokens=step.prompt_tokens,
+            completion_tokens=step.completion_tokens,
+        )
         if core is not None:  # recognition folds light facts from it (memory.signals)
             transaction.on_commit(
-                lambda: core_stored.send(sender=Core, conversation_id=conversation_id),
-                robust=True)
+                lambda: core_stored.send(sender=Core, conversation_id=conversation_id), robust=True
+            )
     return core
 
 
-def core_condense(*, conversation_id: int, through_seq: int | None = None,
-                  fallback: bool = False, inline: bool = False) -> Core | None:
+def core_condense(
+    *,
+    conversation_id: int,
+    through_seq: int | None = None,
+    fallback: bool = False,
+    inline: bool = False,
+) -> Core | None:
     """Bring the core up to `through_seq` (default: every turn older than the verbatim
     window). Incremental, chunked by tokens, verified, stored per chunk.
 
@@ -152,14 +193,20 @@ def core_condense(*, conversation_id: int, through_seq: int | None = None,
     `ModelUnavailable` when the model fails and `fallback` is false: the caller retries;
     every turn and the stored core stay as they are."""
     cache.delete(QUEUED_KEY.format(conversation_id))
-    conv = (Conversation.objects.select_related("site")
-            .only("condensed_through_seq", "core_version", "site").filter(pk=conversation_id)
-            .first())
+    conv = (
+        Conversation.objects.select_related("site")
+        .only("condensed_through_seq", "core_version", "site")
+        .filter(pk=conversation_id)
+        .first()
+    )
     if conv is None:
         return None
     site = conv.site
-    target = through_seq if through_seq is not None else condense_target(
-        conversation_id=conversation_id, window_turns=verbatim_window(site))
+    target = (
+        through_seq
+        if through_seq is not None
+        else condense_target(conversation_id=conversation_id, window_turns=verbatim_window(site))
+    )
     if target <= conv.condensed_through_seq:
         return None
     use_model = not settings.DEMO_MODE
@@ -172,9 +219,15 @@ def core_condense(*, conversation_id: int, through_seq: int | None = None,
             chunk = _chunk(conversation_id=conversation_id, after=cursor, through=target)
             if not chunk:
                 break
-            step = _condense_step(conversation=conv, site=site, previous=previous, turns=chunk,
-                                  use_model=use_model, fallback=fallback or inline,
-                                  inline=inline)
+            step = _condense_step(
+                conversation=conv,
+                site=site,
+                previous=previous,
+                turns=chunk,
+                use_model=use_model,
+                fallback=fallback or inline,
+                inline=inline,
+            )
             core = _core_store(conversation_id=conversation_id, step=step, model=model)
             if core is None:
                 return core_latest(conversation_id=conversation_id) if inline else stored
@@ -184,11 +237,13 @@ def core_condense(*, conversation_id: int, through_seq: int | None = None,
 
 
 def _chunk(*, conversation_id: int, after: int, through: int) -> list[Turn]:
-    rows = list(Turn.objects.filter(conversation_id=conversation_id, seq__gt=after,
-                                    seq__lte=through)
-                .order_by("seq")
-                .only("seq", "role", "text", "spans", "health", "token_count")
-                [:settings.MEMORY_CONDENSE_CHUNK_TURNS])
+    rows = list(
+        Turn.objects.filter(conversation_id=conversation_id, seq__gt=after, seq__lte=through)
+        .order_by("seq")
+        .only("seq", "role", "text", "spans", "health", "token_count")[
+            : settings.MEMORY_CONDENSE_CHUNK_TURNS
+        ]
+    )
     chunk, tokens = [], 0
     for turn in rows:
         if chunk and tokens + turn.token_count > settings.MEMORY_CONDENSE_CHUNK_TOKENS:
@@ -206,8 +261,14 @@ def core_refresh_inline(*, conversation_id: int, through_seq: int | None = None)
     Returns the current core (new or already covering the target), or None if there are no
     turns to cover."""
     if through_seq is None:
-        through_seq = (Turn.objects.filter(conversation_id=conversation_id)
-                       .order_by("-seq").values_list("seq", flat=True).first() or 0)
-    core = core_condense(conversation_id=conversation_id, through_seq=through_seq,
-                         fallback=True, inline=True)
+        through_seq = (
+            Turn.objects.filter(conversation_id=conversation_id)
+            .order_by("-seq")
+            .values_list("seq", flat=True)
+            .first()
+            or 0
+        )
+    core = core_condense(
+        conversation_id=conversation_id, through_seq=through_seq, fallback=True, inline=True
+    )
     return core or core_latest(conversation_id=conversation_id)

@@ -29,8 +29,18 @@ _KIND_WORDS = {
     extract.SIZE: ("size", "größe", "groesse", "gr."),
     extract.COLOUR: ("colour", "color", "farbe"),
     extract.QUANTITY: ("quantity", "amount", "number", "menge", "anzahl", "stück", "pieces"),
-    extract.DATE: ("date", "deadline", "delivery", "by", "datum", "termin", "lieferung", "bis",
-                   "appointment", "when"),
+    extract.DATE: (
+        "date",
+        "deadline",
+        "delivery",
+        "by",
+        "datum",
+        "termin",
+        "lieferung",
+        "bis",
+        "appointment",
+        "when",
+    ),
 }
 
 
@@ -100,8 +110,13 @@ def _objects(check: _Check, proposed: dict) -> list[dict]:
             continue
         if extract.numberish_tokens(o["id"]) or extract.occurs(o["id"], check.sources):
             seen_ids.add(key)
-            out.append({"kind": o["kind"] or "object", "id": o["id"],
-                        "label": o["label"] if check.ok(o["label"]) else ""})
+            out.append(
+                {
+                    "kind": o["kind"] or "object",
+                    "id": o["id"],
+                    "label": o["label"] if check.ok(o["label"]) else "",
+                }
+            )
         else:
             check.repairs["invented_removed"] += 1
     return out
@@ -112,8 +127,9 @@ def _constraints(check: _Check, proposed: dict, prev: dict) -> list[dict]:
     out = []
     for c in proposed["constraints"]:
         if c["value"] and check.ok(c["value"]) and check.ok(c["what"]):
-            c["turn"] = check.turn_fixed(c["turn"], c["value"],
-                                         prev_turns.get(extract.normalise(c["value"]), 0))
+            c["turn"] = check.turn_fixed(
+                c["turn"], c["value"], prev_turns.get(extract.normalise(c["value"]), 0)
+            )
             out.append(c)
     return out
 
@@ -161,8 +177,9 @@ def _settled_request_cleared(check: _Check, out: dict) -> None:
 
 
 def _named(out: dict, value: str) -> bool:
-    return extract.occurs(value, extract.normalise(" \n ".join(
-        [o["id"] for o in out["objects"]] + out["settled"])))
+    return extract.occurs(
+        value, extract.normalise(" \n ".join([o["id"] for o in out["objects"]] + out["settled"]))
+    )
 
 
 def _extracted_restored(check: _Check, out: dict) -> None:
@@ -207,9 +224,14 @@ def _previous_constraints_restored(check: _Check, out: dict, prev: dict) -> None
         return
     hay = core_haystack(out)
     for c in prev["constraints"]:
-        if c["value"] and not extract.occurs(c["value"], hay) and not any(
+        if (
+            c["value"]
+            and not extract.occurs(c["value"], hay)
+            and not any(
                 extract.normalise(n["what"]) == extract.normalise(c["what"])
-                for n in out["constraints"]):
+                for n in out["constraints"]
+            )
+        ):
             out["constraints"].append(c)
             check.repairs["restored"] += 1
             hay = core_haystack(out)
@@ -222,16 +244,23 @@ def _capped(check: _Check, out: dict) -> None:
             out[key] = out[key][-limit:]
 
 
-def core_verify(*, data, previous: dict | None, turns: list[dict], through_seq: int,  # noqa: ANN001
-                reference: dict | None = None) -> tuple[dict, dict]:
+def core_verify(
+    *,
+    data,
+    previous: dict | None,
+    turns: list[dict],
+    through_seq: int,  # noqa: ANN001
+    reference: dict | None = None,
+) -> tuple[dict, dict]:
     """Check a proposed core against its sources. Returns (verified core, repairs: counts).
 
     `turns` are the condenser inputs (`{"turn", "role", "text"}`); `reference` is the
     extractive core of the same step, used where the proposal's request had to go."""
     prev = core_coerce(previous) if previous else core_empty()
     proposed = core_coerce(data)
-    sources = extract.normalise(" \n ".join(t["text"] for t in turns)) + " \n " + \
-        core_haystack(prev)
+    sources = (
+        extract.normalise(" \n ".join(t["text"] for t in turns)) + " \n " + core_haystack(prev)
+    )
     check = _Check(turns=turns, through_seq=through_seq, sources=sources)
     if not isinstance(data, dict) or set(data) != set(CORE_KEYS):
         check.repairs["shape_fixed"] += 1

@@ -38,8 +38,7 @@ def _enqueue(sources: list[KnowledgeSource]) -> None:
 
 
 class SourceAddForm(forms.ModelForm):
-    url = forms.URLField(label=_("Web page or sitemap URL"), required=False,
-                         assume_scheme="https")
+    url = forms.URLField(label=_("Web page or sitemap URL"), required=False, assume_scheme="https")
     file = forms.FileField(label=_("File (.jsonl, .md or .html)"), required=False)
 
     class Meta:
@@ -51,26 +50,43 @@ class SourceAddForm(forms.ModelForm):
         if bool(data.get("url")) == bool(data.get("file")):
             raise forms.ValidationError(_("Give either a URL or a file."))
         upload = data.get("file")
-        if upload and not upload.name.lower().endswith((".jsonl", ".md", ".markdown",
-                                                        ".html", ".htm")):
+        if upload and not upload.name.lower().endswith(
+            (".jsonl", ".md", ".markdown", ".html", ".htm")
+        ):
             raise forms.ValidationError(_("The file must be .jsonl, .md or .html."))
         return data
 
 
 @admin.register(KnowledgeSource)
 class KnowledgeSourceAdmin(admin.ModelAdmin):
-    list_display = ("location", "site", "kind", "status", "progress_done", "document_count",
-                    "imported_at")
+    list_display = (
+        "location",
+        "site",
+        "kind",
+        "status",
+        "progress_done",
+        "document_count",
+        "imported_at",
+    )
     list_filter = ("site", "status", "kind")
     search_fields = ("location",)
     actions = ["reimport"]
     change_form_template = "admin/memory/knowledge/source_change_form.html"
-    readonly_fields = ("site", "kind", "location", "status", "progress_done", "errors",
-                       "summary", "imported_at")
+    readonly_fields = (
+        "site",
+        "kind",
+        "location",
+        "status",
+        "progress_done",
+        "errors",
+        "summary",
+        "imported_at",
+    )
 
     def get_queryset(self, request: HttpRequest):  # noqa: ANN201
-        return super().get_queryset(request).select_related("site").annotate(
-            n_docs=Count("documents"))
+        return (
+            super().get_queryset(request).select_related("site").annotate(n_docs=Count("documents"))
+        )
 
     @admin.display(description=_("documents"), ordering="n_docs")
     def document_count(self, obj: KnowledgeSource) -> int:
@@ -101,10 +117,14 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
     def reimport(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
         sources = list(queryset)
         _enqueue(sources)
-        self.message_user(request, ngettext("%(n)d source queued for import.",
-                                            "%(n)d sources queued for import.",
-                                            len(sources)) % {"n": len(sources)},
-                          messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext(
+                "%(n)d source queued for import.", "%(n)d sources queued for import.", len(sources)
+            )
+            % {"n": len(sources)},
+            messages.SUCCESS,
+        )
 
     def delete_model(self, request: HttpRequest, obj: KnowledgeSource) -> None:
         knowledge_source_delete(source=obj)
@@ -128,13 +148,30 @@ class ChunkInline(admin.TabularInline):
 
 @admin.register(KnowledgeDocument)
 class KnowledgeDocumentAdmin(admin.ModelAdmin):
-    list_display = ("title", "external_id", "site", "source", "chunk_count", "token_count",
-                    "updated_at")
+    list_display = (
+        "title",
+        "external_id",
+        "site",
+        "source",
+        "chunk_count",
+        "token_count",
+        "updated_at",
+    )
     list_filter = ("site", "source")
     search_fields = ("title", "external_id", "url")
     list_select_related = ("site", "source")
-    readonly_fields = ("site", "source", "external_id", "title", "url", "identifiers",
-                       "chunk_count", "token_count", "content_hash", "updated_at")
+    readonly_fields = (
+        "site",
+        "source",
+        "external_id",
+        "title",
+        "url",
+        "identifiers",
+        "chunk_count",
+        "token_count",
+        "content_hash",
+        "updated_at",
+    )
     fields = readonly_fields
     inlines = [ChunkInline]
 

@@ -55,8 +55,15 @@ def _hit(row: tuple) -> Hit:
     pk, title, url, identifiers, text, tokens, rank = row
     if isinstance(identifiers, str | bytes):
         identifiers = json.loads(identifiers or "[]")
-    return Hit(chunk_id=pk, rank=float(rank), title=title, url=url,
-               identifiers=list(identifiers or []), text=text, token_count=tokens)
+    return Hit(
+        chunk_id=pk,
+        rank=float(rank),
+        title=title,
+        url=url,
+        identifiers=list(identifiers or []),
+        text=text,
+        token_count=tokens,
+    )
 
 
 def pg_config(language: str) -> str:
@@ -110,7 +117,8 @@ def _pg_common() -> dict[str, float]:
                 "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, "
                 "c.reltuples FROM pg_class c LEFT JOIN pg_stats s "
                 "ON s.tablename = c.relname AND s.attname = 'search' "
-                "WHERE c.relname = 'memory_knowledgechunk'")
+                "WHERE c.relname = 'memory_knowledgechunk'"
+            )
             row = cursor.fetchone()
         # a small catalogue is cheap to rank whole: nothing is left out of the selection
         large = bool(row) and (row[2] or 0) >= PRUNE_FROM_CHUNKS
@@ -129,12 +137,14 @@ def _pg_shares(terms: list[str], cfg: str) -> dict[str, float] | None:
         if len(_LEXEMES) > 50_000:
             _LEXEMES.clear()
         with connection.cursor() as cursor:
-            cursor.execute("SELECT t, tsvector_to_array(to_tsvector(%s::regconfig, t)) "
-                           "FROM unnest(%s::text[]) AS t", [cfg, missing])
+            cursor.execute(
+                "SELECT t, tsvector_to_array(to_tsvector(%s::regconfig, t)) "
+                "FROM unnest(%s::text[]) AS t",
+                [cfg, missing],
+            )
             for term, lexemes in cursor.fetchall():
                 _LEXEMES[(cfg, term)] = tuple(lexemes or ())
-    return {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0)
-            for t in terms}
+    return {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0) for t in terms}
 
 
 def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
@@ -148,10 +158,15 @@ def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
             cache.set(CHUNKS_KEY, total, COMMON_SECONDS)
         if total < PRUNE_FROM_CHUNKS:
             return None
-        cursor.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.knowledge_vocab USING "
-                       "fts5vocab(main, memory_knowledgechunk_fts, 'row')")
-        cursor.execute("SELECT term, doc FROM temp.knowledge_vocab "
-                       "WHERE term IN (SELECT value FROM json_each(%s))", [json.dumps(terms)])
+        cursor.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.knowledge_vocab USING "
+            "fts5vocab(main, memory_knowledgechunk_fts, 'row')"
+        )
+        cursor.execute(
+            "SELECT term, doc FROM temp.knowledge_vocab "
+            "WHERE term IN (SELECT value FROM json_each(%s))",
+            [json.dumps(terms)],
+        )
         docs = dict(cursor.fetchall())
     return {t: docs.get(t, 0) / total for t in terms}
 
@@ -161,14 +176,18 @@ def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
     catalogue) make the engine walk and rank nearly every row, so they are left to the
     rescoring (memory/knowledge/query.py), which still weighs them. The rarest few always
     stay, in the query's order."""
-    share = (_pg_shares(terms, pg_config(language)) if vendor == "postgresql"
-             else _sqlite_shares(terms))
+    share = (
+        _pg_shares(terms, pg_config(language)) if vendor == "postgresql" else _sqlite_shares(terms)
+    )
     if share is None:
         return terms
     kept = {t for t in terms if share[t] <= COMMON_SHARE}
     if len(kept) < KEEP_TERMS:  # the least common of the common words fill up
-        kept |= set(sorted((t for t in terms if t not in kept),
-                           key=lambda t: share[t])[:KEEP_TERMS - len(kept)])
+        kept |= set(
+            sorted((t for t in terms if t not in kept), key=lambda t: share[t])[
+                : KEEP_TERMS - len(kept)
+            ]
+        )
     return [t for t in terms if t in kept]
 
 
@@ -192,14 +211,22 @@ def _pairs(terms: list[str], vendor: str) -> str:
     return " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms[:PAIR_TERMS], 2))
 
 
-def _run(cursor, *, vendor: str, match: str, language: str, site_id: int,  # noqa: ANN001
-         limit: int) -> list[Hit]:
+def _run(
+    cursor,
+    *,
+    vendor: str,
+    match: str,
+    language: str,
+    site_id: int,  # noqa: ANN001
+    limit: int,
+) -> list[Hit]:
     if vendor == "postgresql":
         cursor.execute(
             "SELECT id, title, url, identifiers, text, token_count, ts_rank(search, q) AS r "
             "FROM memory_knowledgechunk, to_tsquery(%s::regconfig, %s) q "
             "WHERE site_id = %s AND search @@ q ORDER BY r DESC, id LIMIT %s",
-            [pg_config(language), match, site_id, limit])
+            [pg_config(language), match, site_id, limit],
+        )
     else:
         cursor.execute(
             "SELECT c.id, c.title, c.url, c.identifiers, c.text, c.token_count, "
@@ -208,7 +235,8 @@ def _run(cursor, *, vendor: str, match: str, language: str, site_id: int,  # noq
             "ON c.id = memory_knowledgechunk_fts.rowid "
             "WHERE memory_knowledgechunk_fts MATCH %s AND c.site_id = %s "
             "ORDER BY r DESC, c.id LIMIT %s",
-            [match, site_id, limit])
+            [match, site_id, limit],
+        )
     return [_hit(row) for row in cursor.fetchall()]
 
 
@@ -231,17 +259,29 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
         for t in terms[:20]:
             q |= Q(text__icontains=t) | Q(title__icontains=t)
         rows = KnowledgeChunk.objects.filter(q, site_id=site_id).values_list(
-            "id", "title", "url", "identifiers", "text", "token_count")[:limit]
+            "id", "title", "url", "identifiers", "text", "token_count"
+        )[:limit]
         return [_hit((*row, 1.0)) for row in rows]
     hits: list[Hit] = []
     with connection.cursor() as cursor:
         if len(terms) >= 2:
-            hits = _run(cursor, vendor=vendor, match=_pairs(terms, vendor), language=language,
-                        site_id=site_id, limit=limit)
+            hits = _run(
+                cursor,
+                vendor=vendor,
+                match=_pairs(terms, vendor),
+                language=language,
+                site_id=site_id,
+                limit=limit,
+            )
         if len(hits) < MIN_HITS:
             seen = {h.chunk_id for h in hits}
-            more = _run(cursor, vendor=vendor, match=_either([_expr(t, vendor) for t in terms],
-                                                             vendor),
-                        language=language, site_id=site_id, limit=limit)
-            hits += [h for h in more if h.chunk_id not in seen][:limit - len(hits)]
+            more = _run(
+                cursor,
+                vendor=vendor,
+                match=_either([_expr(t, vendor) for t in terms], vendor),
+                language=language,
+                site_id=site_id,
+                limit=limit,
+            )
+            hits += [h for h in more if h.chunk_id not in seen][: limit - len(hits)]
     return hits

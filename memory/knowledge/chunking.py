@@ -46,8 +46,13 @@ def _blocks(text: str) -> list[tuple[bool, str]]:
     return [b for b in blocks if b[1]]
 
 
-def _split_long(text: str, *, count: Callable[[str], int], encode_cut: Callable[[str, int], list[str]],
-                max_tokens: int) -> list[str]:
+def _split_long(
+    text: str,
+    *,
+    count: Callable[[str], int],
+    encode_cut: Callable[[str, int], list[str]],
+    max_tokens: int,
+) -> list[str]:
     """A paragraph over the maximum: sentences packed up to it; a sentence over it, cut."""
     out: list[str] = []
     current = ""
@@ -69,9 +74,14 @@ def _split_long(text: str, *, count: Callable[[str], int], encode_cut: Callable[
     return out
 
 
-def chunk_text(text: str, *, count: Callable[[str], int],
-               encode_cut: Callable[[str, int], list[str]],
-               min_tokens: int = MIN_TOKENS, max_tokens: int = MAX_TOKENS) -> list[str]:
+def chunk_text(
+    text: str,
+    *,
+    count: Callable[[str], int],
+    encode_cut: Callable[[str, int], list[str]],
+    min_tokens: int = MIN_TOKENS,
+    max_tokens: int = MAX_TOKENS,
+) -> list[str]:
     """The chunks of `text`. `count` gives a text's tokens; `encode_cut(text, n)` cuts a text
     into pieces of at most n tokens (both tiktoken-backed in production, injected so this
     stays pure)."""
@@ -94,9 +104,13 @@ def chunk_text(text: str, *, count: Callable[[str], int],
         paragraphs = section[1:] if heading else section
         current = heading
         for para in paragraphs:
-            parts = ([para] if count(para) <= max_tokens - count(heading)
-                     else _split_long(para, count=count, encode_cut=encode_cut,
-                                      max_tokens=max_tokens - count(heading)))
+            parts = (
+                [para]
+                if count(para) <= max_tokens - count(heading)
+                else _split_long(
+                    para, count=count, encode_cut=encode_cut, max_tokens=max_tokens - count(heading)
+                )
+            )
             for part in parts:
                 joined = f"{current}\n\n{part}".strip()
                 if current and current != heading and count(joined) > max_tokens:
@@ -109,8 +123,11 @@ def chunk_text(text: str, *, count: Callable[[str], int],
 
     merged: list[str] = []  # a short chunk joins its predecessor when both fit
     for chunk in chunks:
-        if merged and (count(merged[-1]) < min_tokens or count(chunk) < min_tokens) \
-                and count(f"{merged[-1]}\n\n{chunk}") <= max_tokens:
+        if (
+            merged
+            and (count(merged[-1]) < min_tokens or count(chunk) < min_tokens)
+            and count(f"{merged[-1]}\n\n{chunk}") <= max_tokens
+        ):
             merged[-1] = f"{merged[-1]}\n\n{chunk}"
         else:
             merged.append(chunk)

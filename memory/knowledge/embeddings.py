@@ -39,10 +39,13 @@ def embed(texts: list[str]) -> list[bytes] | None:
     out: list[bytes] = []
     try:
         for i in range(0, len(texts), BATCH):
-            response = client.embeddings.create(model=model, input=texts[i:i + BATCH],
-                                                encoding_format="float")
-            out.extend(array("f", item.embedding).tobytes()
-                       for item in sorted(response.data, key=lambda d: d.index))
+            response = client.embeddings.create(
+                model=model, input=texts[i : i + BATCH], encoding_format="float"
+            )
+            out.extend(
+                array("f", item.embedding).tobytes()
+                for item in sorted(response.data, key=lambda d: d.index)
+            )
     except openai.OpenAIError as exc:
         log.warning("embeddings unavailable", extra={"error": type(exc).__name__})
         return None

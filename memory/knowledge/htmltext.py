@@ -12,13 +12,59 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
-SKIP = {"script", "style", "nav", "header", "footer", "aside", "form", "noscript", "template",
-        "svg", "iframe", "button", "select", "dialog"}
-BLOCK = {"p", "div", "section", "article", "main", "li", "ul", "ol", "table", "tr", "br",
-         "dl", "dt", "dd", "blockquote", "pre", "figure", "figcaption", "hr"}
+SKIP = {
+    "script",
+    "style",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "noscript",
+    "template",
+    "svg",
+    "iframe",
+    "button",
+    "select",
+    "dialog",
+}
+BLOCK = {
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "li",
+    "ul",
+    "ol",
+    "table",
+    "tr",
+    "br",
+    "dl",
+    "dt",
+    "dd",
+    "blockquote",
+    "pre",
+    "figure",
+    "figcaption",
+    "hr",
+}
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-VOID = {"br", "hr", "img", "input", "meta", "link", "area", "base", "col", "embed", "source",
-        "track", "wbr"}
+VOID = {
+    "br",
+    "hr",
+    "img",
+    "input",
+    "meta",
+    "link",
+    "area",
+    "base",
+    "col",
+    "embed",
+    "source",
+    "track",
+    "wbr",
+}
 
 
 @dataclass

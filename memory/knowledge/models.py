@@ -22,8 +22,9 @@ class _UploadStorage(FileSystemStorage):
 
     @property
     def base_location(self) -> str:
-        return str(getattr(settings, "KNOWLEDGE_UPLOAD_DIR", "")
-                   or settings.RUN_DIR / "knowledge-uploads")
+        return str(
+            getattr(settings, "KNOWLEDGE_UPLOAD_DIR", "") or settings.RUN_DIR / "knowledge-uploads"
+        )
 
     @property
     def location(self) -> str:
@@ -48,15 +49,19 @@ class KnowledgeSource(models.Model):
         ERRORS = "errors", _("Imported with errors")
         FAILED = "failed", _("Failed")
 
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE,
-                             related_name="knowledge_sources")
+    site = models.ForeignKey(
+        "chatwidget.Site", on_delete=models.CASCADE, related_name="knowledge_sources"
+    )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
-    location = models.CharField(_("location"), max_length=1000,
-                                help_text=_("A path on the server or an http(s) URL."))
-    upload = models.FileField(_("uploaded file"), upload_to="knowledge/", blank=True,
-                              storage=upload_storage)
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices,
-                              default=Status.NEW)
+    location = models.CharField(
+        _("location"), max_length=1000, help_text=_("A path on the server or an http(s) URL.")
+    )
+    upload = models.FileField(
+        _("uploaded file"), upload_to="knowledge/", blank=True, storage=upload_storage
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.NEW
+    )
     progress_done = models.PositiveIntegerField(_("documents read"), default=0)
     errors = models.JSONField(_("errors"), default=list, blank=True)  # ["line 3: ...", ...]
     summary = models.JSONField(default=dict, blank=True)  # counts of the last run
@@ -68,18 +73,21 @@ class KnowledgeSource(models.Model):
         verbose_name = _("knowledge source")
         verbose_name_plural = _("knowledge sources")
         ordering = ["site", "location"]
-        constraints = [models.UniqueConstraint(fields=["site", "location"],
-                                               name="knowledge_source_unique_location")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "location"], name="knowledge_source_unique_location"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.location
 
 
 class KnowledgeDocument(models.Model):
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE,
-                             related_name="knowledge_documents")
-    source = models.ForeignKey(KnowledgeSource, on_delete=models.CASCADE,
-                               related_name="documents")
+    site = models.ForeignKey(
+        "chatwidget.Site", on_delete=models.CASCADE, related_name="knowledge_documents"
+    )
+    source = models.ForeignKey(KnowledgeSource, on_delete=models.CASCADE, related_name="documents")
     external_id = models.CharField(_("id"), max_length=500)
     title = models.CharField(_("title"), max_length=500)
     url = models.CharField(_("URL"), max_length=1000, blank=True)
@@ -94,8 +102,11 @@ class KnowledgeDocument(models.Model):
         verbose_name = _("knowledge document")
         verbose_name_plural = _("knowledge documents")
         ordering = ["site", "title"]
-        constraints = [models.UniqueConstraint(fields=["site", "external_id"],
-                                               name="knowledge_document_unique_id")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "external_id"], name="knowledge_document_unique_id"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.title
@@ -106,8 +117,7 @@ class KnowledgeChunk(models.Model):
     a search reads one table and an excerpt needs no join."""
 
     site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE, related_name="+")
-    document = models.ForeignKey(KnowledgeDocument, on_delete=models.CASCADE,
-                                 related_name="chunks")
+    document = models.ForeignKey(KnowledgeDocument, on_delete=models.CASCADE, related_name="chunks")
     ordinal = models.PositiveIntegerField()
     title = models.CharField(max_length=500)
     url = models.CharField(max_length=1000, blank=True)
@@ -131,8 +141,9 @@ class KnowledgeTrace(models.Model):
     """What retrieval gave one model call: chunk ids with their final score, bonus, whether
     they were sent and, if not, why. Ids and numbers only, never text (as ContextTrace)."""
 
-    trace = models.OneToOneField("memory.ContextTrace", on_delete=models.CASCADE,
-                                 related_name="knowledge")
+    trace = models.OneToOneField(
+        "memory.ContextTrace", on_delete=models.CASCADE, related_name="knowledge"
+    )
     chunks = models.JSONField(default=list)  # [{"chunk", "score", "bonus", "sent", "why"?}]
     tokens = models.PositiveIntegerField(default=0)  # the excerpts' share of the call
     room = models.PositiveIntegerField(default=0)  # what the budget could give them

@@ -35,7 +35,8 @@ W_RECENT = (0.6, 0.45, 0.3, 0.2)  # recent turns, newest first (an assistant tur
 F_KEYWORD, F_TITLE, F_TEXT = 2.0, 1.5, 1.0
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an and are as at be but by can could do does did for from have has had how i if in into is
 it its me my no not of on or our please so than that the their them then there these they
 this to too us was we what when where which who why will with would you your yes hi hello
@@ -45,7 +46,8 @@ aber als am an auch auf aus bei bin bis bitte da das dass dem den der des die do
 eine einem einen einer es für gibt habe haben hallo hat ich ihr im in ist ja kann können mal
 mein meine mit nach nicht noch nur oder sie sind so und uns von vor war was wie wir wo zu zum
 zur danke gerne welche welcher welches gut
-""".split())
+""".split()
+)
 
 
 def fold(word: str) -> str:
@@ -97,8 +99,9 @@ class KnowledgeQuery:
         return sorted(self.recall) + [t for t, _ in ranked[:MAX_TERMS]]
 
 
-def knowledge_query_build(*, message: str, core: dict | None = None,
-                          recent: list[tuple[str, str]] = ()) -> KnowledgeQuery:
+def knowledge_query_build(
+    *, message: str, core: dict | None = None, recent: list[tuple[str, str]] = ()
+) -> KnowledgeQuery:
     """The query for one turn. `recent` is (role, text) of the verbatim turns before the
     message, newest first; `core` is the condensed core's data (DESIGN.md) or None."""
     terms: dict[str, float] = {}
@@ -149,8 +152,13 @@ def knowledge_query_build(*, message: str, core: dict | None = None,
     for key in active:
         terms.pop(key, None)
     add(message, W_MESSAGE)
-    return KnowledgeQuery(terms=terms, active_ids=active, recall=active - set(terms), shown=shown,
-                          text="\n".join(t for t in texts if t))
+    return KnowledgeQuery(
+        terms=terms,
+        active_ids=active,
+        recall=active - set(terms),
+        shown=shown,
+        text="\n".join(t for t in texts if t),
+    )
 
 
 @dataclass
@@ -185,8 +193,11 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
     if found is not None:
         _FIELDS.move_to_end(key)
         return found
-    found = ({identifier_key(i) for i in c.identifiers}, {stem(w) for w in words(c.title)},
-             {stem(w) for w in words(c.text)})
+    found = (
+        {identifier_key(i) for i in c.identifiers},
+        {stem(w) for w in words(c.title)},
+        {stem(w) for w in words(c.text)},
+    )
     _FIELDS[key] = found
     if len(_FIELDS) > FIELDS_CACHED:
         _FIELDS.popitem(last=False)
@@ -201,8 +212,10 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
     n = len(candidates)
     raw = []
     stems = {t: stem(t) for t in query.terms}
-    df = {t: sum(1 for kw, ti, bo in fields if t in kw or stems[t] in ti or stems[t] in bo)
-          for t in query.terms}
+    df = {
+        t: sum(1 for kw, ti, bo in fields if t in kw or stems[t] in ti or stems[t] in bo)
+        for t in query.terms
+    }
     for kw, ti, bo in fields:
         total = 0.0
         for term, weight in query.terms.items():

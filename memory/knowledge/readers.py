@@ -64,18 +64,27 @@ def _jsonl(lines: Iterator[str]) -> Iterator[Item]:
         if not isinstance(data, dict):
             yield Problem(_("line %(n)d") % {"n": number}, _("not a JSON object"))
             continue
-        missing = [k for k in ("id", "title", "text")
-                   if not isinstance(data.get(k), str | int) or not str(data.get(k)).strip()]
+        missing = [
+            k
+            for k in ("id", "title", "text")
+            if not isinstance(data.get(k), str | int) or not str(data.get(k)).strip()
+        ]
         if missing:
-            yield Problem(_("line %(n)d") % {"n": number},
-                          _("missing %(fields)s") % {"fields": ", ".join(missing)})
+            yield Problem(
+                _("line %(n)d") % {"n": number},
+                _("missing %(fields)s") % {"fields": ", ".join(missing)},
+            )
             continue
         identifiers = data.get("identifiers") or []
         if not isinstance(identifiers, list):
             identifiers = [identifiers]
-        yield Doc(external_id=str(data["id"]).strip(), title=str(data["title"]).strip(),
-                  text=str(data["text"]), url=str(data.get("url") or ""),
-                  identifiers=[str(i) for i in identifiers if str(i).strip()])
+        yield Doc(
+            external_id=str(data["id"]).strip(),
+            title=str(data["title"]).strip(),
+            text=str(data["text"]),
+            url=str(data.get("url") or ""),
+            identifiers=[str(i) for i in identifiers if str(i).strip()],
+        )
 
 
 def _markdown_title(text: str, fallback: str) -> str:
@@ -99,7 +108,7 @@ def _front_matter(raw: str) -> tuple[dict[str, str], str]:
     for line in m.group("head").splitlines():
         key, _, value = line.partition(":")
         meta[key.strip().lower()] = value.strip()
-    return meta, raw.replace("\r\n", "\n")[m.end():]
+    return meta, raw.replace("\r\n", "\n")[m.end() :]
 
 
 def _page_file(path: Path, *, external_id: str) -> Item:
@@ -116,16 +125,24 @@ def _page_file(path: Path, *, external_id: str) -> Item:
     if not text.strip():
         return Problem(str(path), _("no text"))
     identifiers = [i.strip() for i in meta.get("identifiers", "").split(",") if i.strip()]
-    return Doc(external_id=meta.get("id") or external_id, title=meta.get("title") or title,
-               text=text, url=meta.get("url", ""), identifiers=identifiers)
+    return Doc(
+        external_id=meta.get("id") or external_id,
+        title=meta.get("title") or title,
+        text=text,
+        url=meta.get("url", ""),
+        identifiers=identifiers,
+    )
 
 
 def read_path(path: Path) -> Iterator[Item]:
     if not path.exists():
         raise SourceError(_("%(path)s does not exist") % {"path": path})
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.is_file()
-                       and p.suffix.lower() in (*PAGE_SUFFIXES, ".jsonl"))
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if p.is_file() and p.suffix.lower() in (*PAGE_SUFFIXES, ".jsonl")
+        )
         if not files:
             raise SourceError(_("%(path)s holds no .jsonl, .md or .html files") % {"path": path})
         for file in files:
@@ -157,15 +174,18 @@ def _fetch(url: str) -> tuple[bytes, str]:
             body = response.read(FETCH_MAX_BYTES + 1)
             ctype = response.headers.get("Content-Type", "")
     except urllib.error.HTTPError as exc:
-        raise SourceError(_("%(url)s answered HTTP %(code)s") % {"url": url, "code": exc.code}) \
-            from None
+        raise SourceError(
+            _("%(url)s answered HTTP %(code)s") % {"url": url, "code": exc.code}
+        ) from None
     except (urllib.error.URLError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise SourceError(_("%(url)s could not be fetched: %(reason)s")
-                          % {"url": url, "reason": reason}) from None
+        raise SourceError(
+            _("%(url)s could not be fetched: %(reason)s") % {"url": url, "reason": reason}
+        ) from None
     if len(body) > FETCH_MAX_BYTES:
-        raise SourceError(_("%(url)s is larger than %(n)d bytes") % {"url": url,
-                                                                     "n": FETCH_MAX_BYTES})
+        raise SourceError(
+            _("%(url)s is larger than %(n)d bytes") % {"url": url, "n": FETCH_MAX_BYTES}
+        )
     return body, ctype
 
 
@@ -181,8 +201,11 @@ def _sitemap_locs(body: bytes) -> tuple[str, list[str]] | None:
     except ET.ParseError as exc:
         raise SourceError(_("the sitemap is not valid XML (%(e)s)") % {"e": exc}) from None
     tag = root.tag.rsplit("}", 1)[-1]
-    locs = [el.text.strip() for el in root.iter() if el.tag.rsplit("}", 1)[-1] == "loc"
-            and el.text and el.text.strip()]
+    locs = [
+        el.text.strip()
+        for el in root.iter()
+        if el.tag.rsplit("}", 1)[-1] == "loc" and el.text and el.text.strip()
+    ]
     return tag, locs
 
 
@@ -228,8 +251,10 @@ def read_url(url: str) -> Iterator[Item]:
                 continue
             pages += 1
             if pages > MAX_SITEMAP_PAGES:
-                yield Problem(url, _("more than %(n)d pages; the rest was not read")
-                              % {"n": MAX_SITEMAP_PAGES})
+                yield Problem(
+                    url,
+                    _("more than %(n)d pages; the rest was not read") % {"n": MAX_SITEMAP_PAGES},
+                )
                 return
             yield _page_doc(loc, body, ctype)
 

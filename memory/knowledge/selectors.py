@@ -31,26 +31,40 @@ def knowledge_available(*, site: Site) -> bool:
     return bool(hint)
 
 
-def knowledge_search(*, site: Site, query: KnowledgeQuery,
-                     limit: int = 8) -> list[Candidate]:
+def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> list[Candidate]:
     """The best chunks for the query, best first, with their final score and bonus.
 
     One query (the full-text backend's candidates with their text); with EMBEDDING_MODEL
     set, one embeddings call and one query for the candidates' vectors."""
-    hits = backends.search(site_id=site.pk, terms=query.backend_terms(),
-                           language=site.default_language, limit=CANDIDATES)
+    hits = backends.search(
+        site_id=site.pk,
+        terms=query.backend_terms(),
+        language=site.default_language,
+        limit=CANDIDATES,
+    )
     if not hits:
         return []
     vectors: dict[int, bytes] = {}
     qvec = embed([query.text]) if embedding_model() else None
     if qvec:
-        vectors = dict(KnowledgeChunk.objects.filter(pk__in=[h.chunk_id for h in hits])
-                       .exclude(embedding=None).values_list("pk", "embedding"))
+        vectors = dict(
+            KnowledgeChunk.objects.filter(pk__in=[h.chunk_id for h in hits])
+            .exclude(embedding=None)
+            .values_list("pk", "embedding")
+        )
     candidates = [
-        Candidate(chunk_id=h.chunk_id, title=h.title, url=h.url, identifiers=h.identifiers,
-                  text=h.text, token_count=h.token_count, rank=h.rank,
-                  similarity=cosine(qvec[0], bytes(vectors[h.chunk_id]))
-                  if qvec and h.chunk_id in vectors else None)
+        Candidate(
+            chunk_id=h.chunk_id,
+            title=h.title,
+            url=h.url,
+            identifiers=h.identifiers,
+            text=h.text,
+            token_count=h.token_count,
+            rank=h.rank,
+            similarity=cosine(qvec[0], bytes(vectors[h.chunk_id]))
+            if qvec and h.chunk_id in vectors
+            else None,
+        )
         for h in hits
     ]
     return candidates_score(query=query, candidates=candidates)[:limit]
@@ -65,6 +79,10 @@ class KnowledgeTotals:
 
 def knowledge_totals(*, site: Site) -> KnowledgeTotals:
     docs = KnowledgeDocument.objects.filter(site=site).aggregate(
-        n=Sum("chunk_count"), t=Sum("token_count"))
-    return KnowledgeTotals(documents=KnowledgeDocument.objects.filter(site=site).count(),
-                           chunks=docs["n"] or 0, tokens=docs["t"] or 0)
+        n=Sum("chunk_count"), t=Sum("token_count")
+    )
+    return KnowledgeTotals(
+        documents=KnowledgeDocument.objects.filter(site=site).count(),
+        chunks=docs["n"] or 0,
+        tokens=docs["t"] or 0,
+    )

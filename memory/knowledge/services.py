@@ -66,7 +66,8 @@ def knowledge_source_ensure(*, site: Site, location: str) -> KnowledgeSource:
         kind = KnowledgeSource.Kind.PATH
         location = str(Path(location).expanduser().resolve())
     source, _ = KnowledgeSource.objects.get_or_create(
-        site=site, location=location, defaults={"kind": kind})
+        site=site, location=location, defaults={"kind": kind}
+    )
     return source
 
 
@@ -91,20 +92,26 @@ def _prepare(doc: Doc, *, model: str) -> _Prepared:
 
     def cut(text: str, n: int) -> list[str]:
         ids = enc.encode(text, disallowed_special=())
-        return [enc.decode(ids[i:i + n]) for i in range(0, len(ids), n)]
+        return [enc.decode(ids[i : i + n]) for i in range(0, len(ids), n)]
 
     if not doc.identifiers:  # pages: the article numbers they name
-        doc.identifiers = list(dict.fromkeys(
-            f.value for f in ids_extract(f"{doc.title}\n{doc.text[:2000]}")
-            if f.kind == "article"))[:10]
+        doc.identifiers = list(
+            dict.fromkeys(
+                f.value
+                for f in ids_extract(f"{doc.title}\n{doc.text[:2000]}")
+                if f.kind == "article"
+            )
+        )[:10]
     texts = chunk_text(doc.text, count=count, encode_cut=cut) or [doc.title]
-    chunks = [(t, count(excerpt_render(number=10, title=doc.title, url=doc.url, text=t)))
-              for t in texts]
+    chunks = [
+        (t, count(excerpt_render(number=10, title=doc.title, url=doc.url, text=t))) for t in texts
+    ]
     return _Prepared(doc=doc, digest=_hash(doc), chunks=chunks)
 
 
-def _store(*, site: Site, source: KnowledgeSource, item: _Prepared,
-           existing: KnowledgeDocument | None) -> None:
+def _store(
+    *, site: Site, source: KnowledgeSource, item: _Prepared, existing: KnowledgeDocument | None
+) -> None:
     doc = item.doc
     with transaction.atomic():
         if existing is None:
@@ -120,17 +127,27 @@ def _store(*, site: Site, source: KnowledgeSource, item: _Prepared,
         document.token_count = sum(t for _, t in item.chunks)
         document.chunk_count = len(item.chunks)
         document.save()
-        rows = KnowledgeChunk.objects.bulk_create([
-            KnowledgeChunk(site=site, document=document, ordinal=i, title=document.title,
-                           url=document.url, identifiers=doc.identifiers, text=text,
-                           token_count=tokens,
-                           embedding=item.vectors[i] if item.vectors else None)
-            for i, (text, tokens) in enumerate(item.chunks)
-        ])
+        rows = KnowledgeChunk.objects.bulk_create(
+            [
+                KnowledgeChunk(
+                    site=site,
+                    document=document,
+                    ordinal=i,
+                    title=document.title,
+                    url=document.url,
+                    identifiers=doc.identifiers,
+                    text=text,
+                    token_count=tokens,
+                    embedding=item.vectors[i] if item.vectors else None,
+                )
+                for i, (text, tokens) in enumerate(item.chunks)
+            ]
+        )
         keywords = " ".join(identifier_key(i) for i in doc.identifiers)
         backends.index_chunks(
             chunk_rows=[(row.pk, keywords, row.title, row.text) for row in rows],
-            language=site.default_language)
+            language=site.default_language,
+        )
 
 
 def _batches(items: Iterator, size: int) -> Iterator[list]:
@@ -144,17 +161,18 @@ def _batches(items: Iterator, size: int) -> Iterator[list]:
         yield batch
 
 
-def knowledge_import(*, source: KnowledgeSource,
-                     progress: Callable[[int], None] | None = None) -> ImportResult:
+def knowledge_import(
+    *, source: KnowledgeSource, progress: Callable[[int], None] | None = None
+) -> ImportResult:
     """Import (or re-import) one source. Streamed: at most BATCH documents are in memory."""
     site = source.site
     model = _site_model(site)
     result = ImportResult()
     seen: set[str] = set()
-    location = source.upload.path if source.kind == KnowledgeSource.Kind.UPLOAD \
-        else source.location
-    KnowledgeSource.objects.filter(pk=source.pk).update(status=KnowledgeSource.Status.RUNNING,
-                                                         progress_done=0)
+    location = source.upload.path if source.kind == KnowledgeSource.Kind.UPLOAD else source.location
+    KnowledgeSource.objects.filter(pk=source.pk).update(
+        status=KnowledgeSource.Status.RUNNING, progress_done=0
+    )
     try:
         for batch in _batches(read_source(location), BATCH):
             docs: list[Doc] = []
@@ -181,10 +199,15 @@ def knowledge_import(*, source: KnowledgeSource,
     return result
 
 
-def _import_batch(*, site: Site, source: KnowledgeSource, docs: list[Doc], model: str,
-                  result: ImportResult) -> None:
-    existing = {d.external_id: d for d in KnowledgeDocument.objects.filter(
-        site=site, external_id__in=[d.external_id for d in docs])}
+def _import_batch(
+    *, site: Site, source: KnowledgeSource, docs: list[Doc], model: str, result: ImportResult
+) -> None:
+    existing = {
+        d.external_id: d
+        for d in KnowledgeDocument.objects.filter(
+            site=site, external_id__in=[d.external_id for d in docs]
+        )
+    }
     todo: list[tuple[_Prepared, KnowledgeDocument | None]] = []
     moved: list[int] = []
     for doc in docs:
@@ -202,7 +225,7 @@ def _import_batch(*, site: Site, source: KnowledgeSource, docs: list[Doc], model
     if vectors:
         pos = 0
         for item, _ in todo:
-            item.vectors = vectors[pos:pos + len(item.chunks)]
+            item.vectors = vectors[pos : pos + len(item.chunks)]
             pos += len(item.chunks)
     with transaction.atomic():
         for item, old in todo:
@@ -219,34 +242,54 @@ def _import_batch(*, site: Site, source: KnowledgeSource, docs: list[Doc], model
 
 
 def _remove_unseen(*, source: KnowledgeSource, seen: set[str]) -> int:
-    gone = [pk for pk, ext in source.documents.values_list("pk", "external_id").iterator()
-            if ext not in seen]
+    gone = [
+        pk
+        for pk, ext in source.documents.values_list("pk", "external_id").iterator()
+        if ext not in seen
+    ]
     for i in range(0, len(gone), 500):
         with transaction.atomic():
-            KnowledgeDocument.objects.filter(pk__in=gone[i:i + 500]).delete()
+            KnowledgeDocument.objects.filter(pk__in=gone[i : i + 500]).delete()
     return len(gone)
 
 
 def _hint_refresh(site_id: int) -> None:
     """After commit: tell context builds (any process) whether the site has knowledge now."""
+
     def refresh() -> None:
-        cache.set(knowledge_hint_key(site_id),
-                  KnowledgeChunk.objects.filter(site_id=site_id).exists(), HINT_SECONDS)
+        cache.set(
+            knowledge_hint_key(site_id),
+            KnowledgeChunk.objects.filter(site_id=site_id).exists(),
+            HINT_SECONDS,
+        )
 
     transaction.on_commit(refresh)
 
 
 def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
     _hint_refresh(source.site_id)
-    status = (KnowledgeSource.Status.FAILED if result.failed
-              else KnowledgeSource.Status.ERRORS if result.problems
-              else KnowledgeSource.Status.DONE)
+    status = (
+        KnowledgeSource.Status.FAILED
+        if result.failed
+        else KnowledgeSource.Status.ERRORS
+        if result.problems
+        else KnowledgeSource.Status.DONE
+    )
     errors = ([result.failed] if result.failed else []) + result.problems[:MAX_PROBLEMS_KEPT]
     KnowledgeSource.objects.filter(pk=source.pk).update(
-        status=status, errors=errors, progress_done=result.read, imported_at=timezone.now(),
-        summary={"read": result.read, "created": result.created, "updated": result.updated,
-                 "unchanged": result.unchanged, "deleted": result.deleted,
-                 "problems": len(result.problems)})
+        status=status,
+        errors=errors,
+        progress_done=result.read,
+        imported_at=timezone.now(),
+        summary={
+            "read": result.read,
+            "created": result.created,
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+            "deleted": result.deleted,
+            "problems": len(result.problems),
+        },
+    )
 
 
 def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSource:  # noqa: ANN001
@@ -254,7 +297,8 @@ def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSourc
     so a re-upload of the feed re-imports it (changed, unchanged and removed documents)."""
     location = f"upload: {Path(name).name}"
     source, _ = KnowledgeSource.objects.get_or_create(
-        site=site, location=location, defaults={"kind": KnowledgeSource.Kind.UPLOAD})
+        site=site, location=location, defaults={"kind": KnowledgeSource.Kind.UPLOAD}
+    )
     if source.upload:
         source.upload.delete(save=False)
     source.upload.save(Path(name).name, content if isinstance(content, File) else File(content))
@@ -264,7 +308,8 @@ def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSourc
 def knowledge_import_queued(*, source: KnowledgeSource) -> None:
     """Mark a source as waiting for the worker (the admin enqueues after commit)."""
     KnowledgeSource.objects.filter(pk=source.pk).update(
-        status=KnowledgeSource.Status.QUEUED, progress_done=0)
+        status=KnowledgeSource.Status.QUEUED, progress_done=0
+    )
 
 
 def knowledge_source_delete(*, source: KnowledgeSource) -> int:

@@ -69,13 +69,19 @@ def _active_labels(core: dict | None, shown: dict[str, str]) -> list[str]:
     return labels + [value for key, value in shown.items() if key not in seen]
 
 
-def knowledge_select(*, site: Site, model: str, message: str, core: dict | None,
-                     recent: list[tuple[str, str]], room: int) -> KnowledgeSection:
+def knowledge_select(
+    *,
+    site: Site,
+    model: str,
+    message: str,
+    core: dict | None,
+    recent: list[tuple[str, str]],
+    room: int,
+) -> KnowledgeSection:
     """Retrieve with the query built from memory and keep the best excerpts that fit `room`
     tokens. `recent` is (role, text) of the turns before the message, newest first."""
     section = KnowledgeSection(room=room)
-    if knowledge_share(site) <= 0 or not message.strip() \
-            or not knowledge_available(site=site):
+    if knowledge_share(site) <= 0 or not message.strip() or not knowledge_available(site=site):
         return section
     query = knowledge_query_build(message=message, core=core, recent=recent[:RECENT_TURNS])
     candidates = knowledge_search(site=site, query=query, limit=RETRIEVE)
@@ -103,12 +109,16 @@ def knowledge_select(*, site: Site, model: str, message: str, core: dict | None,
         section.retrieved.append(record)
     for reason, ids in ((LEFT_KNOWLEDGE_BUDGET, over), (LEFT_KNOWLEDGE_WEAK, weak)):
         if ids:
-            section.left_out.append({"reason": reason, "seqs": [], "count": len(ids),
-                                     "chunks": ids})
+            section.left_out.append(
+                {"reason": reason, "seqs": [], "count": len(ids), "chunks": ids}
+            )
     if section.sent:
-        section.message = knowledge_message([
-            excerpt_render(number=i, title=c.title, url=c.url, text=c.text)
-            for i, c in enumerate(section.sent, start=1)])
+        section.message = knowledge_message(
+            [
+                excerpt_render(number=i, title=c.title, url=c.url, text=c.text)
+                for i, c in enumerate(section.sent, start=1)
+            ]
+        )
         section.tokens = used
     return section
 
@@ -119,15 +129,18 @@ def knowledge_demo_lines(section: KnowledgeSection, *, language: str = "en") -> 
     with translation.override(language):
         lines = []
         if section.active:
-            lines.append(_("Active objects (from memory): %(objects)s")
-                         % {"objects": "; ".join(section.active)})
+            lines.append(
+                _("Active objects (from memory): %(objects)s")
+                % {"objects": "; ".join(section.active)}
+            )
         if section.sent:
             best = section.sent[0]
             where = f" ({best.url})" if best.url else ""
-            lines.append(_("Best excerpt from the shop's knowledge: “%(title)s”%(where)s:")
-                         % {"title": best.title, "where": where})
+            lines.append(
+                _("Best excerpt from the shop's knowledge: “%(title)s”%(where)s:")
+                % {"title": best.title, "where": where}
+            )
             lines.extend(f"> {line}" for line in best.text.splitlines() if line.strip())
         else:
             lines.append(_("No shop knowledge matched this question."))
         return lines
-

@@ -49,8 +49,11 @@ def consent_grant(
     with transaction.atomic():
         profile = live_profile(profile_id=profile_id, site_id=site_id)
         if profile is None and conversation_id:
-            linked = (Conversation.objects.filter(pk=conversation_id, site_id=site_id)
-                      .values_list("profile_id", flat=True).first())
+            linked = (
+                Conversation.objects.filter(pk=conversation_id, site_id=site_id)
+                .values_list("profile_id", flat=True)
+                .first()
+            )
             profile = live_profile(profile_id=linked, site_id=site_id)
         if profile is None:
             profile = Profile.objects.create(site_id=site_id, token_hash=token_hash(token))
@@ -58,16 +61,21 @@ def consent_grant(
             Profile.objects.filter(pk=profile.pk).update(
                 token_hash=token_hash(token), last_visit_at=timezone.now()
             )
-        if not Consent.objects.filter(profile=profile, withdrawn_at__isnull=True,
-                                      wording_version=CONSENT_WORDING_VERSION).exists():
-            Consent.objects.create(site_id=site_id, profile=profile,
-                                   wording_version=CONSENT_WORDING_VERSION)
+        if not Consent.objects.filter(
+            profile=profile, withdrawn_at__isnull=True, wording_version=CONSENT_WORDING_VERSION
+        ).exists():
+            Consent.objects.create(
+                site_id=site_id, profile=profile, wording_version=CONSENT_WORDING_VERSION
+            )
         if conversation_id:
             _link(profile_id=profile.pk, site_id=site_id, conversation_id=conversation_id)
-    log.info("recognition consent granted",
-             extra={"site": site_id, "profile": profile.pk, "conversation": conversation_id})
-    return ConsentResult(recognition=True, token=token, max_age=_cookie_seconds(site_id),
-                         profile_id=profile.pk)
+    log.info(
+        "recognition consent granted",
+        extra={"site": site_id, "profile": profile.pk, "conversation": conversation_id},
+    )
+    return ConsentResult(
+        recognition=True, token=token, max_age=_cookie_seconds(site_id), profile_id=profile.pk
+    )
 
 
 def consent_withdraw(
@@ -78,14 +86,16 @@ def consent_withdraw(
     record stays, marked withdrawn, as evidence. The widget deletes its cookie."""
     profile = live_profile(profile_id=profile_id, site_id=site_id)
     if profile is None and conversation_id:
-        linked = (Conversation.objects.filter(pk=conversation_id, site_id=site_id)
-                  .values_list("profile_id", flat=True).first())
+        linked = (
+            Conversation.objects.filter(pk=conversation_id, site_id=site_id)
+            .values_list("profile_id", flat=True)
+            .first()
+        )
         profile = Profile.objects.filter(pk=linked, site_id=site_id).first() if linked else None
     if profile is None and profile_id:  # expired but not purged yet: delete it all the same
         profile = Profile.objects.filter(pk=profile_id, site_id=site_id).first()
     if profile is not None:
-        profile_erase(profile_id=profile.pk, reason="visitor withdrew consent",
-                      delete_cases=True)
+        profile_erase(profile_id=profile.pk, reason="visitor withdrew consent", delete_cases=True)
     return ConsentResult(recognition=False, token=None, max_age=0, profile_id=None)
 
 
@@ -104,16 +114,23 @@ def profile_erase(
         )
         conv_ids = list(profile.conversations.values_list("pk", flat=True))
         for conv_id in conv_ids:
-            conversation_erase(conversation_id=conv_id, actor=actor, reason=reason,
-                               delete_cases=delete_cases)
+            conversation_erase(
+                conversation_id=conv_id, actor=actor, reason=reason, delete_cases=delete_cases
+            )
         _, deleted = profile.delete()
         counts = {
             "conversations": len(conv_ids),
             "facts": deleted.get("memory.ProfileFact", 0),
             "consents_withdrawn": consents,
         }
-        audit_record(action=AuditEvent.Action.ERASE, actor=actor, site_id=profile.site_id,
-                     target=f"profile {profile_id}", reason=reason, details=counts)
+        audit_record(
+            action=AuditEvent.Action.ERASE,
+            actor=actor,
+            site_id=profile.site_id,
+            target=f"profile {profile_id}",
+            reason=reason,
+            details=counts,
+        )
     log.info("profile erased", extra={"profile": profile_id, **counts})
     return counts
 
@@ -122,8 +139,11 @@ def profile_erase(
 
 
 def _link(*, profile_id: int, site_id: int, conversation_id: int) -> bool:
-    changed = (Conversation.objects.filter(pk=conversation_id, site_id=site_id)
-               .exclude(profile_id=profile_id).update(profile_id=profile_id))
+    changed = (
+        Conversation.objects.filter(pk=conversation_id, site_id=site_id)
+        .exclude(profile_id=profile_id)
+        .update(profile_id=profile_id)
+    )
     if changed:
         # what the conversation already holds joins the profile (after commit)
         transaction.on_commit(
@@ -147,8 +167,9 @@ def profile_recognise(
         if conversation_id:
             _link(profile_id=profile.pk, site_id=site_id, conversation_id=conversation_id)
     log.info("visitor recognised", extra={"site": site_id, "profile": profile.pk})
-    return ConsentResult(recognition=True, token=token, max_age=_cookie_seconds(site_id),
-                         profile_id=profile.pk)
+    return ConsentResult(
+        recognition=True, token=token, max_age=_cookie_seconds(site_id), profile_id=profile.pk
+    )
 
 
 def profile_link_conversation(*, profile_id: int | None, conversation_id: int) -> bool:

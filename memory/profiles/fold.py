@@ -30,9 +30,9 @@ log = logging.getLogger(__name__)
 
 #: Object kinds from the core that identify something of the visitor's across visits.
 #: Articles the visitor looked at are not kept: that is browsing, not a fact about the case.
-OBJECT_KINDS = frozenset({
-    "customer", "order", "contract", "invoice", "return", "subscription", "device", "ticket",
-})
+OBJECT_KINDS = frozenset(
+    {"customer", "order", "contract", "invoice", "return", "subscription", "device", "ticket"}
+)
 _KIND_SUFFIX = re.compile(r"[\s_-]*(number|no|nr|id|nummer)\.?$", re.IGNORECASE)
 _CONTACT_CONSTRAINT = re.compile(r"contact|kontakt|reach|erreich", re.IGNORECASE)
 _PLACEHOLDER = re.compile(
@@ -64,8 +64,9 @@ def _clean(value: Any, *, limit: int = MAX_TEXT) -> str:
     return " ".join(str(value).split())[:limit]
 
 
-def _acceptable(value: str, *, allow: str | None = None, stale: list[str],
-                health_texts: list[str]) -> bool:
+def _acceptable(
+    value: str, *, allow: str | None = None, stale: list[str], health_texts: list[str]
+) -> bool:
     """A value may enter the profile: no placeholder, nothing redaction removes or flags as
     health, no contact detail except the one kind `allow`s, no corrected-away value, and
     nothing that occurs in a turn flagged as health details."""
@@ -103,8 +104,16 @@ def _latest_turn_with(value: str, turns: list[Turn]) -> Turn | None:
     return None
 
 
-def _candidates(*, conv: Conversation, data: dict, covers_through: int, at: datetime,
-                turns: list[Turn], span_since: int | None, stale: list[str]) -> list[_Candidate]:
+def _candidates(
+    *,
+    conv: Conversation,
+    data: dict,
+    covers_through: int,
+    at: datetime,
+    turns: list[Turn],
+    span_since: int | None,
+    stale: list[str],
+) -> list[_Candidate]:
     visitor = [t for t in turns if t.role == TurnRole.VISITOR and not t.health]
     health_texts = [t.text.casefold() for t in turns if t.health]
     health_seqs = {t.seq for t in turns if t.health}
@@ -127,8 +136,7 @@ def _candidates(*, conv: Conversation, data: dict, covers_through: int, at: date
             if source is not None:
                 named.append((source.seq, kind, value, source))
     for _seq, kind, value, source in sorted(named, key=lambda n: n[0], reverse=True):
-        if all(c.key != kind for c in out if c.field == Field.OBJECT) and _acceptable(
-                value, **ok):
+        if all(c.key != kind for c in out if c.field == Field.OBJECT) and _acceptable(value, **ok):
             out.append(_Candidate(Field.OBJECT, kind, value, source.seq, source.created_at))
 
     promises = [_clean(p) for p in data.get("promises") or []]
@@ -139,12 +147,23 @@ def _candidates(*, conv: Conversation, data: dict, covers_through: int, at: date
 
     topic = _clean(data.get("request"))
     if _acceptable(topic, **ok):
-        settled = [s for s in (_clean(s) for s in data.get("settled") or [])
-                   if _acceptable(s, **ok)]
-        case = {"date": conv.created_at.date().isoformat(), "topic": topic,
-                "resolution": "; ".join(settled)[:MAX_TEXT]}
-        out.append(_Candidate(Field.PAST_CASE, str(conv.pk), json.dumps(case, ensure_ascii=False),
-                              covers_through, at))
+        settled = [
+            s for s in (_clean(s) for s in data.get("settled") or []) if _acceptable(s, **ok)
+        ]
+        case = {
+            "date": conv.created_at.date().isoformat(),
+            "topic": topic,
+            "resolution": "; ".join(settled)[:MAX_TEXT],
+        }
+        out.append(
+            _Candidate(
+                Field.PAST_CASE,
+                str(conv.pk),
+                json.dumps(case, ensure_ascii=False),
+                covers_through,
+                at,
+            )
+        )
 
     for item in data.get("constraints") or []:
         if not isinstance(item, dict) or not _CONTACT_CONSTRAINT.search(str(item.get("what", ""))):
@@ -153,9 +172,15 @@ def _candidates(*, conv: Conversation, data: dict, covers_through: int, at: date
             continue
         value = _clean(item.get("value"), limit=100)
         if _acceptable(value, **ok):
-            out.append(_Candidate(Field.CONTACT_PREFERENCE, "", value,
-                                  item.get("turn") if isinstance(item.get("turn"), int) else None,
-                                  at))
+            out.append(
+                _Candidate(
+                    Field.CONTACT_PREFERENCE,
+                    "",
+                    value,
+                    item.get("turn") if isinstance(item.get("turn"), int) else None,
+                    at,
+                )
+            )
 
     # contact details the visitor typed after `span_since` (their spans, newest wins)
     for turn in visitor:
@@ -164,7 +189,7 @@ def _candidates(*, conv: Conversation, data: dict, covers_through: int, at: date
         for kind, start, end in turn.spans or []:
             if kind not in (Field.EMAIL, Field.PHONE):
                 continue
-            value = _clean(turn.text[int(start):int(end)], limit=100)
+            value = _clean(turn.text[int(start) : int(end)], limit=100)
             if _acceptable(value, allow=kind, **ok):
                 out.append(_Candidate(kind, "", value, turn.seq, turn.created_at))
     # one entry per field and key: the newest statement wins (overwrite, not accumulate)
@@ -182,8 +207,11 @@ def _corrected_values(*, profile_id: int, extra: dict | None = None) -> list[str
     conversation is condensed again."""
     stale: set[str] = set()
     seen: set[int] = set()
-    cores = list(Core.objects.filter(conversation__profile_id=profile_id)
-                 .order_by("conversation_id", "-version").values_list("conversation_id", "data"))
+    cores = list(
+        Core.objects.filter(conversation__profile_id=profile_id)
+        .order_by("conversation_id", "-version")
+        .values_list("conversation_id", "data")
+    )
     for conversation_id, data in [*cores, (None, extra)]:
         if conversation_id in seen:
             continue
@@ -219,9 +247,13 @@ def profile_update_after_turn(*, conversation_id: int, seq: int) -> dict[str, in
     here (the deterministic condenser, no model) and folded in. Contact details are taken
     from the visitor's turns since the previous answer only: each is proposed once, and a
     proposal staff rejected does not come back unless the visitor states it again."""
-    previous = (Turn.objects.filter(conversation_id=conversation_id, seq__lt=seq)
-                .exclude(role=TurnRole.VISITOR).order_by("-seq")
-                .values_list("seq", flat=True).first())
+    previous = (
+        Turn.objects.filter(conversation_id=conversation_id, seq__lt=seq)
+        .exclude(role=TurnRole.VISITOR)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
     return _profile_fold(conversation_id=conversation_id, span_since=previous or 0)
 
 
@@ -231,22 +263,25 @@ def _older_turn_with(conversation_id: int, value: str) -> Turn | None:
     turns = Turn.objects.filter(conversation_id=conversation_id, text__icontains=value)
     if turns.filter(health=True).exists():
         return None
-    return (turns.filter(role=TurnRole.VISITOR).order_by("-seq")
-            .only("seq", "created_at").first())
+    return turns.filter(role=TurnRole.VISITOR).order_by("-seq").only("seq", "created_at").first()
 
 
 def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, int]:
     """Fold what a conversation holds into its profile: the stored core, advanced over the
     turns it does not cover yet by the extractive condenser. `span_since`: scan the visitor's
     turns after this seq for contact details (None: do not)."""
-    conv = (Conversation.objects.only("pk", "site_id", "profile_id", "language", "created_at")
-            .filter(pk=conversation_id).first())
+    conv = (
+        Conversation.objects.only("pk", "site_id", "profile_id", "language", "created_at")
+        .filter(pk=conversation_id)
+        .first()
+    )
     if conv is None or conv.profile_id is None:
         return {}
     core = Core.objects.filter(conversation_id=conversation_id).order_by("-version").first()
     covered = core.covers_through_seq if core else 0
     turns = list(
-        Turn.objects.filter(conversation_id=conversation_id).order_by("-seq")
+        Turn.objects.filter(conversation_id=conversation_id)
+        .order_by("-seq")
         .only("seq", "role", "text", "spans", "health", "created_at")[:MAX_FOLD_TURNS]
     )
     turns.reverse()
@@ -255,8 +290,9 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
         inputs = turn_inputs(uncovered)
         data = core_extract(previous=core.data if core else None, turns=inputs)
         # what only the visitor said is a claim, never a promise or a resolution here either
-        data = core_provenance_apply(out=data, prev=core_coerce(core.data if core else None),
-                                     turns=inputs, repairs=Counter())
+        data = core_provenance_apply(
+            out=data, prev=core_coerce(core.data if core else None), turns=inputs, repairs=Counter()
+        )
         covers_through, at = uncovered[-1].seq, timezone.now()
     elif core is not None:
         data, covers_through, at = core.data, core.covers_through_seq, core.created_at
@@ -269,8 +305,15 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
         profile = Profile.objects.select_for_update().filter(pk=conv.profile_id).first()
         if profile is None:
             return {}
-        candidates = _candidates(conv=conv, data=data, covers_through=covers_through, at=at,
-                                 turns=turns, span_since=span_since, stale=stale)
+        candidates = _candidates(
+            conv=conv,
+            data=data,
+            covers_through=covers_through,
+            at=at,
+            turns=turns,
+            span_since=span_since,
+            stale=stale,
+        )
         existing = {(f.field, f.key): f for f in profile.facts.all()}
         # a corrected-away value goes wherever it is, whichever visit it came from
         for fact in list(existing.values()):
@@ -281,33 +324,56 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
         # this conversation's promises are replaced by its current list
         keep = {(c.field, c.key) for c in candidates}
         for (field, key), fact in list(existing.items()):
-            if (field == Field.PROMISE and fact.source_conversation == conv.pk
-                    and (field, key) not in keep):
+            if (
+                field == Field.PROMISE
+                and fact.source_conversation == conv.pk
+                and (field, key) not in keep
+            ):
                 fact.delete()
                 existing.pop((field, key))
                 counts["removed"] += 1
         for cand in candidates:
             _upsert(profile=profile, conv=conv, cand=cand, existing=existing, counts=counts)
-        cases = (ProfileFact.objects.filter(profile=profile, field=Field.PAST_CASE)
-                 .order_by("-recorded_at", "-pk").values_list("pk", flat=True))
+        cases = (
+            ProfileFact.objects.filter(profile=profile, field=Field.PAST_CASE)
+            .order_by("-recorded_at", "-pk")
+            .values_list("pk", flat=True)
+        )
         old = list(cases[MAX_PAST_CASES:])
         if old:
             counts["removed"] += ProfileFact.objects.filter(pk__in=old).delete()[0]
-    log.info("profile updated", extra={"profile": conv.profile_id,
-                                       "conversation": conversation_id,
-                                       "core_version": core.version if core else 0,
-                                       "extractive_turns": len(uncovered), **counts})
+    log.info(
+        "profile updated",
+        extra={
+            "profile": conv.profile_id,
+            "conversation": conversation_id,
+            "core_version": core.version if core else 0,
+            "extractive_turns": len(uncovered),
+            **counts,
+        },
+    )
     return counts
 
 
-def _upsert(*, profile: Profile, conv: Conversation, cand: _Candidate,
-            existing: dict[tuple[str, str], ProfileFact], counts: dict[str, int]) -> None:
+def _upsert(
+    *,
+    profile: Profile,
+    conv: Conversation,
+    cand: _Candidate,
+    existing: dict[tuple[str, str], ProfileFact],
+    counts: dict[str, int],
+) -> None:
     status = Status.PROPOSED if cand.field in APPROVAL_FIELDS else Status.ACTIVE
     current = existing.get((cand.field, cand.key))
     if current is None:
         existing[(cand.field, cand.key)] = ProfileFact.objects.create(
-            profile=profile, field=cand.field, key=cand.key, value=cand.value, status=status,
-            source_conversation=conv.pk, source_seq=cand.seq,
+            profile=profile,
+            field=cand.field,
+            key=cand.key,
+            value=cand.value,
+            status=status,
+            source_conversation=conv.pk,
+            source_seq=cand.seq,
         )
         counts["proposed" if status == Status.PROPOSED else "added"] += 1
         return

@@ -105,8 +105,7 @@ def profile_background(*, conversation: Conversation) -> ProfileSection:
     if not facts:
         return empty
     months = facts[0].months or RetentionPolicy().profile_months
-    if facts[0].profile.last_visit_at + profile_period(months=months) <= (
-            timezone.now()):
+    if facts[0].profile.last_visit_at + profile_period(months=months) <= (timezone.now()):
         return empty  # expired: gone, even before the purge has run
     data: dict[str, Any] = {}
     for fact in facts:
@@ -149,8 +148,11 @@ def profile_fields_for_visitor(
     without a live profile. The conversation's profile counts too (consent given in another
     tab of the same session)."""
     if not profile_id and conversation_id:
-        profile_id = (Conversation.objects.filter(pk=conversation_id, site_id=site_id)
-                      .values_list("profile_id", flat=True).first())
+        profile_id = (
+            Conversation.objects.filter(pk=conversation_id, site_id=site_id)
+            .values_list("profile_id", flat=True)
+            .first()
+        )
     profile = live_profile(profile_id=profile_id, site_id=site_id)
     if profile is None:
         return {}
@@ -192,14 +194,23 @@ def profile_export(*, profile_id: int, masked: bool = False) -> dict[str, Any]:
         "last_visit_at": profile.last_visit_at.isoformat(),
         "expires_at": profile_expires_at(profile=profile).isoformat(),
         "consents": [
-            {"wording_version": c.wording_version, "granted_at": c.granted_at.isoformat(),
-             "withdrawn_at": c.withdrawn_at.isoformat() if c.withdrawn_at else None}
+            {
+                "wording_version": c.wording_version,
+                "granted_at": c.granted_at.isoformat(),
+                "withdrawn_at": c.withdrawn_at.isoformat() if c.withdrawn_at else None,
+            }
             for c in Consent.objects.filter(profile=profile).order_by("granted_at")
         ],
         "facts": [
-            {"field": f.field, "key": f.key, "value": value_of(f),
-             "status": f.status, "source_conversation": f.source_conversation,
-             "source_seq": f.source_seq, "recorded_at": f.recorded_at.isoformat()}
+            {
+                "field": f.field,
+                "key": f.key,
+                "value": value_of(f),
+                "status": f.status,
+                "source_conversation": f.source_conversation,
+                "source_seq": f.source_seq,
+                "recorded_at": f.recorded_at.isoformat(),
+            }
             for f in profile.facts.order_by("field", "key")
         ],
         "linked_conversations": list(profile.conversations.values_list("pk", flat=True)),

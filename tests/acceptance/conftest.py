@@ -48,10 +48,12 @@ class ShopModel:
         if "second one" in question:
             ids = list(dict.fromkeys(ARTICLE.findall(context)))
             return f"You mean {ids[1]}." if len(ids) > 1 else "Which list do you mean?"
-        return ("Thank you, noted. Our delivery takes two to three working days within "
-                "Germany. Orders placed before noon on a working day leave our warehouse the "
-                "same day, and you receive a tracking link by e-mail as soon as the parcel is "
-                "on its way to you.")
+        return (
+            "Thank you, noted. Our delivery takes two to three working days within "
+            "Germany. Orders placed before noon on a working day leave our warehouse the "
+            "same day, and you receive a tracking link by e-mail as soon as the parcel is "
+            "on its way to you."
+        )
 
 
 @pytest.fixture
@@ -103,16 +105,29 @@ async def exchange(c, text: str, cid: str) -> dict:
 
 async def conversation_of(ack: dict) -> Conversation:
     return await database_sync_to_async(Conversation.objects.get)(
-        token_hash=token_hash(ack["session"]))
+        token_hash=token_hash(ack["session"])
+    )
 
 
 FILLER = [
-    "Is the fabric breathable?", "Can I wash it at 40 degrees?", "Do you ship to Austria?",
-    "How long does delivery take?", "Can I pay by invoice?", "Is there a gift wrap option?",
-    "What is your return period?", "Do you have a shop in Hamburg?",
-    "Is the packaging plastic free?", "Can I change the delivery address later?",
-    "Do you offer express shipping?", "Are the colours true to the photos?",
-    "Is the stitching done by hand?", "Do you restock sold out items?",
-    "Can I order by phone?", "Is there a loyalty programme?", "Do you ship on Saturdays?",
-    "Can I track the parcel?", "Does it shrink when washed?", "Is the button made of wood?",
+    "Is the fabric breathable?",
+    "Can I wash it at 40 degrees?",
+    "Do you ship to Austria?",
+    "How long does delivery take?",
+    "Can I pay by invoice?",
+    "Is there a gift wrap option?",
+    "What is your return period?",
+    "Do you have a shop in Hamburg?",
+    "Is the packaging plastic free?",
+    "Can I change the delivery address later?",
+    "Do you offer express shipping?",
+    "Are the colours true to the photos?",
+    "Is the stitching done by hand?",
+    "Do you restock sold out items?",
+    "Can I order by phone?",
+    "Is there a loyalty programme?",
+    "Do you ship on Saturdays?",
+    "Can I track the parcel?",
+    "Does it shrink when washed?",
+    "Is the button made of wood?",
 ]

@@ -26,18 +26,24 @@ alatest_core = database_sync_to_async(latest_core)
 
 
 def core_line(request: dict, prefix: str) -> str:
-    core = next(m["content"] for m in request["messages"]
-                if m["content"].startswith("Current state of this conversation"))
+    core = next(
+        m["content"]
+        for m in request["messages"]
+        if m["content"].startswith("Current state of this conversation")
+    )
     return next((line for line in core.splitlines() if line.startswith(prefix)), "")
 
 
 async def test_back_reference_turn_five_names_the_item_from_the_list_in_turn_two(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     c = await connect(shop.key)
     await c.hello()
     await exchange(c, "Hello! I am looking for a summer shirt.", "m1")
-    model.answers.append("We have three linen shirts: 1. Linen shirt LS-1001, light blue. "
-                         "2. Linen shirt LS-1002, navy. 3. Linen overshirt LS-1003, sky blue.")
+    model.answers.append(
+        "We have three linen shirts: 1. Linen shirt LS-1001, light blue. "
+        "2. Linen shirt LS-1002, navy. 3. Linen overshirt LS-1003, sky blue."
+    )
     await exchange(c, "Which linen shirts do you have in blue?", "m2")
     await exchange(c, "Are they all 100% linen?", "m3")
     await exchange(c, "Do they need ironing?", "m4")
@@ -48,11 +54,14 @@ async def test_back_reference_turn_five_names_the_item_from_the_list_in_turn_two
 
 
 async def test_back_reference_still_works_once_the_list_is_condensed(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     c = await connect(shop.key)
     await c.hello()
-    model.answers.append("We have three linen shirts: 1. Linen shirt LS-1001, light blue. "
-                         "2. Linen shirt LS-1002, navy. 3. Linen overshirt LS-1003, sky blue.")
+    model.answers.append(
+        "We have three linen shirts: 1. Linen shirt LS-1001, light blue. "
+        "2. Linen shirt LS-1002, navy. 3. Linen overshirt LS-1003, sky blue."
+    )
     ack = await exchange(c, "Which linen shirts do you have in blue?", "m1")
     for i, question in enumerate(FILLER[:6]):
         await exchange(c, question, f"f{i}")
@@ -67,7 +76,8 @@ async def test_back_reference_still_works_once_the_list_is_condensed(
 
 
 async def test_page_change_keeps_the_transcript_and_the_context(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     c = await connect(shop.key)
     await c.hello()
     ack = await exchange(c, "I need the linen shirt LS-1002 in navy, size M.", "m1")
@@ -78,8 +88,9 @@ async def test_page_change_keeps_the_transcript_and_the_context(
     c2 = await connect(shop.key)
     welcome = await c2.hello(session=ack["session"], last_seq=4)
     assert welcome["resumed"] is True and welcome["state"] == "bot"
-    assert [t["seq"] for t in welcome["turns"]] == list(range(5, 13)), \
+    assert [t["seq"] for t in welcome["turns"]] == list(range(5, 13)), (
         "the window shows the transcript after what it already had"
+    )
     full = await c2.hello(session=ack["session"])
     assert full["turns"][0]["text"] == "I need the linen shirt LS-1002 in navy, size M."
 
@@ -90,13 +101,17 @@ async def test_page_change_keeps_the_transcript_and_the_context(
 
 
 async def test_condensation_threshold_a_detail_from_turn_one_after_forty_turns(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     shop.context_budget, shop.answer_reserve = 1000, 200
     await database_sync_to_async(shop.save)()
     c = await connect(shop.key)
     await c.hello()
-    ack = await exchange(c, "Hello, I need the cotton kurta KU-2291-M in mint, size L, "
-                            "delivered by 05.10.2026.", "m1")
+    ack = await exchange(
+        c,
+        "Hello, I need the cotton kurta KU-2291-M in mint, size L, delivered by 05.10.2026.",
+        "m1",
+    )
     for i, question in enumerate(FILLER[:19]):
         await exchange(c, question, f"f{i}")  # 40 turns in all
     await c.say("Remind me: which article and which size did I ask for at the start?", "last")
@@ -107,21 +122,25 @@ async def test_condensation_threshold_a_detail_from_turn_one_after_forty_turns(
     assert "KU-2291-M" in received and "05.10.2026" in received
     assert "size: L" in core_line(request, "Constraints:")
     prompt = sum(count_tokens(m["content"]) for m in request["messages"]) + tools_tokens(
-        request["model"])
+        request["model"]
+    )
     assert prompt <= shop.context_budget - shop.answer_reserve, "within the budget"
     everything = sum(count_tokens(m["content"]) for m in request["messages"][:2])
     conv = await conversation_of(ack)
     all_turns = await database_sync_to_async(
-        lambda: sum(conv.turns.values_list("token_count", flat=True)))()
+        lambda: sum(conv.turns.values_list("token_count", flat=True))
+    )()
     assert everything + all_turns > shop.context_budget, "sending everything would not fit"
     trace = await database_sync_to_async(
-        lambda: ContextTrace.objects.filter(conversation=conv).latest("id"))()
+        lambda: ContextTrace.objects.filter(conversation=conv).latest("id")
+    )()
     assert 1 not in trace.verbatim_seqs and trace.core_covers_through >= 1
     assert not trace.inline_condensed, "condensation kept up; it did not wait for the call"
 
 
 async def test_contradiction_the_new_state_is_used_and_the_correction_named(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     c = await connect(shop.key)
     await c.hello()
     ack = await exchange(c, "I need a desk lamp DL-400-W for the small flat.", "m1")
@@ -133,24 +152,29 @@ async def test_contradiction_the_new_state_is_used_and_the_correction_named(
     conv = await conversation_of(ack)
     core = await alatest_core(conv.pk)
     assert core.covers_through_seq >= 3, "the correction has been condensed"
-    assert {"was": "for the small flat", "now": "for the office", "turn": 3} in \
-        core.data["corrections"]
+    assert {"was": "for the small flat", "now": "for the office", "turn": 3} in core.data[
+        "corrections"
+    ]
     assert "office" in core.data["request"] and "small flat" not in core.data["request"]
     request = sent(fake_llm)[-1]
     assert core_line(request, "Corrections:").startswith(  # then who said it (issue 13)
-        "Corrections: was 'for the small flat', now 'for the office' (turn 3) [visitor")
-    assert "small flat" not in text_of(request).replace(core_line(request, "Corrections:"), ""), \
+        "Corrections: was 'for the small flat', now 'for the office' (turn 3) [visitor"
+    )
+    assert "small flat" not in text_of(request).replace(core_line(request, "Corrections:"), ""), (
         "the old state appears only as the named correction"
+    )
 
 
 async def test_change_of_subject_the_settled_request_does_not_leak(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     c = await connect(shop.key)
     await c.hello()
     model.answers.append("The return label for order 55-1031 has been sent by e-mail.")
     ack = await exchange(c, "I want to return order 55-1031.", "m1")
-    await exchange(c, "Great, that's settled. New question: do you have the kurta KU-2291-M "
-                      "in size L?", "m2")
+    await exchange(
+        c, "Great, that's settled. New question: do you have the kurta KU-2291-M in size L?", "m2"
+    )
     for i, question in enumerate(FILLER[:5]):
         await exchange(c, question, f"f{i}")
     await exchange(c, "And how long would it take to arrive?", "last")
@@ -166,7 +190,8 @@ async def test_change_of_subject_the_settled_request_does_not_leak(
 
 
 async def test_a_model_that_drops_an_identifier_does_not_lose_it(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     def drop(core):
         core["objects"] = [o for o in core["objects"] if o["id"] != "KU-2291-M"]
         core["request"] = "a kurta"
@@ -190,7 +215,8 @@ async def test_a_model_that_drops_an_identifier_does_not_lose_it(
 
 
 async def test_a_model_that_invents_an_identifier_never_gets_it_through(
-        shop, connect, model, fake_llm, condensation):
+    shop, connect, model, fake_llm, condensation
+):
     def invent(core):
         core["objects"].append({"kind": "order", "id": "77-4242", "label": "earlier order"})
         core["promises"].append("refund of 49.90 EUR by 12.12.2026")
@@ -215,7 +241,8 @@ async def test_a_model_that_invents_an_identifier_never_gets_it_through(
 
 
 async def test_with_the_worker_down_condensation_runs_inline_and_nothing_is_dropped(
-        shop, connect, model, fake_llm):
+    shop, connect, model, fake_llm
+):
     """No `condensation` fixture: enqueued tasks go to a broker nobody consumes."""
     shop.context_budget, shop.answer_reserve = 1000, 200
     await database_sync_to_async(shop.save)()
@@ -228,7 +255,8 @@ async def test_with_the_worker_down_condensation_runs_inline_and_nothing_is_drop
 
     conv = await conversation_of(ack)
     traces = await database_sync_to_async(
-        lambda: list(ContextTrace.objects.filter(conversation=conv).order_by("id")))()
+        lambda: list(ContextTrace.objects.filter(conversation=conv).order_by("id"))
+    )()
     assert any(t.inline_condensed for t in traces)
     core = await alatest_core(conv.pk)
     assert core.source == Core.Source.INLINE
@@ -237,7 +265,8 @@ async def test_with_the_worker_down_condensation_runs_inline_and_nothing_is_drop
     request = sent(fake_llm)[-1]
     assert "KU-2291-M" in core_line(request, "Objects:")
     prompt = sum(count_tokens(m["content"]) for m in request["messages"]) + tools_tokens(
-        request["model"])
+        request["model"]
+    )
     assert prompt <= shop.context_budget - shop.answer_reserve
     for trace in traces:
         assert not [i for i in trace.left_out if i["reason"] == "not_covered"]

@@ -28,8 +28,13 @@ import time
 
 POINTS = (10, 100, 1000)
 
-PRODUCTS = [("cotton kurta", "KU-2291-M"), ("linen shirt", "LS-1002"),
-            ("desk lamp", "DL-400-W"), ("wool scarf", "WS-3310-G"), ("rain jacket", "RJ-7781-B")]
+PRODUCTS = [
+    ("cotton kurta", "KU-2291-M"),
+    ("linen shirt", "LS-1002"),
+    ("desk lamp", "DL-400-W"),
+    ("wool scarf", "WS-3310-G"),
+    ("rain jacket", "RJ-7781-B"),
+]
 CITIES = ["Hamburg", "Vienna", "Zurich", "Munich", "Cologne"]
 VISITOR = [
     "Do you have the {product} {sku} in size {size}?",
@@ -59,10 +64,14 @@ ASSISTANT = [
 def _text(rng: random.Random, templates: list[str]) -> str:
     product, sku = rng.choice(PRODUCTS)
     return rng.choice(templates).format(
-        product=product, sku=sku, size=rng.choice(["S", "M", "L", "XL"]),
-        city=rng.choice(CITIES), order=f"{rng.randint(10, 99)}-{rng.randint(1000, 9999)}",
+        product=product,
+        sku=sku,
+        size=rng.choice(["S", "M", "L", "XL"]),
+        city=rng.choice(CITIES),
+        order=f"{rng.randint(10, 99)}-{rng.randint(1000, 9999)}",
         date=f"{rng.randint(1, 28):02d}.{rng.randint(1, 12):02d}.2026",
-        colour=rng.choice(["mint", "navy", "white", "black"]))
+        colour=rng.choice(["mint", "navy", "white", "black"]),
+    )
 
 
 def _median_ms(fn, repeat: int) -> float:
@@ -95,12 +104,18 @@ def _run(*, repeat: int) -> dict:
     site = site_create(name="Bench shop", origins=["http://shop.bench"])
     conv, _ = conversation_start(site_id=site.pk)
     model = site.model_name or settings.CHAT_MODEL
-    fixed = (count_tokens(site.system_rules, model=model) if site.system_rules else 0) \
-        + tools_tokens(model)
+    fixed = (
+        count_tokens(site.system_rules, model=model) if site.system_rules else 0
+    ) + tools_tokens(model)
 
     rng = random.Random(20261129)
-    results: dict = {"build_ms": {}, "build_queries": {}, "prompt_tokens": {},
-                     "prompt_tokens_total": {}, "condense_tokens_per_turn": {}}
+    results: dict = {
+        "build_ms": {},
+        "build_queries": {},
+        "prompt_tokens": {},
+        "prompt_tokens_total": {},
+        "condense_tokens_per_turn": {},
+    }
     history_tokens = 0
     memory_total = baseline_total = 0
     seq = 0
@@ -108,8 +123,9 @@ def _run(*, repeat: int) -> dict:
         seq += 1
         visitor = seq % 2 == 1
         text = _text(rng, VISITOR if visitor else ASSISTANT)
-        turn = turn_append(conversation_id=conv.pk, role="visitor" if visitor else "assistant",
-                           text=text).turn
+        turn = turn_append(
+            conversation_id=conv.pk, role="visitor" if visitor else "assistant", text=text
+        ).turn
         if visitor:  # a model call for every visitor turn, as in the product
             built = context_build(conversation_id=conv.pk, request_seq=seq)
             memory_total += built.trace.total_tokens
@@ -117,8 +133,12 @@ def _run(*, repeat: int) -> dict:
         history_tokens += turn.token_count
         if seq - 1 in POINTS:  # `seq - 1` turns of history, this visitor turn the request
             n = seq - 1
-            results["build_ms"][n] = round(_median_ms(
-                lambda s=seq: context_build(conversation_id=conv.pk, request_seq=s), repeat), 3)
+            results["build_ms"][n] = round(
+                _median_ms(
+                    lambda s=seq: context_build(conversation_id=conv.pk, request_seq=s), repeat
+                ),
+                3,
+            )
             with CaptureQueriesContext(connection) as queries:
                 built = context_build(conversation_id=conv.pk, request_seq=seq)
             results["build_queries"][n] = len(queries)
@@ -128,18 +148,33 @@ def _run(*, repeat: int) -> dict:
                 "verbatim_turns": len(built.trace.verbatim_seqs),
                 "core_covers_through": built.trace.core_covers_through,
             }
-            results["prompt_tokens_total"][n] = {"memory": memory_total,
-                                                 "send_everything": baseline_total}
+            results["prompt_tokens_total"][n] = {
+                "memory": memory_total,
+                "send_everything": baseline_total,
+            }
             results["condense_tokens_per_turn"][n] = round(
-                _condense_tokens(conv.pk, Core, Turn, condense_messages_build,
-                                 turn_text_for_core, count_tokens, model) / n, 1)
+                _condense_tokens(
+                    conv.pk,
+                    Core,
+                    Turn,
+                    condense_messages_build,
+                    turn_text_for_core,
+                    count_tokens,
+                    model,
+                )
+                / n,
+                1,
+            )
     celery_app.conf.task_always_eager = False
     results["build_ratio_1000_to_10"] = round(
-        results["build_ms"][1000] / results["build_ms"][10], 2)
-    results["budget"] = {"context_budget": site.context_budget,
-                         "answer_reserve": site.answer_reserve,
-                         "verbatim_window_turns": site.verbatim_window_turns,
-                         "condense_after_turns": site.condense_after_turns}
+        results["build_ms"][1000] / results["build_ms"][10], 2
+    )
+    results["budget"] = {
+        "context_budget": site.context_budget,
+        "answer_reserve": site.answer_reserve,
+        "verbatim_window_turns": site.verbatim_window_turns,
+        "condense_after_turns": site.condense_after_turns,
+    }
     results["builds_per_point"] = repeat
     results["database"] = connection.vendor
     return results
@@ -152,10 +187,16 @@ def _condense_tokens(conversation_id, Core, Turn, build, for_core, count, model)
     previous = None
     for core in Core.objects.filter(conversation_id=conversation_id).order_by("version"):
         after = previous.covers_through_seq if previous else 0
-        turns = [{"turn": t.seq, "role": t.role,
-                  "text": for_core(text=t.text, spans=t.spans, health=t.health)}
-                 for t in Turn.objects.filter(conversation_id=conversation_id, seq__gt=after,
-                                              seq__lte=core.covers_through_seq).order_by("seq")]
+        turns = [
+            {
+                "turn": t.seq,
+                "role": t.role,
+                "text": for_core(text=t.text, spans=t.spans, health=t.health),
+            }
+            for t in Turn.objects.filter(
+                conversation_id=conversation_id, seq__gt=after, seq__lte=core.covers_through_seq
+            ).order_by("seq")
+        ]
         messages = build(previous=previous.data if previous else None, turns=turns)
         total += sum(count(m["content"], model=model) for m in messages)
         total += count(json.dumps(core.data, ensure_ascii=False), model=model)
@@ -183,19 +224,25 @@ def main(quick: bool = False) -> dict:
 
 
 def _print(figures: dict) -> None:
-    print("Context build and prompt size by conversation length "
-          f"({figures['database']}, median of {figures['builds_per_point']} builds)\n")
-    head = (f"{'turns':>6} {'build ms':>9} {'queries':>8} {'prompt':>7} {'send-all':>9} "
-            f"{'verbatim':>9} {'core→':>6} {'Σ prompt':>10} {'Σ send-all':>11} "
-            f"{'condense tok/turn':>18}")
+    print(
+        "Context build and prompt size by conversation length "
+        f"({figures['database']}, median of {figures['builds_per_point']} builds)\n"
+    )
+    head = (
+        f"{'turns':>6} {'build ms':>9} {'queries':>8} {'prompt':>7} {'send-all':>9} "
+        f"{'verbatim':>9} {'core→':>6} {'Σ prompt':>10} {'Σ send-all':>11} "
+        f"{'condense tok/turn':>18}"
+    )
     print(head)
     print("-" * len(head))
     for n in POINTS:
         p, t = figures["prompt_tokens"][n], figures["prompt_tokens_total"][n]
-        print(f"{n:>6} {figures['build_ms'][n]:>9.3f} {figures['build_queries'][n]:>8} "
-              f"{p['memory']:>7} {p['send_everything']:>9} {p['verbatim_turns']:>9} "
-              f"{p['core_covers_through']:>6} {t['memory']:>10} {t['send_everything']:>11} "
-              f"{figures['condense_tokens_per_turn'][n]:>18}")
+        print(
+            f"{n:>6} {figures['build_ms'][n]:>9.3f} {figures['build_queries'][n]:>8} "
+            f"{p['memory']:>7} {p['send_everything']:>9} {p['verbatim_turns']:>9} "
+            f"{p['core_covers_through']:>6} {t['memory']:>10} {t['send_everything']:>11} "
+            f"{figures['condense_tokens_per_turn'][n]:>18}"
+        )
     print(f"\nbuild time ratio 1,000/10 turns: {figures['build_ratio_1000_to_10']}")
     print(f"budget: {figures['budget']}")
 

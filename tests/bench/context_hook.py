@@ -21,8 +21,10 @@ def main() -> None:
     try:
         from tests.bench import bench_context
     except ImportError as exc:
-        result = {"available": False,
-                  "reason": f"tests/bench/bench_context.py is not there yet ({exc})"}
+        result = {
+            "available": False,
+            "reason": f"tests/bench/bench_context.py is not there yet ({exc})",
+        }
     else:
         try:
             import django
@@ -33,9 +35,11 @@ def main() -> None:
                 kwargs["quick"] = args.quick
             result = {"available": True, "figures": bench_context.main(**kwargs)}
         except Exception as exc:  # noqa: BLE001 - reported, not fatal for the other figures
-            result = {"available": False,
-                      "reason": f"bench_context.main() failed: {type(exc).__name__}",
-                      "traceback": traceback.format_exc(limit=8)}
+            result = {
+                "available": False,
+                "reason": f"bench_context.main() failed: {type(exc).__name__}",
+                "traceback": traceback.format_exc(limit=8),
+            }
     with open(args.out, "w") as fh:
         json.dump(result, fh, default=str, indent=2)
 

@@ -20,10 +20,14 @@ from tests.bench.harness import OUT
 
 # (category, substrings of py-spy's "function (file:line)" frames); first match from the leaf.
 CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
-    ("openai SDK objects (pydantic)", ("pydantic", "openai/_models.py", "openai/_compat.py",
-                                        "openai/types/")),
-    ("stream reading (httpx, httpcore, anyio, SSE)", ("httpx", "httpcore", "anyio", "h11/",
-                                                      "openai/_streaming.py", "sniffio")),
+    (
+        "openai SDK objects (pydantic)",
+        ("pydantic", "openai/_models.py", "openai/_compat.py", "openai/types/"),
+    ),
+    (
+        "stream reading (httpx, httpcore, anyio, SSE)",
+        ("httpx", "httpcore", "anyio", "h11/", "openai/_streaming.py", "sniffio"),
+    ),
     ("openai SDK request building", ("openai/",)),
     ("tokens (tiktoken)", ("tiktoken",)),
     ("JSON", ("json/", "orjson")),
@@ -31,14 +35,28 @@ CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     ("ORM and psycopg", ("django/db/", "psycopg")),
     ("cache and rate limits", ("django/core/cache", "django_redis", "chatwidget/ratelimit")),
     ("channel layer", ("channels_redis", "channels/layers.py", "redis/", "msgpack")),
-    ("thread hops (asgiref, executors)", ("asgiref", "concurrent/futures", "threading.py",
-                                           "channels/db.py")),
-    ("frame writes (Channels, Daphne, autobahn, Twisted)", (
-        "channels/generic", "channels/consumer.py", "channels/utils.py", "daphne/",
-        "autobahn/", "twisted/", "txaio", "zope/")),
+    (
+        "thread hops (asgiref, executors)",
+        ("asgiref", "concurrent/futures", "threading.py", "channels/db.py"),
+    ),
+    (
+        "frame writes (Channels, Daphne, autobahn, Twisted)",
+        (
+            "channels/generic",
+            "channels/consumer.py",
+            "channels/utils.py",
+            "daphne/",
+            "autobahn/",
+            "twisted/",
+            "txaio",
+            "zope/",
+        ),
+    ),
     ("context build (memory)", ("memory/context.py", "memory/tokens.py", "memory/selectors.py")),
-    ("our code (chatwidget, memory, handover)", ("chatwidget/", "memory/", "handover/",
-                                                 "tests/bench/floor_app.py")),
+    (
+        "our code (chatwidget, memory, handover)",
+        ("chatwidget/", "memory/", "handover/", "tests/bench/floor_app.py"),
+    ),
     ("other Django", ("django/",)),
     ("event loop (asyncio)", ("asyncio/", "selectors.py")),
 ]
@@ -74,8 +92,11 @@ def breakdown(raw_path: Path) -> dict:
             continue
         total += n
         counts[category(frames)] += n
-    return {"samples": total, "epoll_wait_samples": waiting,
-            "shares": {k: round(v / total, 4) for k, v in counts.most_common()} if total else {}}
+    return {
+        "samples": total,
+        "epoll_wait_samples": waiting,
+        "shares": {k: round(v / total, 4) for k, v in counts.most_common()} if total else {},
+    }
 
 
 def summary(raw_path: Path, limit: int = 45) -> str:
@@ -102,8 +123,9 @@ def summary(raw_path: Path, limit: int = 45) -> str:
     return "\n".join(lines) + "\n"
 
 
-def profile_run(procs: harness.Procs, server: harness.Server, ws_url: str, n: int,
-                run_load, *, duration: float) -> dict:
+def profile_run(
+    procs: harness.Procs, server: harness.Server, ws_url: str, n: int, run_load, *, duration: float
+) -> dict:
     """py-spy (100 Hz, non-blocking, active threads only) on `server` during `run_load()`,
     a load run at `n` conversations that returns its row. Returns the row, the shares and the
     CPU per message split by category."""
@@ -113,9 +135,25 @@ def profile_run(procs: harness.Procs, server: harness.Server, ws_url: str, n: in
     raw = OUT / f"profile-{server.name}-{n}.txt"
     raw.unlink(missing_ok=True)
     seconds = int(max(2.0, n / 100) + 5.0 + duration + 5)
-    recorder = procs.popen([spy, "record", "--pid", str(server.pid), "--duration", str(seconds),
-                            "--rate", "100", "--nonblocking", "--format", "raw", "--output",
-                            str(raw)], env=dict(os.environ), log_path=OUT / "py-spy.log")
+    recorder = procs.popen(
+        [
+            spy,
+            "record",
+            "--pid",
+            str(server.pid),
+            "--duration",
+            str(seconds),
+            "--rate",
+            "100",
+            "--nonblocking",
+            "--format",
+            "raw",
+            "--output",
+            str(raw),
+        ],
+        env=dict(os.environ),
+        log_path=OUT / "py-spy.log",
+    )
     row = run_load()
     try:
         recorder.wait(seconds + 30)
@@ -127,10 +165,15 @@ def profile_run(procs: harness.Procs, server: harness.Server, ws_url: str, n: in
     (OUT / f"profile-{server.name}-{n}-top.txt").write_text(summary(raw))
     split = breakdown(raw)
     per_msg = row.get("cpu_ms_per_msg") or 0.0
-    return {"server": server.name, "conversations": n, "samples": split["samples"],
-            "cpu_ms_per_msg": row.get("cpu_ms_per_msg"), "shares": split["shares"],
-            "ms_per_msg": {k: round(v * per_msg, 2) for k, v in split["shares"].items()},
-            "row": {k: v for k, v in row.items() if k != "overhead_ms"}}
+    return {
+        "server": server.name,
+        "conversations": n,
+        "samples": split["samples"],
+        "cpu_ms_per_msg": row.get("cpu_ms_per_msg"),
+        "shares": split["shares"],
+        "ms_per_msg": {k: round(v * per_msg, 2) for k, v in split["shares"].items()},
+        "row": {k: v for k, v in row.items() if k != "overhead_ms"},
+    }
 
 
 def markdown(profiles: list[dict]) -> list[str]:
@@ -139,18 +182,23 @@ def markdown(profiles: list[dict]) -> list[str]:
     out += [f"- {p['server']}: not profiled ({p['skipped']})" for p in profiles if p.get("skipped")]
     if not done:
         return out + [""]
-    out += [f"py-spy at 100 Hz on the server during a load run of {done[0]['conversations']} "
-            "conversations; each sample goes to the innermost frame that matches a category; "
-            "ms = share × that run's CPU per message.", ""]
+    out += [
+        f"py-spy at 100 Hz on the server during a load run of {done[0]['conversations']} "
+        "conversations; each sample goes to the innermost frame that matches a category; "
+        "ms = share × that run's CPU per message.",
+        "",
+    ]
     names = list(dict.fromkeys(k for p in done for k in p["shares"]))
-    head = ["category"] + [f"{p['server']} ms/msg" for p in done] + [
-        f"{p['server']} share" for p in done]
+    head = (
+        ["category"]
+        + [f"{p['server']} ms/msg" for p in done]
+        + [f"{p['server']} share" for p in done]
+    )
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name in names:
         cells = [f"{p['ms_per_msg'].get(name, 0.0):.2f}" for p in done]
         cells += [f"{100 * p['shares'].get(name, 0.0):.1f}%" for p in done]
         out.append(f"| {name} | " + " | ".join(cells) + " |")
-    cells = [f"**{p['cpu_ms_per_msg']}**" for p in done] + [
-        f"{p['samples']} samples" for p in done]
+    cells = [f"**{p['cpu_ms_per_msg']}**" for p in done] + [f"{p['samples']} samples" for p in done]
     out.append("| **CPU per message** | " + " | ".join(cells) + " |")
     return out + [""]

@@ -23,8 +23,13 @@ async def app(scope, receive, send) -> None:
                 return
     if scope["type"] == "http":
         await receive()
-        await send({"type": "http.response.start", "status": 404,
-                    "headers": [(b"content-type", b"text/plain")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 404,
+                "headers": [(b"content-type", b"text/plain")],
+            }
+        )
         await send({"type": "http.response.body", "body": b"echo app: websockets only"})
         return
     if scope["type"] != "websocket":
@@ -42,15 +47,21 @@ async def app(scope, receive, send) -> None:
             continue
         kind = frame.get("type") if isinstance(frame, dict) else None
         if kind == "hello":
-            out = [{"type": "welcome", "session": None, "resumed": False, "state": "bot",
-                    "turns": []}]
+            out = [
+                {"type": "welcome", "session": None, "resumed": False, "state": "bot", "turns": []}
+            ]
         elif kind == "message":
             seq += 2
             out = [
                 {"type": "ack", "id": frame.get("id"), "seq": seq - 1, "session": "echo"},
                 {"type": "delta", "seq": seq, "text": "echo "},
-                {"type": "message", "seq": seq, "role": "assistant", "text": "echo",
-                 "at": datetime.now(UTC).isoformat()},
+                {
+                    "type": "message",
+                    "seq": seq,
+                    "role": "assistant",
+                    "text": "echo",
+                    "at": datetime.now(UTC).isoformat(),
+                },
             ]
         else:
             out = []

@@ -33,15 +33,19 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
-_client = openai.AsyncOpenAI(api_key=os.environ.get("OPENAI_API_KEY", "floor"),
-                             base_url=os.environ.get("OPENAI_BASE_URL"), max_retries=2,
-                             timeout=openai.Timeout(30.0, connect=5.0))
+_client = openai.AsyncOpenAI(
+    api_key=os.environ.get("OPENAI_API_KEY", "floor"),
+    base_url=os.environ.get("OPENAI_BASE_URL"),
+    max_retries=2,
+    timeout=openai.Timeout(30.0, connect=5.0),
+)
 
 
 async def model_stream(messages: list[dict]):
     """Yield the content pieces of the model's streamed answer (raw SSE, orjson)."""
     async with _client.chat.completions.with_streaming_response.create(
-            model="floor", messages=messages, stream=True) as response:
+        model="floor", messages=messages, stream=True
+    ) as response:
         buffer = b""
         async for data in response.http_response.aiter_bytes():
             buffer += data
@@ -66,24 +70,33 @@ class FloorConsumer(AsyncWebsocketConsumer):
         frame = json.loads(text_data or "{}")
         kind = frame.get("type")
         if kind == "hello":
-            await self._send({"type": "welcome", "session": None, "resumed": False,
-                              "state": "bot", "turns": []})
+            await self._send(
+                {"type": "welcome", "session": None, "resumed": False, "state": "bot", "turns": []}
+            )
         elif kind == "message":
             self.seq += 2
             seq = self.seq
-            await self._send({"type": "ack", "id": frame.get("id"), "seq": seq - 1,
-                              "session": "floor"})
+            await self._send(
+                {"type": "ack", "id": frame.get("id"), "seq": seq - 1, "session": "floor"}
+            )
             parts = []
             async for text in model_stream([{"role": "user", "content": frame.get("text")}]):
                 parts.append(text)
                 await self._send({"type": "delta", "seq": seq, "text": text})
-            await self._send({"type": "message", "seq": seq, "role": "assistant",
-                              "text": "".join(parts), "at": datetime.now(UTC).isoformat()})
+            await self._send(
+                {
+                    "type": "message",
+                    "seq": seq,
+                    "role": "assistant",
+                    "text": "".join(parts),
+                    "at": datetime.now(UTC).isoformat(),
+                }
+            )
 
     async def _send(self, frame: dict) -> None:
         await self.send(text_data=json.dumps(frame, ensure_ascii=False))
 
 
-application = ProtocolTypeRouter({
-    "websocket": URLRouter([re_path(r"^ws/chat/(?P<site_key>[^/]+)/$", FloorConsumer.as_asgi())]),
-})
+application = ProtocolTypeRouter(
+    {"websocket": URLRouter([re_path(r"^ws/chat/(?P<site_key>[^/]+)/$", FloorConsumer.as_asgi())])}
+)

@@ -168,6 +168,7 @@ class Server:
 class ServerGroup:
     """Several server processes measured as one (the load client spreads conversations
     over their URLs, as the proxy would)."""
+
     name: str
     members: list[Server]
 
@@ -190,16 +191,28 @@ class Procs:
     children: list[subprocess.Popen] = field(default_factory=list)
     files: list = field(default_factory=list)
 
-    def popen(self, args: list[str], *, env: dict, log_path: Path | None = None,
-              stdin=None, stdout=None, cwd: Path | None = None) -> subprocess.Popen:
+    def popen(
+        self,
+        args: list[str],
+        *,
+        env: dict,
+        log_path: Path | None = None,
+        stdin=None,
+        stdout=None,
+        cwd: Path | None = None,
+    ) -> subprocess.Popen:
         handle = None
         if log_path is not None:
             handle = open(log_path, "ab")  # noqa: SIM115 - closed in stop_all
             self.files.append(handle)
         proc = subprocess.Popen(
-            args, cwd=cwd or ROOT, env=env, stdin=stdin,
+            args,
+            cwd=cwd or ROOT,
+            env=env,
+            stdin=stdin,
             stdout=stdout if stdout is not None else (handle or subprocess.DEVNULL),
-            stderr=handle or subprocess.DEVNULL, preexec_fn=_preexec,
+            stderr=handle or subprocess.DEVNULL,
+            preexec_fn=_preexec,
         )
         self.children.append(proc)
         return proc
@@ -233,22 +246,28 @@ class Procs:
 
 
 def server_env(*, database_url: str, llm_port: int, redis: bool = False) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("REDIS_URL", "DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE")}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-        "DEBUG": "0",
-        "DATABASE_URL": database_url,
-        "CONN_MAX_AGE": os.environ.get("BENCH_CONN_MAX_AGE", "60"),
-        "OPENAI_API_KEY": "bench",
-        "OPENAI_BASE_URL": f"http://127.0.0.1:{llm_port}/v1",
-        "RATE_LIMIT_PER_SESSION": "1000000/60",
-        "RATE_LIMIT_PER_ADDRESS": "1000000/60",
-        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "INFO"),
-        "TIKTOKEN_CACHE_DIR": os.environ.get(
-            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")),
-        "PYTHONUNBUFFERED": "1",
-    })
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("REDIS_URL", "DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE")
+    }
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+            "DEBUG": "0",
+            "DATABASE_URL": database_url,
+            "CONN_MAX_AGE": os.environ.get("BENCH_CONN_MAX_AGE", "60"),
+            "OPENAI_API_KEY": "bench",
+            "OPENAI_BASE_URL": f"http://127.0.0.1:{llm_port}/v1",
+            "RATE_LIMIT_PER_SESSION": "1000000/60",
+            "RATE_LIMIT_PER_ADDRESS": "1000000/60",
+            "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "INFO"),
+            "TIKTOKEN_CACHE_DIR": os.environ.get(
+                "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+            ),
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     if redis:
         env["REDIS_URL"] = REDIS_URL  # channel layer, cache and Celery broker: db 7, flushed
     else:
@@ -259,49 +278,99 @@ def server_env(*, database_url: str, llm_port: int, redis: bool = False) -> dict
 
 
 def manage(args: list[str], *, env: dict, timeout: float = 300, cwd: Path | None = None) -> str:
-    done = subprocess.run([PY, "manage.py", *args], cwd=cwd or ROOT, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run(
+        [PY, "manage.py", *args],
+        cwd=cwd or ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"manage.py {args[0]} failed:\n{done.stderr[-2000:]}")
     return done.stdout
 
 
 def site_create(*, env: dict, cwd: Path | None = None) -> str:
-    out = manage(["createsite", "--skip-checks", "--name", "bench", "--origin", ORIGIN], env=env,
-                 timeout=120, cwd=cwd)
+    out = manage(
+        ["createsite", "--skip-checks", "--name", "bench", "--origin", ORIGIN],
+        env=env,
+        timeout=120,
+        cwd=cwd,
+    )
     match = re.search(r"Site key:\s*(\S+)", out)
     if not match:
         raise RuntimeError(f"no site key in createsite output: {out!r}")
     return match.group(1)
 
 
-def start_fakellm(procs: Procs, *, first_token_ms: float, token_ms: float, words: int) -> tuple[int, subprocess.Popen]:
+def start_fakellm(
+    procs: Procs, *, first_token_ms: float, token_ms: float, words: int
+) -> tuple[int, subprocess.Popen]:
     port = free_port()
     proc = procs.popen(
-        [PY, "-m", "tests.fakellm", "--port", str(port), "--first-token-ms", str(first_token_ms),
-         "--token-ms", str(token_ms), "--words", str(words), "--no-record"],
-        env={**os.environ, "PYTHONUNBUFFERED": "1"}, log_path=OUT / "fakellm.log",
+        [
+            PY,
+            "-m",
+            "tests.fakellm",
+            "--port",
+            str(port),
+            "--first-token-ms",
+            str(first_token_ms),
+            "--token-ms",
+            str(token_ms),
+            "--words",
+            str(words),
+            "--no-record",
+        ],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        log_path=OUT / "fakellm.log",
     )
     wait_port(port, proc, timeout=30)
     return port, proc
 
 
-def start_server(procs: Procs, *, name: str, env: dict, kind: str = "daphne",
-                 app: str = "chatwidget.asgi:application", wrap: list[str] | None = None,
-                 wait: bool = True, cwd: Path | None = None) -> Server:
+def start_server(
+    procs: Procs,
+    *,
+    name: str,
+    env: dict,
+    kind: str = "daphne",
+    app: str = "chatwidget.asgi:application",
+    wrap: list[str] | None = None,
+    wait: bool = True,
+    cwd: Path | None = None,
+) -> Server:
     """`kind`: daphne or uvicorn. `wrap`: a command prefix (e.g. py-spy record ... --).
     `cwd`: another checkout of the product (a baseline), run from its own directory."""
     port = free_port()
     if kind == "daphne":
         args = [PY, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
         if os.environ.get("BENCH_SWITCH_INTERVAL"):  # experiment: GIL switch interval (s)
-            args[1:3] = ["-c", "import sys; from daphne.cli import CommandLineInterface; "
-                         f"sys.setswitchinterval({float(os.environ['BENCH_SWITCH_INTERVAL'])}); "
-                         "sys.argv[0] = 'daphne'; CommandLineInterface.entrypoint()"]
+            args[1:3] = [
+                "-c",
+                "import sys; from daphne.cli import CommandLineInterface; "
+                f"sys.setswitchinterval({float(os.environ['BENCH_SWITCH_INTERVAL'])}); "
+                "sys.argv[0] = 'daphne'; CommandLineInterface.entrypoint()",
+            ]
     elif kind == "uvicorn":
-        args = [PY, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
-                "--lifespan", "off", "--ws", "websockets", "--log-level", "warning",
-                "--no-access-log"]
+        args = [
+            PY,
+            "-m",
+            "uvicorn",
+            app,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--lifespan",
+            "off",
+            "--ws",
+            "websockets",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ]
     else:
         raise ValueError(kind)
     log_path = OUT / f"server-{name}.log"
@@ -315,9 +384,11 @@ def start_server(procs: Procs, *, name: str, env: dict, kind: str = "daphne",
 def run_client(procs: Procs, args: list[str], *, timeout: float) -> dict:
     """Run the load client to completion; returns its JSON result."""
     result_path = OUT / f"client-{os.getpid()}-{time.monotonic_ns()}.json"
-    proc = procs.popen([PY, "-m", "tests.bench.loadclient", *args, "--out", str(result_path)],
-                       env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                       log_path=OUT / "client.log")
+    proc = procs.popen(
+        [PY, "-m", "tests.bench.loadclient", *args, "--out", str(result_path)],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        log_path=OUT / "client.log",
+    )
     try:
         proc.wait(timeout)
     except subprocess.TimeoutExpired:
@@ -325,7 +396,9 @@ def run_client(procs: Procs, args: list[str], *, timeout: float) -> dict:
         raise TimeoutError(f"load client ran past {timeout:.0f}s") from None
     procs.stop(proc)
     if not result_path.exists():
-        raise RuntimeError(f"load client exited {proc.returncode} without a result (see out/client.log)")
+        raise RuntimeError(
+            f"load client exited {proc.returncode} without a result (see out/client.log)"
+        )
     data = json.loads(result_path.read_text())
     result_path.unlink()
     return data

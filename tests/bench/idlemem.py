@@ -29,11 +29,15 @@ def _idle_cmd(proc: subprocess.Popen, line: str, timeout: float) -> str:
     return proc.stdout.readline().decode().strip()
 
 
-def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
-                   cycles: bool) -> dict:
-    client = procs.popen([PY, "-m", "tests.bench.loadclient", "idle", "--url", ws_url,
-                          "--timeout", "60"], env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def memory_profile(
+    procs: Procs, server: harness.Server, ws_url: str, cfg: dict, cycles: bool
+) -> dict:
+    client = procs.popen(
+        [PY, "-m", "tests.bench.loadclient", "idle", "--url", ws_url, "--timeout", "60"],
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     try:
         _idle_cmd(client, "open 100", 120)  # warm-up: imports, pools, first allocations
         _idle_cmd(client, "close", 60)
@@ -43,8 +47,9 @@ def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
         for n in cfg["memory_points"]:
             answer = _idle_cmd(client, f"open {n}", 300)
             time.sleep(3)
-            points.append({"connections": n, "rss_kib": harness.rss_kib(server.pid),
-                           "client": answer})
+            points.append(
+                {"connections": n, "rss_kib": harness.rss_kib(server.pid), "client": answer}
+            )
             log(f"  {server.name}: {answer}: RSS {points[-1]['rss_kib']} KiB")
         xs = np.array([p["connections"] for p in points[1:]], dtype=float)
         ys = np.array([p["rss_kib"] for p in points[1:]], dtype=float)
@@ -62,8 +67,9 @@ def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
                 _idle_cmd(client, "close", 120)
                 time.sleep(5)
                 closed = harness.rss_kib(server.pid)
-                cycle_rows.append({"cycle": i + 1, "open": answer, "rss_open_kib": peak,
-                                   "rss_closed_kib": closed})
+                cycle_rows.append(
+                    {"cycle": i + 1, "open": answer, "rss_open_kib": peak, "rss_closed_kib": closed}
+                )
                 log(f"  cycle {i + 1}: open {peak} KiB, closed {closed} KiB")
         _idle_cmd(client, "quit", 30)
     finally:
@@ -76,7 +82,9 @@ def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
         "slope_kib_per_connection": round(float(slope), 2),
         "intercept_kib": round(float(intercept)),
         "rss_after_close_kib": after_close,
-        "returned_after_close_pct": round(100 * (peak_rss - after_close) / max(1, peak_rss - base), 1),
+        "returned_after_close_pct": round(
+            100 * (peak_rss - after_close) / max(1, peak_rss - base), 1
+        ),
         "cycles": cycle_rows,
         "cycle_connections": cfg["memory_cycle_n"],
         "peak_connections": peak_n,
@@ -84,7 +92,12 @@ def memory_profile(procs: Procs, server: harness.Server, ws_url: str, cfg: dict,
     if cycle_rows:
         closes = [c["rss_closed_kib"] for c in cycle_rows]
         # growth per cycle of the RSS left after closing: a leak shows as steady growth
-        result["growth_per_cycle_kib"] = round(float(np.polyfit(range(len(closes)), closes, 1)[0]), 1) if len(closes) > 1 else 0.0
+        result["growth_per_cycle_kib"] = (
+            round(float(np.polyfit(range(len(closes)), closes, 1)[0]), 1)
+            if len(closes) > 1
+            else 0.0
+        )
         result["cycle_growth_per_connection_kib"] = round(
-            result["growth_per_cycle_kib"] / cfg["memory_cycle_n"], 3)
+            result["growth_per_cycle_kib"] / cfg["memory_cycle_n"], 3
+        )
     return result

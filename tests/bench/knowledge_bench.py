@@ -25,15 +25,78 @@ import time
 import tracemalloc
 from pathlib import Path
 
-GARMENTS = ["kurta", "linen shirt", "wool jumper", "denim jacket", "chino trousers",
-            "summer dress", "rain jacket", "T-shirt", "hoodie", "cardigan", "blazer", "parka",
-            "polo shirt", "skirt", "coat", "vest", "tunic", "jeans", "shorts", "scarf"]
-ADJECTIVES = ["organic", "classic", "relaxed", "slim", "light", "heavy", "soft", "washed",
-              "recycled", "merino", "cotton", "linen", "silk", "fleece", "quilted", "knitted",
-              "striped", "plain", "printed", "brushed", "waxed", "ribbed", "cropped", "long",
-              "short", "wide"]
-COLOURS = ["mint", "white", "black", "navy", "sand", "grey", "red", "blue", "green", "yellow",
-           "olive", "rust", "pink", "teal", "beige", "brown", "ochre", "lilac", "cream", "coral"]
+GARMENTS = [
+    "kurta",
+    "linen shirt",
+    "wool jumper",
+    "denim jacket",
+    "chino trousers",
+    "summer dress",
+    "rain jacket",
+    "T-shirt",
+    "hoodie",
+    "cardigan",
+    "blazer",
+    "parka",
+    "polo shirt",
+    "skirt",
+    "coat",
+    "vest",
+    "tunic",
+    "jeans",
+    "shorts",
+    "scarf",
+]
+ADJECTIVES = [
+    "organic",
+    "classic",
+    "relaxed",
+    "slim",
+    "light",
+    "heavy",
+    "soft",
+    "washed",
+    "recycled",
+    "merino",
+    "cotton",
+    "linen",
+    "silk",
+    "fleece",
+    "quilted",
+    "knitted",
+    "striped",
+    "plain",
+    "printed",
+    "brushed",
+    "waxed",
+    "ribbed",
+    "cropped",
+    "long",
+    "short",
+    "wide",
+]
+COLOURS = [
+    "mint",
+    "white",
+    "black",
+    "navy",
+    "sand",
+    "grey",
+    "red",
+    "blue",
+    "green",
+    "yellow",
+    "olive",
+    "rust",
+    "pink",
+    "teal",
+    "beige",
+    "brown",
+    "ochre",
+    "lilac",
+    "cream",
+    "coral",
+]
 
 
 def feed_write(path: Path, n: int) -> None:
@@ -44,13 +107,24 @@ def feed_write(path: Path, n: int) -> None:
             colour = COLOURS[(i // (len(GARMENTS) * len(ADJECTIVES))) % len(COLOURS)]
             sku = f"BX-{i:05d}-{colour[:2].upper()}"
             title = f"{adjective.capitalize()} {garment}, {colour}"
-            text = (f"{title}. Article {sku}. Made from {adjective} fabric in {colour}.\n\n"
-                    f"Sizes S to XL (size L: {'sold out' if i % 7 == 0 else 'in stock'}).\n\n"
-                    f"Care: {'machine wash at 30 °C' if i % 3 else 'hand wash only'}.\n\n"
-                    f"Price: {20 + i % 180}.90 EUR.")
-            fh.write(json.dumps({"id": sku, "title": title, "text": text,
-                                 "url": f"https://shop.example/p/{sku}",
-                                 "identifiers": [sku]}) + "\n")
+            text = (
+                f"{title}. Article {sku}. Made from {adjective} fabric in {colour}.\n\n"
+                f"Sizes S to XL (size L: {'sold out' if i % 7 == 0 else 'in stock'}).\n\n"
+                f"Care: {'machine wash at 30 °C' if i % 3 else 'hand wash only'}.\n\n"
+                f"Price: {20 + i % 180}.90 EUR."
+            )
+            fh.write(
+                json.dumps(
+                    {
+                        "id": sku,
+                        "title": title,
+                        "text": text,
+                        "url": f"https://shop.example/p/{sku}",
+                        "identifiers": [sku],
+                    }
+                )
+                + "\n"
+            )
 
 
 def import_figures(site, n: int) -> dict:  # noqa: ANN001
@@ -74,11 +148,14 @@ def import_figures(site, n: int) -> dict:  # noqa: ANN001
             tracemalloc.stop()
             started = time.perf_counter()
             again = knowledge_import(source=source)
-            out[size] = {"seconds": round(seconds, 2), "peak_mib": round(peak / 2**20, 1),
-                         "per_product_ms": round(seconds * 1000 / size, 3),
-                         "created": result.created, "reimport_seconds":
-                         round(time.perf_counter() - started, 2),
-                         "reimport_unchanged": again.unchanged}
+            out[size] = {
+                "seconds": round(seconds, 2),
+                "peak_mib": round(peak / 2**20, 1),
+                "per_product_ms": round(seconds * 1000 / size, 3),
+                "created": result.created,
+                "reimport_seconds": round(time.perf_counter() - started, 2),
+                "reimport_unchanged": again.unchanged,
+            }
             source.delete()
     return out
 
@@ -88,11 +165,13 @@ def conversation_make(site):  # noqa: ANN001, ANN201
     from memory.services import conversation_start, turn_append
 
     conv = conversation_start(site_id=site.pk, language="en")[0]
-    for role, text in [(TurnRole.VISITOR, "Hello, I am looking for a cotton kurta in mint."),
-                       (TurnRole.ASSISTANT, "The cotton kurta in mint costs 49.90 EUR."),
-                       (TurnRole.VISITOR, "Does it ship to Austria?"),
-                       (TurnRole.ASSISTANT, "Yes, in 3 to 6 working days."),
-                       (TurnRole.VISITOR, "What about size L?")]:
+    for role, text in [
+        (TurnRole.VISITOR, "Hello, I am looking for a cotton kurta in mint."),
+        (TurnRole.ASSISTANT, "The cotton kurta in mint costs 49.90 EUR."),
+        (TurnRole.VISITOR, "Does it ship to Austria?"),
+        (TurnRole.ASSISTANT, "Yes, in 3 to 6 working days."),
+        (TurnRole.VISITOR, "What about size L?"),
+    ]:
         last = turn_append(conversation_id=conv.pk, role=role, text=text)
     return conv, last.turn.seq
 
@@ -127,8 +206,10 @@ def latency_figures(site, n: int, builds: int) -> dict:  # noqa: ANN001
     conv, seq = conversation_make(site)
     out = {"chunks": chunks}
     for label, times in build_times(site, conv, seq, builds).items():
-        out[label] = {"p50_ms": round(statistics.median(times), 2),
-                      "p95_ms": round(statistics.quantiles(times, n=20)[18], 2)}
+        out[label] = {
+            "p50_ms": round(statistics.median(times), 2),
+            "p95_ms": round(statistics.quantiles(times, n=20)[18], 2),
+        }
     out["added_p50_ms"] = round(out["on"]["p50_ms"] - out["off"]["p50_ms"], 2)
     out["ratio_p50"] = round(out["on"]["p50_ms"] / out["off"]["p50_ms"], 2)
     return out
@@ -138,8 +219,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--products", type=int, default=10_000)
     parser.add_argument("--builds", type=int, default=200)
-    parser.add_argument("--skip-import", action="store_true",
-                        help="only the latency part (its catalogue is still imported)")
+    parser.add_argument(
+        "--skip-import",
+        action="store_true",
+        help="only the latency part (its catalogue is still imported)",
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.test")
     import django
@@ -161,20 +245,28 @@ def main(argv: list[str] | None = None) -> dict:
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()
-    print(f"Knowledge benchmark on {connection.vendor} (load average before/after: "
-          f"{load_before[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)\n")
+    print(
+        f"Knowledge benchmark on {connection.vendor} (load average before/after: "
+        f"{load_before[0]:.1f}/{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)\n"
+    )
     print("| products | import s | ms/product | peak Python MiB | re-import s (unchanged) |")
     print("|---:|---:|---:|---:|---:|")
     for size, f in imports.items():
-        print(f"| {size} | {f['seconds']} | {f['per_product_ms']} | {f['peak_mib']} | "
-              f"{f['reimport_seconds']} ({f['reimport_unchanged']}) |")
-    print(f"\ncontext_build of a follow-up turn at {latency['chunks']} chunks "
-          f"({args.builds} builds):\n")
+        print(
+            f"| {size} | {f['seconds']} | {f['per_product_ms']} | {f['peak_mib']} | "
+            f"{f['reimport_seconds']} ({f['reimport_unchanged']}) |"
+        )
+    print(
+        f"\ncontext_build of a follow-up turn at {latency['chunks']} chunks "
+        f"({args.builds} builds):\n"
+    )
     print("| retrieval | p50 ms | p95 ms |\n|---|---:|---:|")
     for label in ("off", "on"):
         print(f"| {label} | {latency[label]['p50_ms']} | {latency[label]['p95_ms']} |")
-    print(f"\nretrieval adds {latency['added_p50_ms']} ms at p50 "
-          f"(ratio {latency['ratio_p50']}); target: at most 5 ms on PostgreSQL")
+    print(
+        f"\nretrieval adds {latency['added_p50_ms']} ms at p50 "
+        f"(ratio {latency['ratio_p50']}); target: at most 5 ms on PostgreSQL"
+    )
     return {"imports": imports, "latency": latency}
 
 

@@ -37,50 +37,95 @@ def _core(sku: str, label: str, request: str = "") -> dict:
 CONVERSATIONS = [
     # English: a product, then a turn that only makes sense with it
     Conv("en", ["Cotton kurta in mint.", "What about size L?"], "KU-2291-M"),
-    Conv("en", ["Cotton kurta in mint.",
-                "A: The cotton kurta in mint (KU-2291-M) comes in sizes S to XXL, 49.90 EUR.",
-                "What about size L?"], "KU-2291-M"),
+    Conv(
+        "en",
+        [
+            "Cotton kurta in mint.",
+            "A: The cotton kurta in mint (KU-2291-M) comes in sizes S to XXL, 49.90 EUR.",
+            "What about size L?",
+        ],
+        "KU-2291-M",
+    ),
     Conv("en", ["Cotton kurta in white please", "what about size S?"], "KU-2291-W"),
     Conv("en", ["The cotton kurta in mint", "do you have it in sky blue?"], "KU-2291-B"),
     Conv("en", ["Do you have the linen shirt in sand?", "Is it machine washable?"], "LS-1180-S"),
     Conv("en", ["Linen shirt in sand", "and in blue?"], "LS-1180-B"),
-    Conv("en", ["I'm looking at the merino wool jumper in navy", "is it machine washable?"],
-         "WJ-3310-N"),
+    Conv(
+        "en",
+        ["I'm looking at the merino wool jumper in navy", "is it machine washable?"],
+        "WJ-3310-N",
+    ),
     Conv("en", ["Merino wool jumper in grey", "what about the navy one?"], "WJ-3310-N"),
     Conv("en", ["Merino jumper, grey", "when is size L back?"], "WJ-3310-G"),
     Conv("en", ["Show me the rain jacket in yellow", "what about size XL?"], "RJ-7700-Y"),
     Conv("en", ["The rain jacket in yellow looks nice", "and in blue?"], "RJ-7700-B"),
-    Conv("en", ["Do you sell chino trousers?", "I need the navy blue ones",
-                "what about 34/32?"], "CH-5120-B"),
+    Conv(
+        "en",
+        ["Do you sell chino trousers?", "I need the navy blue ones", "what about 34/32?"],
+        "CH-5120-B",
+    ),
     Conv("en", ["Chinos in khaki", "is 36/34 available?"], "CH-5120-K"),
     Conv("en", ["Organic T-shirt in black please", "is size L available?"], "TS-8100-K"),
     Conv("en", ["Organic T-shirt in white", "can I tumble dry it?"], "TS-8100-W"),
     Conv("en", ["How much is the denim jacket?", "can I wash it in the machine?"], "DJ-4420-I"),
-    Conv("en", ["The summer dress with the red floral print", "what sizes does it come in?"],
-         "SD-6610-R"),
+    Conv(
+        "en",
+        ["The summer dress with the red floral print", "what sizes does it come in?"],
+        "SD-6610-R",
+    ),
     Conv("en", ["I like the canvas sneakers", "do they run small or large?"], "SN-1201-W"),
     Conv("en", ["Is the silk scarf real silk?", "how do I clean it?"], "SC-1302-M"),
     Conv("en", ["I need a leather belt", "which lengths are there?"], "BE-1403-B"),
     Conv("en", ["Merino socks", "can they go in the washing machine?"], "SO-1504-K"),
     Conv("en", ["Fleece hoodie in grey", "is it machine washable?"], "HO-9050-G"),
     # English: a second product mentioned later wins
-    Conv("en", ["Do you have the linen shirt in blue?", "And the cotton kurta in mint?",
-                "what about size L?"], "KU-2291-M"),
-    Conv("en", ["Tell me about the organic T-shirt in white", "Also the fleece hoodie",
-                "is it machine washable?"], "HO-9050-G"),
+    Conv(
+        "en",
+        [
+            "Do you have the linen shirt in blue?",
+            "And the cotton kurta in mint?",
+            "what about size L?",
+        ],
+        "KU-2291-M",
+    ),
+    Conv(
+        "en",
+        [
+            "Tell me about the organic T-shirt in white",
+            "Also the fleece hoodie",
+            "is it machine washable?",
+        ],
+        "HO-9050-G",
+    ),
     # English: shop pages
-    Conv("en", ["I ordered the denim jacket last week", "how many days do I have to return it?"],
-         "returns.md"),
+    Conv(
+        "en",
+        ["I ordered the denim jacket last week", "how many days do I have to return it?"],
+        "returns.md",
+    ),
     Conv("en", ["I live in Austria", "how long does delivery take?"], "shipping.md"),
-    Conv("en", ["The chinos in khaki", "how do the trouser sizes translate to cm?"],
-         "size-guide.md"),
+    Conv(
+        "en", ["The chinos in khaki", "how do the trouser sizes translate to cm?"], "size-guide.md"
+    ),
     # English: the product is only in the condensed core now
-    Conv("en", ["When will my parcel arrive if I order today?", "is it machine washable?"],
-         "DJ-4420-I", core=_core("DJ-4420-I", "denim jacket, indigo", "buy a denim jacket")),
-    Conv("en", ["Do you ship to Switzerland?", "what about size XL?"], "RJ-7700-B",
-         core=_core("RJ-7700-B", "rain jacket, blue", "a rain jacket for hiking")),
-    Conv("en", ["Can I pay by invoice?", "what about size L?"], "KU-2291-M",
-         core=_core("KU-2291-M", "cotton kurta, mint")),
+    Conv(
+        "en",
+        ["When will my parcel arrive if I order today?", "is it machine washable?"],
+        "DJ-4420-I",
+        core=_core("DJ-4420-I", "denim jacket, indigo", "buy a denim jacket"),
+    ),
+    Conv(
+        "en",
+        ["Do you ship to Switzerland?", "what about size XL?"],
+        "RJ-7700-B",
+        core=_core("RJ-7700-B", "rain jacket, blue", "a rain jacket for hiking"),
+    ),
+    Conv(
+        "en",
+        ["Can I pay by invoice?", "what about size L?"],
+        "KU-2291-M",
+        core=_core("KU-2291-M", "cotton kurta, mint"),
+    ),
     # German
     Conv("de", ["Ich suche das Leinenhemd in Sand", "und in Blau?"], "LH-2010-B"),
     Conv("de", ["Die Strickjacke in Rot gefällt mir", "und in Blau?"], "SJ-2020-B"),
@@ -94,23 +139,42 @@ CONVERSATIONS = [
     Conv("de", ["Die Regenjacke in Gelb", "wie wasche ich die?"], "RS-2040-G"),
     Conv("de", ["Strickjacke in Rot", "was ist mit Größe S?"], "SJ-2020-R"),
     Conv("de", ["Wollmantel in Blau", "wie reinige ich den?"], "WM-2030-B"),
-    Conv("de", ["Ich habe mir den Wollmantel angesehen",
-                "Jetzt interessiert mich das Leinenhemd in Sand", "und in Blau?"], "LH-2010-B"),
+    Conv(
+        "de",
+        [
+            "Ich habe mir den Wollmantel angesehen",
+            "Jetzt interessiert mich das Leinenhemd in Sand",
+            "und in Blau?",
+        ],
+        "LH-2010-B",
+    ),
     Conv("de", ["Ich bestelle aus Österreich", "wie lange dauert die Lieferung?"], "versand.md"),
-    Conv("de", ["Ich möchte die Strickjacke zurückschicken", "wie lange habe ich Zeit?"],
-         "rueckgabe.md"),
-    Conv("de", ["Was kostet der Versand?", "und in Blau?"], "SJ-2020-B",
-         core=_core("SJ-2020-R", "Strickjacke, rot", "eine warme Strickjacke")),
-    Conv("de", ["Kann ich auf Rechnung zahlen?", "was ist mit Größe M?"], "LH-2010-B",
-         core=_core("LH-2010-B", "Leinenhemd, blau")),
+    Conv(
+        "de",
+        ["Ich möchte die Strickjacke zurückschicken", "wie lange habe ich Zeit?"],
+        "rueckgabe.md",
+    ),
+    Conv(
+        "de",
+        ["Was kostet der Versand?", "und in Blau?"],
+        "SJ-2020-B",
+        core=_core("SJ-2020-R", "Strickjacke, rot", "eine warme Strickjacke"),
+    ),
+    Conv(
+        "de",
+        ["Kann ich auf Rechnung zahlen?", "was ist mit Größe M?"],
+        "LH-2010-B",
+        core=_core("LH-2010-B", "Leinenhemd, blau"),
+    ),
 ]
 
 
 def split(conv: Conv) -> tuple[str, list[tuple[str, str]]]:
     """(message, recent turns newest first as (role, text)) of a conversation's last turn."""
     *before, message = conv.turns
-    recent = [("assistant", t[3:]) if t.startswith("A: ") else ("visitor", t)
-              for t in reversed(before)]
+    recent = [
+        ("assistant", t[3:]) if t.startswith("A: ") else ("visitor", t) for t in reversed(before)
+    ]
     return message, recent
 
 
@@ -120,8 +184,9 @@ def evaluate(site) -> dict:  # noqa: ANN001
     from memory.knowledge.query import knowledge_query_build
     from memory.knowledge.selectors import knowledge_search
 
-    doc_of = dict(KnowledgeChunk.objects.filter(site=site)
-                  .values_list("pk", "document__external_id"))
+    doc_of = dict(
+        KnowledgeChunk.objects.filter(site=site).values_list("pk", "document__external_id")
+    )
     rows: dict[str, dict] = {}
     misses = []
     for conv in CONVERSATIONS:
@@ -142,11 +207,14 @@ def evaluate(site) -> dict:  # noqa: ANN001
 
 
 def table(result: dict) -> str:
-    lines = ["| conversations | n | hit@3 memory query | hit@3 message alone |",
-             "|---|---:|---:|---:|"]
+    lines = [
+        "| conversations | n | hit@3 memory query | hit@3 message alone |",
+        "|---|---:|---:|---:|",
+    ]
     for lang, r in result["rows"].items():
-        lines.append(f"| {lang} | {r['n']} | {r['memory'] / r['n']:.2f} | "
-                     f"{r['alone'] / r['n']:.2f} |")
+        lines.append(
+            f"| {lang} | {r['n']} | {r['memory'] / r['n']:.2f} | {r['alone'] / r['n']:.2f} |"
+        )
     return "\n".join(lines)
 
 

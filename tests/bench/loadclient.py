@@ -50,8 +50,14 @@ def _raise_nofile() -> None:
 
 async def _open(url: str, sem: asyncio.Semaphore, timeout: float):
     async with sem:
-        ws = await connect(url, origin=ORIGIN, open_timeout=timeout, ping_interval=None,
-                           close_timeout=2, max_size=2**20)
+        ws = await connect(
+            url,
+            origin=ORIGIN,
+            open_timeout=timeout,
+            ping_interval=None,
+            close_timeout=2,
+            max_size=2**20,
+        )
         await ws.send(json.dumps({"type": "hello", "session": None, "last_seq": None}))
         async with asyncio.timeout(timeout):
             while True:
@@ -79,8 +85,15 @@ class Stats:
         self.answered = 0  # answers completed inside the measurement window
 
 
-async def _conversation(i: int, args, stats: Stats, sem: asyncio.Semaphore, t0: float,
-                        measure_from: float, measure_to: float) -> None:
+async def _conversation(
+    i: int,
+    args,
+    stats: Stats,
+    sem: asyncio.Semaphore,
+    t0: float,
+    measure_from: float,
+    measure_to: float,
+) -> None:
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, t0 + args.ramp * i / max(args.conversations, 1) - loop.time()))
     try:
@@ -132,10 +145,12 @@ async def _conversation(i: int, args, stats: Stats, sem: asyncio.Semaphore, t0: 
             except TimeoutError:
                 stats.errors["timeout"] += 1
                 if counted:  # censored: counted at the timeout, so percentiles do not flatter
-                    stats.first.append(round((first_at or sent_at + args.timeout) * 1000
-                                             - sent_at * 1000, 3))
-                    stats.ack.append(round((ack_at or sent_at + args.timeout) * 1000
-                                           - sent_at * 1000, 3))
+                    stats.first.append(
+                        round((first_at or sent_at + args.timeout) * 1000 - sent_at * 1000, 3)
+                    )
+                    stats.ack.append(
+                        round((ack_at or sent_at + args.timeout) * 1000 - sent_at * 1000, 3)
+                    )
                     stats.total.append(round(args.timeout * 1000, 3))
                 break
             if counted and first_at is not None and ack_at is not None:
@@ -196,8 +211,10 @@ async def active(args) -> dict:
     pids = [int(p) for p in args.cpu_pids.split(",") if p]
     window = asyncio.create_task(_window_cpu(pids, measure_from, measure_to)) if pids else None
     cpu0 = resource.getrusage(resource.RUSAGE_SELF)
-    tasks = [asyncio.create_task(_conversation(i, args, stats, sem, t0, measure_from, measure_to))
-             for i in range(args.conversations)]
+    tasks = [
+        asyncio.create_task(_conversation(i, args, stats, sem, t0, measure_from, measure_to))
+        for i in range(args.conversations)
+    ]
     await asyncio.wait(tasks, timeout=args.ramp + args.warmup + args.duration + args.timeout + 30)
     for task in tasks:
         task.cancel()
@@ -258,8 +275,9 @@ async def idle(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("mode", choices=["active", "idle"])
     parser.add_argument("--url", required=True, help="one, or several comma-separated")
     parser.add_argument("--conversations", type=int, default=1)
@@ -267,12 +285,17 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=3.0, help="seconds to open all sockets")
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--duration", type=float, default=30.0)
-    parser.add_argument("--timeout", type=float, default=20.0,
-                        help="per message; a message without an answer by then is counted "
-                             "at this value and ends its conversation")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=20.0,
+        help="per message; a message without an answer by then is counted "
+        "at this value and ends its conversation",
+    )
     parser.add_argument("--connect-concurrency", type=int, default=100)
-    parser.add_argument("--cpu-pids", default="",
-                        help="server pids whose CPU time inside the window is reported")
+    parser.add_argument(
+        "--cpu-pids", default="", help="server pids whose CPU time inside the window is reported"
+    )
     parser.add_argument("--out")
     args = parser.parse_args()
     _raise_nofile()

@@ -23,8 +23,19 @@ import numpy as np
 from tests.bench import cpuprofile, floor, harness, idlemem, report, weight
 from tests.bench.harness import OUT, PY, Procs
 
-SECTIONS = ("weight", "work", "overhead", "floor", "capacity", "side", "profile", "two",
-            "ratios", "memory", "context")
+SECTIONS = (
+    "weight",
+    "work",
+    "overhead",
+    "floor",
+    "capacity",
+    "side",
+    "profile",
+    "two",
+    "ratios",
+    "memory",
+    "context",
+)
 MODEL_FIRST_TOKEN_MS = 300.0
 MODEL_TOKEN_MS = 10.0
 MODEL_WORDS = 100  # the issue-14 load: 100 tokens at 10 ms each after 300 ms
@@ -105,9 +116,18 @@ def idle_rate(server) -> float:
     return (harness.cpu_of(server) - before) / (time.monotonic() - t0)
 
 
-def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, interval: float,
-             duration: float, model_ms: float, llm_pid: int | None,
-             warmup: float | None = None) -> dict:
+def load_run(
+    procs: Procs,
+    server: harness.Server,
+    ws_url: str,
+    n: int,
+    *,
+    interval: float,
+    duration: float,
+    model_ms: float,
+    llm_pid: int | None,
+    warmup: float | None = None,
+) -> dict:
     waited = settle(server)
     if waited > 5:
         log(f"  (waited {waited} s for {server.name} to finish the previous run's work)")
@@ -120,11 +140,27 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
     server0 = harness.cpu_of(server)
     machine0 = harness.machine_cpu()
     wall0 = time.monotonic()
-    data = harness.run_client(procs, [
-        "active", "--url", ws_url, "--conversations", str(n), "--interval", str(interval),
-        "--ramp", str(ramp), "--warmup", str(warmup), "--duration", str(duration),
-        "--cpu-pids", ",".join(str(p) for p in server.pids),
-    ], timeout=ramp + warmup + duration + 120)
+    data = harness.run_client(
+        procs,
+        [
+            "active",
+            "--url",
+            ws_url,
+            "--conversations",
+            str(n),
+            "--interval",
+            str(interval),
+            "--ramp",
+            str(ramp),
+            "--warmup",
+            str(warmup),
+            "--duration",
+            str(duration),
+            "--cpu-pids",
+            ",".join(str(p) for p in server.pids),
+        ],
+        timeout=ramp + warmup + duration + 120,
+    )
     wall = time.monotonic() - wall0
     cpu = {k: round(100 * (harness.cpu_seconds(p) - cpu0[k]) / wall, 1) for k, p in pids.items()}
     server_s = harness.cpu_of(server) - server0
@@ -152,8 +188,13 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
         "server_cpu_pct": cpu["server"],
         "answered": data.get("answered"),
         # steady state only: the servers' CPU inside the window, less their idle rate
-        "cpu_ms_per_msg": (round(1000 * max(0.0, data["server_window_cpu_s"] - idle * duration)
-                                 / data["answered"], 2) if data.get("answered") else None),
+        "cpu_ms_per_msg": (
+            round(
+                1000 * max(0.0, data["server_window_cpu_s"] - idle * duration) / data["answered"], 2
+            )
+            if data.get("answered")
+            else None
+        ),
         "llm_cpu_pct": cpu.get("llm"),
         "machine_cpu_pct": machine_pct,
         "other_cpu_pct": round(max(0.0, machine_pct - ours), 1),
@@ -164,32 +205,50 @@ def load_run(procs: Procs, server: harness.Server, ws_url: str, n: int, *, inter
         "errors": data["errors"],
         "overhead_ms": [round(v, 2) for v in overhead],
     }
-    log(f"  {server.name} n={n}: samples={row['samples']} overhead p50={row['overhead_p50']} "
+    log(
+        f"  {server.name} n={n}: samples={row['samples']} overhead p50={row['overhead_p50']} "
         f"p95={row['overhead_p95']} p99={row['overhead_p99']} ms; ack p50={row['ack_p50']}; "
         f"cpu/msg={row['cpu_ms_per_msg']} ms; cpu server={row['server_cpu_pct']}% llm={row['llm_cpu_pct']}% "
         f"client={row['client_cpu_pct']}% machine={row['machine_cpu_pct']}% of {os.cpu_count()}00%; "
-        f"errors={row['errors'] or 0}")
+        f"errors={row['errors'] or 0}"
+    )
     return row
 
 
 # --- sections -----------------------------------------------------------------------------------
 
 
-def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict],
-                     cap_max: int | None = None) -> dict:
-    tried = {r["conversations"]: r for r in levels
-             if r["interval_s"] == 5.0 and r["server"] == server.name}
+def section_capacity(
+    procs, server, ws_url, llm_pid, cfg, levels: list[dict], cap_max: int | None = None
+) -> dict:
+    tried = {
+        r["conversations"]: r
+        for r in levels
+        if r["interval_s"] == 5.0 and r["server"] == server.name
+    }
 
     def ok(row: dict) -> bool:
-        return (row["overhead_p99"] is not None and row["overhead_p99"] <= P99_CAPACITY_MS
-                and row["samples"] > 0 and not row["connect_failed"]
-                and not row["errors"].get("timeout"))
+        return (
+            row["overhead_p99"] is not None
+            and row["overhead_p99"] <= P99_CAPACITY_MS
+            and row["samples"] > 0
+            and not row["connect_failed"]
+            and not row["errors"].get("timeout")
+        )
 
     def measure(n: int) -> dict:
         log(f"capacity: {n} conversations")
-        row = load_run(procs, server, ws_url, n, interval=5.0,
-                       duration=cfg["capacity_duration"], model_ms=MODEL_FIRST_TOKEN_MS,
-                       llm_pid=llm_pid, warmup=cfg.get("warmup"))
+        row = load_run(
+            procs,
+            server,
+            ws_url,
+            n,
+            interval=5.0,
+            duration=cfg["capacity_duration"],
+            model_ms=MODEL_FIRST_TOKEN_MS,
+            llm_pid=llm_pid,
+            warmup=cfg.get("warmup"),
+        )
         tried[n] = row
         return row
 
@@ -210,58 +269,108 @@ def section_capacity(procs, server, ws_url, llm_pid, cfg, levels: list[dict],
         mid = (best + worst) // 2
         measure(int(round(mid / 25.0)) * 25 if mid > 100 else max(1, mid))
         best, worst = bounds()
-    return {"largest_ok": best, "first_failing": worst, "p99_limit_ms": P99_CAPACITY_MS,
-            "runs": sorted(({k: v for k, v in r.items() if k != "overhead_ms"}
-                            for r in tried.values()), key=lambda r: r["conversations"])}
+    return {
+        "largest_ok": best,
+        "first_failing": worst,
+        "p99_limit_ms": P99_CAPACITY_MS,
+        "runs": sorted(
+            ({k: v for k, v in r.items() if k != "overhead_ms"} for r in tried.values()),
+            key=lambda r: r["conversations"],
+        ),
+    }
 
 
-def section_ratios(procs, servers: dict[str, harness.Server], urls: dict[str, str], llm_pid,
-                   cfg, load: int) -> dict:
+def section_ratios(
+    procs, servers: dict[str, harness.Server], urls: dict[str, str], llm_pid, cfg, load: int
+) -> dict:
     runs: dict[str, list[dict]] = {name: [] for name in servers}
     order = list(servers)
     for rnd in range(cfg["ratio_rounds"]):
         for name in order:
             log(f"ratios round {rnd + 1}: {name} ({load} conversations)")
-            runs[name].append(load_run(
-                procs, servers[name], urls[name], load, interval=5.0,
-                duration=cfg["ratio_duration"],
-                model_ms=0.0 if name == "echo" else MODEL_FIRST_TOKEN_MS, llm_pid=llm_pid,
-                warmup=cfg.get("warmup")))
+            runs[name].append(
+                load_run(
+                    procs,
+                    servers[name],
+                    urls[name],
+                    load,
+                    interval=5.0,
+                    duration=cfg["ratio_duration"],
+                    model_ms=0.0 if name == "echo" else MODEL_FIRST_TOKEN_MS,
+                    llm_pid=llm_pid,
+                    warmup=cfg.get("warmup"),
+                )
+            )
 
     def med(name: str, key: str) -> float | None:
         vals = [r[key] for r in runs.get(name, []) if r[key] is not None]
         return round(float(np.median(vals)), 2) if vals else None
 
-    summary = {name: {"overhead_p50": med(name, "overhead_p50"),
-                      "overhead_p99": med(name, "overhead_p99"),
-                      "server_cpu_pct": med(name, "server_cpu_pct")} for name in runs}
+    summary = {
+        name: {
+            "overhead_p50": med(name, "overhead_p50"),
+            "overhead_p99": med(name, "overhead_p99"),
+            "server_cpu_pct": med(name, "server_cpu_pct"),
+        }
+        for name in runs
+    }
 
     def ratio(a: str, b: str, key: str) -> float | None:
         x, y = summary.get(a, {}).get(key), summary.get(b, {}).get(key)
         return round(x / y, 2) if x is not None and y not in (None, 0) else None
 
-    pairs = [("product (Daphne, in-memory)", "product", "echo (Daphne)", "echo"),
-             ("Redis layer", "redis", "in-memory layer", "product"),
-             ("uvicorn", "uvicorn", "Daphne", "product")]
-    ratios = [{"a": la, "b": lb, "p50_ratio": ratio(a, b, "overhead_p50"),
-               "p99_ratio": ratio(a, b, "overhead_p99"),
-               "a_p50": summary.get(a, {}).get("overhead_p50"),
-               "b_p50": summary.get(b, {}).get("overhead_p50"),
-               "a_p99": summary.get(a, {}).get("overhead_p99"),
-               "b_p99": summary.get(b, {}).get("overhead_p99")}
-              for la, a, lb, b in pairs if a in runs and b in runs]
-    return {"load": load, "rounds": cfg["ratio_rounds"], "order": order,
-            "summary": summary, "ratios": ratios,
-            "runs": {k: [{x: y for x, y in r.items() if x != "overhead_ms"} for r in v]
-                     for k, v in runs.items()}}
+    pairs = [
+        ("product (Daphne, in-memory)", "product", "echo (Daphne)", "echo"),
+        ("Redis layer", "redis", "in-memory layer", "product"),
+        ("uvicorn", "uvicorn", "Daphne", "product"),
+    ]
+    ratios = [
+        {
+            "a": la,
+            "b": lb,
+            "p50_ratio": ratio(a, b, "overhead_p50"),
+            "p99_ratio": ratio(a, b, "overhead_p99"),
+            "a_p50": summary.get(a, {}).get("overhead_p50"),
+            "b_p50": summary.get(b, {}).get("overhead_p50"),
+            "a_p99": summary.get(a, {}).get("overhead_p99"),
+            "b_p99": summary.get(b, {}).get("overhead_p99"),
+        }
+        for la, a, lb, b in pairs
+        if a in runs and b in runs
+    ]
+    return {
+        "load": load,
+        "rounds": cfg["ratio_rounds"],
+        "order": order,
+        "summary": summary,
+        "ratios": ratios,
+        "runs": {
+            k: [{x: y for x, y in r.items() if x != "overhead_ms"} for r in v]
+            for k, v in runs.items()
+        },
+    }
 
 
 def section_work(env: dict, site_key: str, turns: int) -> dict:
     out = OUT / "work.json"
     out.unlink(missing_ok=True)
-    done = subprocess.run([PY, "-m", "tests.bench.work", f"--site-key={site_key}", "--turns",
-                           str(turns), "--out", str(out)], cwd=harness.ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            PY,
+            "-m",
+            "tests.bench.work",
+            f"--site-key={site_key}",
+            "--turns",
+            str(turns),
+            "--out",
+            str(out),
+        ],
+        cwd=harness.ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if not out.exists():
         raise RuntimeError(f"work probe exited {done.returncode}: {done.stderr[-1500:]}")
     return json.loads(out.read_text())
@@ -270,22 +379,31 @@ def section_work(env: dict, site_key: str, turns: int) -> dict:
 def section_context(env: dict, quick: bool, database_url: str) -> dict:
     """bench_context.main() makes its own test database from the test settings: on the bench's
     PostgreSQL server (as test_bench) when there is one."""
-    env = {**env, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test", "TEST_DB_NAME": "test_bench"}
+    env = {
+        **env,
+        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
+        "TEST_DB_NAME": "test_bench",
+    }
     if database_url.startswith("postgres"):
         env["TEST_DATABASE_URL"] = database_url
     else:
         env.pop("TEST_DATABASE_URL", None)
     out = OUT / "context.json"
     out.unlink(missing_ok=True)
-    args = [PY, "-m", "tests.bench.context_hook", "--out", str(out)] + (["--quick"] if quick else [])
+    args = [PY, "-m", "tests.bench.context_hook", "--out", str(out)] + (
+        ["--quick"] if quick else []
+    )
     try:
-        done = subprocess.run(args, cwd=harness.ROOT, env=env, capture_output=True, text=True,
-                              timeout=600)
+        done = subprocess.run(
+            args, cwd=harness.ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
     except subprocess.TimeoutExpired:
         return {"available": False, "reason": "bench_context.main() ran past 600 s"}
     if not out.exists():
-        return {"available": False, "reason": f"context hook exited {done.returncode}: "
-                                              f"{done.stderr[-500:]}"}
+        return {
+            "available": False,
+            "reason": f"context hook exited {done.returncode}: {done.stderr[-500:]}",
+        }
     return json.loads(out.read_text())
 
 
@@ -307,29 +425,55 @@ def machine() -> dict:
     except OSError:
         pass
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=harness.ROOT,
-                                capture_output=True, text=True, timeout=5).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=harness.ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
+        ).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         commit = ""
-    return {"cores": os.cpu_count(), "cpu": model, "memory": mem, "python": platform.python_version(),
-            "platform": platform.platform(), "commit": commit}
+    return {
+        "cores": os.cpu_count(),
+        "cpu": model,
+        "memory": mem,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "commit": commit,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a ~2-minute smoke run")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated subset of {','.join(SECTIONS)}")
+    parser.add_argument(
+        "--only", default=",".join(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}"
+    )
     parser.add_argument("--levels", default="", help="override the overhead levels, e.g. 1,200")
-    parser.add_argument("--profile", type=int, default=0, metavar="N",
-                        help="profile product and floor with py-spy at N conversations "
-                             "(out/profile-<server>-N.txt, -top.txt)")
-    parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
-                        help="another checkout of the product (e.g. `git worktree add DIR "
-                             "HEAD~3`) run next to this one in every load run: before/after "
-                             "in one run on one machine")
-    parser.add_argument("--words", type=int, default=MODEL_WORDS,
-                        help="the fake model's answer length (the bench before issue 14: 30)")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="profile product and floor with py-spy at N conversations "
+        "(out/profile-<server>-N.txt, -top.txt)",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="another checkout of the product (e.g. `git worktree add DIR "
+        "HEAD~3`) run next to this one in every load run: before/after "
+        "in one run on one machine",
+    )
+    parser.add_argument(
+        "--words",
+        type=int,
+        default=MODEL_WORDS,
+        help="the fake model's answer length (the bench before issue 14: 30)",
+    )
     args = parser.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     cfg = dict(QUICK if args.quick else FULL)
@@ -338,12 +482,20 @@ def main(argv: list[str] | None = None) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "run.log").unlink(missing_ok=True)
     harness.raise_nofile()
-    results: dict = {"meta": {"started": dt.datetime.now().isoformat(timespec="seconds"),
-                              "mode": "quick" if args.quick else "full",
-                              "sections": sorted(only), "config": cfg,
-                              "machine": machine(),
-                              "model": {"first_token_ms": MODEL_FIRST_TOKEN_MS,
-                                        "token_ms": MODEL_TOKEN_MS, "words": args.words}}}
+    results: dict = {
+        "meta": {
+            "started": dt.datetime.now().isoformat(timespec="seconds"),
+            "mode": "quick" if args.quick else "full",
+            "sections": sorted(only),
+            "config": cfg,
+            "machine": machine(),
+            "model": {
+                "first_token_ms": MODEL_FIRST_TOKEN_MS,
+                "token_ms": MODEL_TOKEN_MS,
+                "words": args.words,
+            },
+        }
+    }
     procs = Procs()
     status = 0
     try:
@@ -353,8 +505,9 @@ def main(argv: list[str] | None = None) -> int:
         env = harness.server_env(database_url=db_url, llm_port=1)
         harness.manage(["migrate", "--noinput", "-v", "0", "--skip-checks"], env=env)
         site_key = harness.site_create(env=env)
-        llm_port, llm = harness.start_fakellm(procs, first_token_ms=MODEL_FIRST_TOKEN_MS,
-                                              token_ms=MODEL_TOKEN_MS, words=args.words)
+        llm_port, llm = harness.start_fakellm(
+            procs, first_token_ms=MODEL_FIRST_TOKEN_MS, token_ms=MODEL_TOKEN_MS, words=args.words
+        )
         env = harness.server_env(database_url=db_url, llm_port=llm_port)
         product = harness.start_server(procs, name="product", env=env)
         url = f"{product.ws_base}/ws/chat/{site_key}/"
@@ -362,7 +515,8 @@ def main(argv: list[str] | None = None) -> int:
 
         if "weight" in only:
             results["weight"] = weight.measure(
-                f"http://127.0.0.1:{product.port}/widget/v1/{site_key}/config.json?lang=en")
+                f"http://127.0.0.1:{product.port}/widget/v1/{site_key}/config.json?lang=en"
+            )
             log(f"weight: loader {results['weight']['loader']}, whole {results['weight']['whole']}")
 
         if "work" in only:
@@ -374,11 +528,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline:  # another checkout (e.g. the commit before a change), its own database
             base_url, _ = harness.database_prepare(log, name=harness.PG_DB + "_baseline")
             benv = harness.server_env(database_url=base_url, llm_port=llm_port)
-            harness.manage(["migrate", "--noinput", "-v", "0", "--skip-checks"], env=benv,
-                           cwd=args.baseline)
+            harness.manage(
+                ["migrate", "--noinput", "-v", "0", "--skip-checks"], env=benv, cwd=args.baseline
+            )
             keys["baseline"] = harness.site_create(env=benv, cwd=args.baseline)
-            servers["baseline"] = harness.start_server(procs, name="baseline", env=benv,
-                                                       cwd=args.baseline)
+            servers["baseline"] = harness.start_server(
+                procs, name="baseline", env=benv, cwd=args.baseline
+            )
             log(f"baseline: {args.baseline} on :{servers['baseline'].port}")
         if only & {"floor", "side", "profile"}:
             servers["floor"] = floor.start_floor(procs, env=env)
@@ -387,10 +543,17 @@ def main(argv: list[str] | None = None) -> int:
             interval = 1.0 if n == 1 else 5.0
             log(f"{name}: {n} conversations (a message every {interval:g} s)")
             key = keys.get(name, site_key)
-            return load_run(procs, servers[name], f"{servers[name].ws_base}/ws/chat/{key}/",
-                            n, interval=interval, duration=duration or cfg["duration"],
-                            model_ms=MODEL_FIRST_TOKEN_MS, llm_pid=llm.pid,
-                            warmup=cfg.get("warmup"))
+            return load_run(
+                procs,
+                servers[name],
+                f"{servers[name].ws_base}/ws/chat/{key}/",
+                n,
+                interval=interval,
+                duration=duration or cfg["duration"],
+                model_ms=MODEL_FIRST_TOKEN_MS,
+                llm_pid=llm.pid,
+                warmup=cfg.get("warmup"),
+            )
 
         levels: list[dict] = []
         if only & {"overhead", "capacity", "floor"}:
@@ -402,14 +565,25 @@ def main(argv: list[str] | None = None) -> int:
             log(f"capacity: largest ok {results['capacity']['largest_ok']}")
         if "side" in only:
             results["side"] = floor.side_by_side(
-                lambda name, n: run(name, n, cfg["side_duration"]), servers=servers,
-                rounds=cfg["side_rounds"], n=cfg["side_load"])
+                lambda name, n: run(name, n, cfg["side_duration"]),
+                servers=servers,
+                rounds=cfg["side_rounds"],
+                n=cfg["side_load"],
+            )
             log(f"side by side: {results['side']['ratios']}")
         if "profile" in only or args.profile:
             n = args.profile or cfg["side_load"]
-            results["profiles"] = [cpuprofile.profile_run(
-                procs, servers[name], "", n, lambda name=name: run(name, n),
-                duration=cfg["duration"]) for name in servers]
+            results["profiles"] = [
+                cpuprofile.profile_run(
+                    procs,
+                    servers[name],
+                    "",
+                    n,
+                    lambda name=name: run(name, n),
+                    duration=cfg["duration"],
+                )
+                for name in servers
+            ]
         for name in ("floor", "baseline"):
             if name in servers:
                 procs.stop(servers.pop(name).proc)
@@ -420,28 +594,40 @@ def main(argv: list[str] | None = None) -> int:
             path = f"/ws/chat/{site_key}/"
 
             def capacity(server, ws_url: str) -> dict:
-                return section_capacity(procs, server, ws_url, llm.pid, cfg, [],
-                                        cap_max=cfg["two_max"])
+                return section_capacity(
+                    procs, server, ws_url, llm.pid, cfg, [], cap_max=cfg["two_max"]
+                )
 
             results["two"] = floor.two_processes(
-                capacity, one=one, two=group, url_one=one.ws_base + path,
-                url_two=f"{one.ws_base}{path},{two.ws_base}{path}")
+                capacity,
+                one=one,
+                two=group,
+                url_one=one.ws_base + path,
+                url_two=f"{one.ws_base}{path},{two.ws_base}{path}",
+            )
             log(f"two processes: x{results['two']['ratio']}")
             procs.stop(one.proc)
             procs.stop(two.proc)
 
         if "ratios" in only:
-            servers = {"product": product,
-                       "echo": harness.start_server(procs, name="echo", env=env, wait=False,
-                                                    app="tests.bench.echo_app:app")}
+            servers = {
+                "product": product,
+                "echo": harness.start_server(
+                    procs, name="echo", env=env, wait=False, app="tests.bench.echo_app:app"
+                ),
+            }
             if harness.redis_available():
                 servers["redis"] = harness.start_server(
-                    procs, name="redis", wait=False, env=harness.server_env(
-                        database_url=db_url, llm_port=llm_port, redis=True))
+                    procs,
+                    name="redis",
+                    wait=False,
+                    env=harness.server_env(database_url=db_url, llm_port=llm_port, redis=True),
+                )
             else:
                 log("Redis not available: the channel-layer ratio is skipped")
-            servers["uvicorn"] = harness.start_server(procs, name="uvicorn", env=env,
-                                                      kind="uvicorn", wait=False)
+            servers["uvicorn"] = harness.start_server(
+                procs, name="uvicorn", env=env, kind="uvicorn", wait=False
+            )
             for server in servers.values():
                 harness.wait_port(server.port, server.proc, timeout=90)
             urls = {name: (f"{s.ws_base}/ws/chat/{site_key}/") for name, s in servers.items()}
@@ -458,14 +644,19 @@ def main(argv: list[str] | None = None) -> int:
             procs.stop(product.proc)  # a fresh process: RSS is not polluted by the load runs
             fresh = harness.start_server(procs, name="product-idle", env=env)
             log("memory: idle connections (product, Daphne)")
-            mem = {"product": idlemem.memory_profile(procs, fresh, f"{fresh.ws_base}/ws/chat/{site_key}/",
-                                             cfg, cycles=True)}
+            mem = {
+                "product": idlemem.memory_profile(
+                    procs, fresh, f"{fresh.ws_base}/ws/chat/{site_key}/", cfg, cycles=True
+                )
+            }
             procs.stop(fresh.proc)
-            echo = harness.start_server(procs, name="echo-idle", env=env,
-                                        app="tests.bench.echo_app:app")
+            echo = harness.start_server(
+                procs, name="echo-idle", env=env, app="tests.bench.echo_app:app"
+            )
             log("memory: idle connections (echo app, Daphne: the server's own share)")
-            mem["echo"] = idlemem.memory_profile(procs, echo, f"{echo.ws_base}/ws/chat/{site_key}/",
-                                         cfg, cycles=False)
+            mem["echo"] = idlemem.memory_profile(
+                procs, echo, f"{echo.ws_base}/ws/chat/{site_key}/", cfg, cycles=False
+            )
             procs.stop(echo.proc)
             results["memory"] = mem
 
@@ -485,8 +676,13 @@ def main(argv: list[str] | None = None) -> int:
     paths = report.write(results)
     # the figures of issue 14 on the terminal: targets with the floor, levels, side by side,
     # the CPU breakdown, one process and two (all of it, and more, in out/results.md)
-    print("\n" + "\n".join(floor.markdown(results) + (
-        cpuprofile.markdown(results["profiles"]) if results.get("profiles") else [])))
+    print(
+        "\n"
+        + "\n".join(
+            floor.markdown(results)
+            + (cpuprofile.markdown(results["profiles"]) if results.get("profiles") else [])
+        )
+    )
     log("report: " + ", ".join(str(p.relative_to(harness.ROOT)) for p in paths))
     return status
 

@@ -100,8 +100,18 @@ def instrument(rec: Recorder) -> None:
     sync.AsyncToSync.__call__ = a2s_call
 
     cache_cls = type(caches["default"])
-    for name in ("add", "get", "set", "incr", "delete", "get_many", "set_many", "delete_many",
-                 "touch", "has_key"):
+    for name in (
+        "add",
+        "get",
+        "set",
+        "incr",
+        "delete",
+        "get_many",
+        "set_many",
+        "delete_many",
+        "touch",
+        "has_key",
+    ):
         if name in vars(cache_cls) or hasattr(cache_cls, name):
             original = getattr(cache_cls, name)
 
@@ -133,15 +143,17 @@ def instrument_logging(rec: Recorder) -> None:
     logging.getLogger().addHandler(Count())
 
 
-async def run(rec: Recorder, turns: int, warmup: int, site_key: str,
-              model_seen: list[float]) -> list[dict]:
+async def run(
+    rec: Recorder, turns: int, warmup: int, site_key: str, model_seen: list[float]
+) -> list[dict]:
     from channels.testing import WebsocketCommunicator
 
     from chatwidget.asgi import application
 
     instrument_logging(rec)
-    comm = WebsocketCommunicator(application, f"/ws/chat/{site_key}/",
-                                 headers=[(b"origin", b"http://bench.local")])
+    comm = WebsocketCommunicator(
+        application, f"/ws/chat/{site_key}/", headers=[(b"origin", b"http://bench.local")]
+    )
     comm.scope["client"] = ("10.9.9.9", 4000)
     connected, _ = await comm.connect()
     assert connected
@@ -151,8 +163,15 @@ async def run(rec: Recorder, turns: int, warmup: int, site_key: str,
     for n in range(warmup + turns):
         model_seen.clear()
         sent = time.perf_counter()
-        await comm.send_to(text_data=json.dumps({"type": "message", "id": f"w{n}",
-                                                 "text": f"Is the kurta KU-2291-M in size L ({n})?"}))
+        await comm.send_to(
+            text_data=json.dumps(
+                {
+                    "type": "message",
+                    "id": f"w{n}",
+                    "text": f"Is the kurta KU-2291-M in size L ({n})?",
+                }
+            )
+        )
         ack = first = None
         while True:
             frame = json.loads(await comm.receive_from(timeout=30))
@@ -167,16 +186,25 @@ async def run(rec: Recorder, turns: int, warmup: int, site_key: str,
                 raise RuntimeError(f"error frame: {frame}")
         await asyncio.sleep(0.3)  # let after-commit work and logging settle
         if n >= warmup:
-            marks.append({"sent": sent, "ack": ack, "model": model_seen[0] if model_seen else first,
-                          "first": first, "end": time.perf_counter(),
-                          "ack_ms": (ack - sent) * 1000, "first_ms": (first - sent) * 1000})
+            marks.append(
+                {
+                    "sent": sent,
+                    "ack": ack,
+                    "model": model_seen[0] if model_seen else first,
+                    "first": first,
+                    "end": time.perf_counter(),
+                    "ack_ms": (ack - sent) * 1000,
+                    "first_ms": (first - sent) * 1000,
+                }
+            )
     await comm.disconnect()
     return marks
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--site-key", required=True)
@@ -227,19 +255,25 @@ def main() -> None:
     result = {
         "turns": len(marks),
         "database": settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1],
-        "cache": type(__import__("django.core.cache", fromlist=["cache"]).caches["default"]).__name__,
+        "cache": type(
+            __import__("django.core.cache", fromlist=["cache"]).caches["default"]
+        ).__name__,
         "per_turn": {p: {k: statistics.median(v) for k, v in per_turn[p].items()} for p in PHASES},
         "ack_ms_p50": round(statistics.median(m["ack_ms"] for m in marks), 2),
         # where the time goes between the ack and the first delta
-        "ack_to_model_ms_p50": round(statistics.median(
-            (m["model"] - m["ack"]) * 1000 for m in marks), 2),
-        "model_to_first_ms_p50": round(statistics.median(
-            (m["first"] - m["model"]) * 1000 for m in marks), 2),
+        "ack_to_model_ms_p50": round(
+            statistics.median((m["model"] - m["ack"]) * 1000 for m in marks), 2
+        ),
+        "model_to_first_ms_p50": round(
+            statistics.median((m["first"] - m["model"]) * 1000 for m in marks), 2
+        ),
         "first_ms_p50": round(statistics.median(m["first_ms"] for m in marks), 2),
         "model_first_token_ms": float(os.environ.get("BENCH_MODEL_MS", "300")),
     }
-    result["before_model"] = {k: result["per_turn"]["to_ack"].get(k, 0)
-                              + result["per_turn"]["ack_to_model"].get(k, 0) for k in kinds}
+    result["before_model"] = {
+        k: result["per_turn"]["to_ack"].get(k, 0) + result["per_turn"]["ack_to_model"].get(k, 0)
+        for k in kinds
+    }
     with open(args.out, "w") as fh:
         json.dump(result, fh, indent=1)
 

@@ -20,8 +20,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 from chatwidget.actions.demo import demo_api_answer
 
-ORDERS = {"10452": {"postcode": "10115", "status": "shipped", "carrier": "DHL"},
-          "20001": {"postcode": "80331", "status": "processing", "carrier": ""}}
+ORDERS = {
+    "10452": {"postcode": "10115", "status": "shipped", "carrier": "DHL"},
+    "20001": {"postcode": "80331", "status": "processing", "carrier": ""},
+}
 
 
 class FakeShop:
@@ -33,21 +35,33 @@ class FakeShop:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802
                 parts = urlsplit(self.path)
-                shop.requests.append({"method": "GET", "path": parts.path,
-                                      "query": dict(parse_qsl(parts.query)),
-                                      "headers": dict(self.headers.items())})
+                shop.requests.append(
+                    {
+                        "method": "GET",
+                        "path": parts.path,
+                        "query": dict(parse_qsl(parts.query)),
+                        "headers": dict(self.headers.items()),
+                    }
+                )
                 kind, _, rest = parts.path.strip("/").partition("/")
                 query = dict(parse_qsl(parts.query))
                 if kind == "api":
-                    status, data = demo_api_answer(path=parts.path, query=query,
-                                                   api_key=self.headers.get("X-Api-Key"))
+                    status, data = demo_api_answer(
+                        path=parts.path, query=query, api_key=self.headers.get("X-Api-Key")
+                    )
                     return self._json(status, data)
                 if kind == "orders":
                     order = ORDERS.get(rest)
                     if order is None or query.get("postcode") != order["postcode"]:
                         return self._json(404, {"error": "not found"})
-                    return self._json(200, {"order_number": rest, "status": order["status"],
-                                            "carrier": order["carrier"]})
+                    return self._json(
+                        200,
+                        {
+                            "order_number": rest,
+                            "status": order["status"],
+                            "carrier": order["carrier"],
+                        },
+                    )
                 if kind == "slow":
                     time.sleep(shop.slow_seconds)
                     return self._json(200, {"status": "late"})
@@ -56,9 +70,14 @@ class FakeShop:
                 if kind == "malformed":
                     return self._raw(200, b"<html>not json</html>")
                 if kind == "big":
-                    return self._json(200, {"order_number": "10452", "status": "shipped",
-                                            "history": [f"scan {i} at depot {i}"
-                                                        for i in range(300)]})
+                    return self._json(
+                        200,
+                        {
+                            "order_number": "10452",
+                            "status": "shipped",
+                            "history": [f"scan {i} at depot {i}" for i in range(300)],
+                        },
+                    )
                 return self._json(404, {"error": "no route"})
 
             def _json(self, status: int, data: dict) -> None:
@@ -82,8 +101,7 @@ class FakeShop:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def start(self) -> FakeShop:
-        threading.Thread(target=self.server.serve_forever, daemon=True,
-                         name="fakeshop").start()
+        threading.Thread(target=self.server.serve_forever, daemon=True, name="fakeshop").start()
         return self
 
     def stop(self) -> None:

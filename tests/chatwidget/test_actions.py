@@ -34,16 +34,28 @@ def shop(shop_server, monkeypatch):
     return shop_server
 
 
-def action_make(site, shop, *, path="/orders/{order_number}", timeout=2.0,
-                visitor_args=("order_number", "postcode")) -> Action:
+def action_make(
+    site,
+    shop,
+    *,
+    path="/orders/{order_number}",
+    timeout=2.0,
+    visitor_args=("order_number", "postcode"),
+) -> Action:
     action = Action(
-        site=site, name="order_status",
+        site=site,
+        name="order_status",
         description="The status of the visitor's order. Needs order number and postcode.",
-        parameters={"type": "object", "properties": {
-            "order_number": {"type": "string"}, "postcode": {"type": "string"}},
-            "required": ["order_number", "postcode"]},
-        visitor_args=list(visitor_args), url_template=shop.url + path,
-        headers={"X-Api-Key": f"{{env:{ENV}}}"}, timeout_seconds=timeout)
+        parameters={
+            "type": "object",
+            "properties": {"order_number": {"type": "string"}, "postcode": {"type": "string"}},
+            "required": ["order_number", "postcode"],
+        },
+        visitor_args=list(visitor_args),
+        url_template=shop.url + path,
+        headers={"X-Api-Key": f"{{env:{ENV}}}"},
+        timeout_seconds=timeout,
+    )
     action.full_clean()
     action.save()
     site_actions_forget(site_id=site.pk)
@@ -54,8 +66,9 @@ amake = database_sync_to_async(action_make)
 
 
 def lookup(number="10452", postcode="10115") -> ToolCallReply:
-    return ToolCallReply(name="order_status",
-                         arguments={"order_number": number, "postcode": postcode})
+    return ToolCallReply(
+        name="order_status", arguments={"order_number": number, "postcode": postcode}
+    )
 
 
 def obeying_model(body: dict) -> Reply:
@@ -65,8 +78,9 @@ def obeying_model(body: dict) -> Reply:
         content = json.loads(last["content"])
         if content.get("ok") is False:
             if "offer" in content.get("instruction", ""):
-                return Reply("Sorry, I could not check that right now. Shall I pass you to a "
-                             "person?")
+                return Reply(
+                    "Sorry, I could not check that right now. Shall I pass you to a person?"
+                )
             return Reply("Could you tell me your order number and postcode?")
         return Reply(f"Your order is {content['status']}.")
     return Reply("OK.")
@@ -81,17 +95,16 @@ def obeying(fake_llm):
 
 @database_sync_to_async
 def stored(conv_id=None):
-    conv = Conversation.objects.get() if conv_id is None else Conversation.objects.get(
-        pk=conv_id)
-    turns = list(Turn.objects.filter(conversation=conv).order_by("seq")
-                 .values_list("role", "text"))
+    conv = Conversation.objects.get() if conv_id is None else Conversation.objects.get(pk=conv_id)
+    turns = list(Turn.objects.filter(conversation=conv).order_by("seq").values_list("role", "text"))
     calls = list(ActionCall.objects.filter(conversation=conv).order_by("id").values())
     traces = {t.request_seq: t for t in ContextTrace.objects.filter(conversation=conv)}
     return conv, turns, calls, traces
 
 
 async def test_a_call_with_the_visitors_arguments_and_its_result_in_the_next_request(
-        site, connect, shop, obeying, caplog):
+    site, connect, shop, obeying, caplog
+):
     await amake(site, shop)
     obeying.script.append(lookup())
     caplog.set_level(logging.DEBUG)
@@ -104,18 +117,22 @@ async def test_a_call_with_the_visitors_arguments_and_its_result_in_the_next_req
 
     # the shop was asked with the visitor's arguments and the key from the environment
     assert [(r["path"], r["query"]) for r in shop.requests] == [
-        ("/orders/10452", {"postcode": "10115"})]
+        ("/orders/10452", {"postcode": "10115"})
+    ]
     assert shop.requests[0]["headers"]["X-Api-Key"] == SECRET
     # first request: the action offered as a tool beside the handover
     first, second = obeying.requests
-    assert {t["function"]["name"] for t in first["tools"]} == {"request_handover",
-                                                               "order_status"}
+    assert {t["function"]["name"] for t in first["tools"]} == {"request_handover", "order_status"}
     # next request: the call and its result
     call, result = second["messages"][-2:]
-    assert call["role"] == "assistant" and call["tool_calls"][0]["function"]["name"] == \
-        "order_status"
-    assert result == {"role": "tool", "tool_call_id": call["tool_calls"][0]["id"],
-                      "content": '{"order_number":"10452","status":"shipped","carrier":"DHL"}'}
+    assert (
+        call["role"] == "assistant" and call["tool_calls"][0]["function"]["name"] == "order_status"
+    )
+    assert result == {
+        "role": "tool",
+        "tool_call_id": call["tool_calls"][0]["id"],
+        "content": '{"order_number":"10452","status":"shipped","carrier":"DHL"}',
+    }
 
     conv, turns, calls, traces = await stored()
     assert [r for r, _ in turns] == ["visitor", "assistant", "tool"]
@@ -136,10 +153,17 @@ async def test_a_call_with_the_visitors_arguments_and_its_result_in_the_next_req
     assert all(t["role"] != "tool" for t in welcome["turns"])
 
     # the secret: neither in the database nor in the logs
-    dump = await database_sync_to_async(lambda: json.dumps([
-        list(Action.objects.values()), list(ActionCall.objects.values()),
-        list(Turn.objects.values("text")), list(ContextTrace.objects.values("sections")),
-    ], default=str))()
+    dump = await database_sync_to_async(
+        lambda: json.dumps(
+            [
+                list(Action.objects.values()),
+                list(ActionCall.objects.values()),
+                list(Turn.objects.values("text")),
+                list(ContextTrace.objects.values("sections")),
+            ],
+            default=str,
+        )
+    )()
     assert SECRET not in dump and ENV in dump, "the header names the variable only"
     assert SECRET not in caplog.text
     assert "shop action" in caplog.text, "the call is logged (without arguments or headers)"
@@ -161,13 +185,17 @@ async def test_values_the_visitor_never_wrote_make_no_call(site, connect, shop, 
     assert [c["outcome"] for c in calls] == ["missing_args"]
 
 
-@pytest.mark.parametrize(("path", "outcome"), [
-    ("/slow/{order_number}", "timeout"),
-    ("/error/{order_number}", "http_error"),
-    ("/malformed/{order_number}", "malformed"),
-])
+@pytest.mark.parametrize(
+    ("path", "outcome"),
+    [
+        ("/slow/{order_number}", "timeout"),
+        ("/error/{order_number}", "http_error"),
+        ("/malformed/{order_number}", "malformed"),
+    ],
+)
 async def test_a_failed_lookup_is_told_to_the_model_and_answered(
-        site, connect, shop, obeying, path, outcome):
+    site, connect, shop, obeying, path, outcome
+):
     await amake(site, shop, path=path, timeout=0.5)
     obeying.script.append(lookup())
     c = await connect(site.key)
@@ -175,27 +203,31 @@ async def test_a_failed_lookup_is_told_to_the_model_and_answered(
     await c.say("Where is my order 10452? Postcode 10115.", "m1")
     final, frames = await c.answer()
     assert not [f for f in frames if f["type"] == "error"]
-    assert final["text"] == "Sorry, I could not check that right now. Shall I pass you to a " \
-                            "person?"
+    assert final["text"] == "Sorry, I could not check that right now. Shall I pass you to a person?"
     told = json.loads(obeying.requests[1]["messages"][-1]["content"])
     assert told["ok"] is False and told["error"] == outcome
     assert "could not be checked" in told["instruction"] and "person" in told["instruction"]
     _, turns, calls, _ = await stored()
     assert calls[0]["outcome"] == outcome
-    assert turns[-1] == ("tool", 'Lookup order_status {"order_number": "10452", "postcode": '
-                                 f'"10115"}} → failed: {outcome}')
+    assert turns[-1] == (
+        "tool",
+        f'Lookup order_status {{"order_number": "10452", "postcode": "10115"}} → failed: {outcome}',
+    )
 
 
 async def test_a_model_that_says_nothing_after_a_failed_lookup_still_answers(
-        site, connect, shop, fake_llm):
+    site, connect, shop, fake_llm
+):
     await amake(site, shop, path="/slow/{order_number}", timeout=0.3)
     fake_llm.script.extend([lookup(), Reply("")])
     c = await connect(site.key)
     await c.hello()
     await c.say("Where is my order 10452? Postcode 10115.", "m1")
     final, _ = await c.answer()
-    assert final["text"] == ("I could not check that with the shop's system right now. "
-                             "Would you like me to pass your question to a person?")
+    assert final["text"] == (
+        "I could not check that with the shop's system right now. "
+        "Would you like me to pass your question to a person?"
+    )
 
 
 async def test_calls_per_conversation_are_rate_limited(site, connect, shop, obeying):
@@ -243,14 +275,16 @@ async def test_condensation_keeps_the_orders_status(site, connect, shop, obeying
     await c.answer()
     conv, turns, _, _ = await stored()
     settings.DEMO_MODE = True  # the deterministic condenser (also the model's fallback)
-    core = await database_sync_to_async(core_condense)(conversation_id=conv.pk,
-                                                       through_seq=len(turns))
+    core = await database_sync_to_async(core_condense)(
+        conversation_id=conv.pk, through_seq=len(turns)
+    )
     orders = [o for o in core.data["objects"] if o["id"] == "10452"]
     assert orders == [{"kind": "order", "id": "10452", "label": "shipped"}]
 
 
 async def test_demo_mode_answers_where_is_my_order_without_a_model(
-        site, connect, shop, settings, monkeypatch):
+    site, connect, shop, settings, monkeypatch
+):
     from chatwidget.actions.demo import API_KEY_ENV, demo_actions_configure
 
     monkeypatch.setenv(API_KEY_ENV, SECRET)
@@ -284,7 +318,8 @@ async def test_an_unreachable_shop_is_a_failed_lookup_too(site, connect, obeying
 
 
 async def test_a_secret_missing_from_the_environment_makes_no_request(
-        site, connect, shop, obeying, monkeypatch):
+    site, connect, shop, obeying, monkeypatch
+):
     await amake(site, shop)
     monkeypatch.delenv(ENV)
     obeying.script.append(lookup())

@@ -21,32 +21,44 @@ pytestmark = pytest.mark.django_db
 
 
 def action(site, **changes) -> Action:
-    fields = {"site": site, "name": "order_status", "description": "An order's status.",
-              "parameters": {"type": "object", "properties": {
-                  "order_number": {"type": "string"}, "postcode": {"type": "string"}}},
-              "visitor_args": ["order_number"],
-              "url_template": "https://shop.example.com/api/orders/{order_number}",
-              "headers": {"Authorization": "Bearer {env:SHOP_API_TOKEN}"}}
+    fields = {
+        "site": site,
+        "name": "order_status",
+        "description": "An order's status.",
+        "parameters": {
+            "type": "object",
+            "properties": {"order_number": {"type": "string"}, "postcode": {"type": "string"}},
+        },
+        "visitor_args": ["order_number"],
+        "url_template": "https://shop.example.com/api/orders/{order_number}",
+        "headers": {"Authorization": "Bearer {env:SHOP_API_TOKEN}"},
+    }
     return Action(**{**fields, **changes})
 
 
 def test_a_secret_typed_into_a_header_is_refused(site):
     action(site).full_clean()  # the variable's name: fine
-    for headers in ({"Authorization": "Bearer sk_live_abc123"}, {"X-Api-Key": "abc123"},
-                    {"X-Shop-Token": "prefix {env:SHOP_API_TOKEN}"}):
+    for headers in (
+        {"Authorization": "Bearer sk_live_abc123"},
+        {"X-Api-Key": "abc123"},
+        {"X-Shop-Token": "prefix {env:SHOP_API_TOKEN}"},
+    ):
         with pytest.raises(ValidationError) as error:
             action(site, headers=headers).full_clean()
         assert "headers" in error.value.message_dict, headers
 
 
-@pytest.mark.parametrize(("changes", "field"), [
-    ({"name": "request_handover"}, "name"),
-    ({"name": "order status"}, "name"),
-    ({"visitor_args": ["email"]}, "visitor_args"),
-    ({"url_template": "https://shop.example.com/api/orders/{number}"}, "url_template"),
-    ({"url_template": "ftp://shop.example.com/{order_number}"}, "url_template"),
-    ({"parameters": {"type": "string"}}, "parameters"),
-])
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"name": "request_handover"}, "name"),
+        ({"name": "order status"}, "name"),
+        ({"visitor_args": ["email"]}, "visitor_args"),
+        ({"url_template": "https://shop.example.com/api/orders/{number}"}, "url_template"),
+        ({"url_template": "ftp://shop.example.com/{order_number}"}, "url_template"),
+        ({"parameters": {"type": "string"}}, "parameters"),
+    ],
+)
 def test_an_action_that_cannot_work_is_refused(site, changes, field):
     with pytest.raises(ValidationError) as error:
         action(site, **changes).full_clean()
@@ -66,51 +78,84 @@ def test_descriptions_are_counted_and_room_is_kept_for_results(site):
     Action.objects.filter(site=site, name="stock_check").update(enabled=False)
     assert len(site_actions(site_id=site.pk).tools) == 2, "cached for a minute"
     site_actions_forget(site_id=site.pk)
-    assert [t["function"]["name"] for t in site_actions(site_id=site.pk).tools] == \
-        ["order_status"]
+    assert [t["function"]["name"] for t in site_actions(site_id=site.pk).tools] == ["order_status"]
 
 
-@pytest.mark.parametrize(("value", "given"), [
-    ("10452", True), ("1045", False), ("104520", False), ("LS-1180-S", True),
-    ("ls 1180 s", True), ("10115", True), ("99999", False), ("", False),
-])
+@pytest.mark.parametrize(
+    ("value", "given"),
+    [
+        ("10452", True),
+        ("1045", False),
+        ("104520", False),
+        ("LS-1180-S", True),
+        ("ls 1180 s", True),
+        ("10115", True),
+        ("99999", False),
+        ("", False),
+    ],
+)
 def test_a_value_counts_only_as_whole_words_the_visitor_wrote(value, given):
     texts = ["Where is my order 10452?", "It was the LS1180-S shirt, postcode 10115."]
     assert value_given_by_visitor(value, texts) is given
 
 
 def test_a_lookup_becomes_an_object_with_its_identifier_and_state():
-    shipped = tool_turn_text(name="order_status", arguments={"order_number": "10452"},
-                             outcome="ok", result='{"status":"shipped","carrier":"DHL"}')
-    delivered = tool_turn_text(name="order_status", arguments={"order_number": "10452"},
-                               outcome="ok", result='{"status":"delivered"}')
-    failed = tool_turn_text(name="order_status", arguments={"order_number": "10453"},
-                            outcome="timeout", result="")
-    cut = tool_turn_text(name="order_status", arguments={"order_number": "10454"},
-                         outcome="ok", result='{"status":"shipped","history":["a", […]')
+    shipped = tool_turn_text(
+        name="order_status",
+        arguments={"order_number": "10452"},
+        outcome="ok",
+        result='{"status":"shipped","carrier":"DHL"}',
+    )
+    delivered = tool_turn_text(
+        name="order_status",
+        arguments={"order_number": "10452"},
+        outcome="ok",
+        result='{"status":"delivered"}',
+    )
+    failed = tool_turn_text(
+        name="order_status", arguments={"order_number": "10453"}, outcome="timeout", result=""
+    )
+    cut = tool_turn_text(
+        name="order_status",
+        arguments={"order_number": "10454"},
+        outcome="ok",
+        result='{"status":"shipped","history":["a", […]',
+    )
     assert lookup_objects(shipped) == [{"kind": "order", "id": "10452", "label": "shipped"}]
     assert lookup_objects(failed) == [] and lookup_objects(cut) == [], "no state is guessed"
-    core = core_extract(previous=None, turns=[
-        {"turn": 1, "role": "visitor", "text": "Where is my order 10452?"},
-        {"turn": 3, "role": "tool", "text": shipped},
-        {"turn": 5, "role": "visitor", "text": "And now?"},
-        {"turn": 7, "role": "tool", "text": delivered},
-        {"turn": 8, "role": "tool", "text": failed},
-    ])
+    core = core_extract(
+        previous=None,
+        turns=[
+            {"turn": 1, "role": "visitor", "text": "Where is my order 10452?"},
+            {"turn": 3, "role": "tool", "text": shipped},
+            {"turn": 5, "role": "visitor", "text": "And now?"},
+            {"turn": 7, "role": "tool", "text": delivered},
+            {"turn": 8, "role": "tool", "text": failed},
+        ],
+    )
     assert [o for o in core["objects"] if o["id"] == "10452"] == [
-        {"kind": "order", "id": "10452", "label": "delivered"}], "the newest state wins"
+        {"kind": "order", "id": "10452", "label": "delivered"}
+    ], "the newest state wins"
     assert not any(o["id"] == "10453" for o in core["objects"])
 
 
 def test_staff_see_the_lookup_on_the_case_page_masked(client, site):
     conv = ConversationFactory(site=site, texts=["Where is my order 10452?"])
-    turn_append(conversation_id=conv.pk, role=TurnRole.TOOL, publish=False, text=tool_turn_text(
-        name="order_status", arguments={"order_number": "10452"}, outcome="ok",
-        result='{"status":"shipped","contact":"anna@example.com"}'))
+    turn_append(
+        conversation_id=conv.pk,
+        role=TurnRole.TOOL,
+        publish=False,
+        text=tool_turn_text(
+            name="order_status",
+            arguments={"order_number": "10452"},
+            outcome="ok",
+            result='{"status":"shipped","contact":"anna@example.com"}',
+        ),
+    )
     case = handover_services.handover_request(conversation_id=conv.pk, trigger="visitor")
     client.force_login(UserFactory(username="sam", role="Staff"))
     html = client.get(reverse("admin:handover_case_change", args=[case.pk])).content.decode()
-    transcript = html[html.index('id="case-transcript"'):]
+    transcript = html[html.index('id="case-transcript"') :]
     assert "Shop lookup" in transcript and "order_status" in transcript
     assert "shipped" in transcript and "anna@example.com" not in html, "redacted and masked"
 
@@ -125,14 +170,28 @@ def test_lookups_and_their_records_go_with_the_transcript(site):
     from memory.retention import retention_purge_expired
 
     conv = ConversationFactory(site=site, texts=["Where is my order 10452?"])
-    turn = turn_append(conversation_id=conv.pk, role=TurnRole.TOOL, publish=False,
-                       text=tool_turn_text(name="order_status", outcome="ok",
-                                           arguments={"order_number": "10452"},
-                                           result='{"status":"shipped"}')).turn
-    ActionCall.objects.create(conversation=conv, name="order_status", request_seq=1,
-                              turn_seq=turn.seq, outcome="ok", tokens=5)
+    turn = turn_append(
+        conversation_id=conv.pk,
+        role=TurnRole.TOOL,
+        publish=False,
+        text=tool_turn_text(
+            name="order_status",
+            outcome="ok",
+            arguments={"order_number": "10452"},
+            result='{"status":"shipped"}',
+        ),
+    ).turn
+    ActionCall.objects.create(
+        conversation=conv,
+        name="order_status",
+        request_seq=1,
+        turn_seq=turn.seq,
+        outcome="ok",
+        tokens=5,
+    )
     Conversation.objects.filter(pk=conv.pk).update(
-        last_activity_at=timezone.now() - timedelta(days=30))
+        last_activity_at=timezone.now() - timedelta(days=30)
+    )
     retention_purge_expired()
     assert not Turn.objects.filter(conversation_id=conv.pk).exists()
     assert not ActionCall.objects.exists(), "the call's record is purged with the transcript"
@@ -144,17 +203,28 @@ def test_a_model_that_drops_the_orders_status_is_corrected(site, fake_llm):
     from tests.fakellm import JsonReply
 
     conv = ConversationFactory(site=site, texts=["Where is my order 10452?"])
-    turn_append(conversation_id=conv.pk, role=TurnRole.TOOL, publish=False,
-                text=tool_turn_text(name="order_status", outcome="ok",
-                                    arguments={"order_number": "10452"},
-                                    result='{"order_number":"10452","status":"shipped"}'))
-    careless = {**core_empty(), "request": "Where is my order 10452?",
-                "objects": [{"kind": "order", "id": "10452", "label": "in transit, probably"}]}
+    turn_append(
+        conversation_id=conv.pk,
+        role=TurnRole.TOOL,
+        publish=False,
+        text=tool_turn_text(
+            name="order_status",
+            outcome="ok",
+            arguments={"order_number": "10452"},
+            result='{"order_number":"10452","status":"shipped"}',
+        ),
+    )
+    careless = {
+        **core_empty(),
+        "request": "Where is my order 10452?",
+        "objects": [{"kind": "order", "id": "10452", "label": "in transit, probably"}],
+    }
     fake_llm.script.append(JsonReply(careless))
     core = core_condense(conversation_id=conv.pk, through_seq=3)  # visitor, answer, lookup
     assert core.source == "model"
     assert [o for o in core.data["objects"] if o["id"] == "10452"] == [
-        {"kind": "order", "id": "10452", "label": "shipped"}]
+        {"kind": "order", "id": "10452", "label": "shipped"}
+    ]
     assert core.repairs.get("lookup_states") == 1
 
 
@@ -176,13 +246,21 @@ def test_the_owner_configures_actions_and_staff_read_the_calls(client, site):
     staff = UserFactory(username="sam", role="Staff")
     client.force_login(owner)
     assert client.get(reverse("admin:chatwidget_action_add")).status_code == 200
-    response = client.post(reverse("admin:chatwidget_action_add"), {
-        "site": site.pk, "name": "order_status", "enabled": "on",
-        "description": "An order's status.", "method": "GET",
-        "parameters": '{"type": "object", "properties": {"order_number": {"type": "string"}}}',
-        "visitor_args": '["order_number"]', "timeout_seconds": "5",
-        "url_template": "https://shop.example.com/api/orders/{order_number}",
-        "headers": '{"Authorization": "Bearer sk_live_typed_in"}'})
+    response = client.post(
+        reverse("admin:chatwidget_action_add"),
+        {
+            "site": site.pk,
+            "name": "order_status",
+            "enabled": "on",
+            "description": "An order's status.",
+            "method": "GET",
+            "parameters": '{"type": "object", "properties": {"order_number": {"type": "string"}}}',
+            "visitor_args": '["order_number"]',
+            "timeout_seconds": "5",
+            "url_template": "https://shop.example.com/api/orders/{order_number}",
+            "headers": '{"Authorization": "Bearer sk_live_typed_in"}',
+        },
+    )
     assert response.status_code == 200 and "looks like a secret" in response.content.decode()
     assert not Action.objects.exists(), "a typed-in secret is never stored"
     client.force_login(staff)

@@ -57,9 +57,9 @@ def test_list_columns_show_each_sites_own_zone(admin_client, site):
     for s in (site, us):
         conv = ConversationFactory(site=s)
         Conversation.objects.filter(pk=conv.pk).update(created_at=WINTER, last_activity_at=WINTER)
-        Case.objects.filter(pk=Case.objects.create(site=s, conversation=conv,
-                                                   trigger="visitor").pk
-                            ).update(requested_at=WINTER)
+        Case.objects.filter(
+            pk=Case.objects.create(site=s, conversation=conv, trigger="visitor").pk
+        ).update(requested_at=WINTER)
     body = admin_client.get("/admin/memory/conversation/").content.decode().replace("\xa0", " ")
     assert "1 Dec 2026, 06:44 CET" in body and "1 Dec 2026, 00:44 EST" in body
     body = admin_client.get("/admin/handover/case/").content.decode().replace("\xa0", " ")
@@ -82,7 +82,11 @@ def test_conversation_page_says_what_it_shows_and_links_its_case_and_back(admin_
     assert cases.status_code == 200
     assert f"/admin/handover/case/{case.pk}/change/" in cases.content.decode().replace("\xa0", " ")
 
-    back = admin_client.get(f"/admin/handover/case/{case.pk}/change/").content.decode().replace("\xa0", " ")
+    back = (
+        admin_client.get(f"/admin/handover/case/{case.pk}/change/")
+        .content.decode()
+        .replace("\xa0", " ")
+    )
     assert f'href="/admin/memory/conversation/{conv.pk}/change/"' in back
     assert " CET" in back or " CEST" in back  # requested, in the site's zone, named
 
@@ -90,5 +94,9 @@ def test_conversation_page_says_what_it_shows_and_links_its_case_and_back(admin_
 @pytest.mark.django_db
 def test_conversation_page_without_a_case_has_no_case_link(admin_client, site):
     conv = ConversationFactory(site=site)
-    body = admin_client.get(f"/admin/memory/conversation/{conv.pk}/change/").content.decode().replace("\xa0", " ")
+    body = (
+        admin_client.get(f"/admin/memory/conversation/{conv.pk}/change/")
+        .content.decode()
+        .replace("\xa0", " ")
+    )
     assert "conversation-case-link" not in body

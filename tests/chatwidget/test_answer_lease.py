@@ -16,14 +16,18 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 def roles(conv_id):
-    return list(Turn.objects.filter(conversation_id=conv_id).order_by("seq")
-                .values_list("role", "client_id"))
+    return list(
+        Turn.objects.filter(conversation_id=conv_id)
+        .order_by("seq")
+        .values_list("role", "client_id")
+    )
 
 
 def orphan_turn(site_id: int) -> tuple[int, int, str]:
     """A visitor turn stored and acked by a process that died before answering it."""
     result, conv, token, _ = visitor_message_receive(
-        site_id=site_id, token=None, client_id="lost1", text="Do you ship to Vienna?")
+        site_id=site_id, token=None, client_id="lost1", text="Do you ship to Vienna?"
+    )
     return conv.pk, result.turn.seq, token
 
 
@@ -37,7 +41,9 @@ async def test_hello_answers_an_acked_turn_left_without_answer(site, connect, fa
     assert final["text"] == "Yes, we ship to Vienna." and final["seq"] > seq
     assert any(f["type"] == "delta" for f in frames), "the recovered answer streams"
     assert await database_sync_to_async(roles)(conv_id) == [
-        ("visitor", "lost1"), ("assistant", answer_client_id(seq))]
+        ("visitor", "lost1"),
+        ("assistant", answer_client_id(seq)),
+    ]
     # a second tab saying hello finds it answered: no second answer
     other = await connect(site.key)
     await other.hello(session=token, last_seq=final["seq"])
@@ -45,8 +51,7 @@ async def test_hello_answers_an_acked_turn_left_without_answer(site, connect, fa
     assert len(fake_llm.requests) == 1
 
 
-async def test_a_dead_processs_lease_blocks_only_until_it_lapses(site, connect, fake_llm,
-                                                                 settings):
+async def test_a_dead_processs_lease_blocks_only_until_it_lapses(site, connect, fake_llm, settings):
     settings.ANSWER_LEASE_SECONDS = 1
     conv_id, seq, token = await database_sync_to_async(orphan_turn)(site.id)
     cache.add(f"answering:{conv_id}:{seq}", "a-dead-process", timeout=1)
@@ -56,8 +61,7 @@ async def test_a_dead_processs_lease_blocks_only_until_it_lapses(site, connect, 
     assert await c.nothing(0.5), "the lease is still live: nobody else answers yet"
     final, _ = await c.answer(timeout=5)
     assert final["text"] == "Yes."
-    assert [r for r, _ in await database_sync_to_async(roles)(conv_id)] == [
-        "visitor", "assistant"]
+    assert [r for r, _ in await database_sync_to_async(roles)(conv_id)] == ["visitor", "assistant"]
 
 
 async def test_resent_message_after_a_lost_answer_is_answered_once(site, connect, fake_llm):
@@ -71,7 +75,9 @@ async def test_resent_message_after_a_lost_answer_is_answered_once(site, connect
     await c.answer()
     assert await c.nothing(1.0)
     assert await database_sync_to_async(roles)(conv_id) == [
-        ("visitor", "lost1"), ("assistant", answer_client_id(seq))]
+        ("visitor", "lost1"),
+        ("assistant", answer_client_id(seq)),
+    ]
 
 
 async def test_a_widget_id_cannot_take_the_servers_answer_ids(site, connect):

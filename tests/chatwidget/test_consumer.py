@@ -13,8 +13,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 def turns_of(conv_id):
-    return list(Turn.objects.filter(conversation_id=conv_id).order_by("seq")
-                .values_list("seq", "role", "text"))
+    return list(
+        Turn.objects.filter(conversation_id=conv_id)
+        .order_by("seq")
+        .values_list("seq", "role", "text")
+    )
 
 
 aturns = database_sync_to_async(turns_of)
@@ -23,8 +26,13 @@ aturns = database_sync_to_async(turns_of)
 async def test_hello_without_session_gives_empty_welcome(site, connect):
     c = await connect(site.key)
     welcome = await c.hello()
-    assert welcome == {"type": "welcome", "session": None, "resumed": False, "state": "bot",
-                       "turns": []}
+    assert welcome == {
+        "type": "welcome",
+        "session": None,
+        "resumed": False,
+        "state": "bot",
+        "turns": [],
+    }
     assert await database_sync_to_async(Conversation.objects.count)() == 0
 
 
@@ -41,13 +49,18 @@ async def test_message_streams_answer_and_stores_both_turns(site, connect, fake_
     assert final["text"] == "The kurta ships in two days." and final["seq"] == deltas[0]["seq"]
     conv = await database_sync_to_async(Conversation.objects.get)()
     assert conv.token_hash == token_hash(ack["session"]), "only the hash is stored"
-    assert ack["session"] not in str(await database_sync_to_async(
-        lambda: list(Conversation.objects.values()))())
+    assert ack["session"] not in str(
+        await database_sync_to_async(lambda: list(Conversation.objects.values()))()
+    )
     assert [(r, t) for _, r, t in await aturns(conv.pk)] == [
-        ("visitor", "When does the kurta ship?"), ("assistant", "The kurta ships in two days.")]
+        ("visitor", "When does the kurta ship?"),
+        ("assistant", "The kurta ships in two days."),
+    ]
     # the model received the visitor's text through the real HTTP path
-    assert fake_llm.requests[-1]["messages"][-1] == {"role": "user",
-                                                     "content": "When does the kurta ship?"}
+    assert fake_llm.requests[-1]["messages"][-1] == {
+        "role": "user",
+        "content": "When does the kurta ship?",
+    }
 
 
 async def test_visitor_turn_committed_before_ack_and_before_model(site, connect, fake_llm):
@@ -86,8 +99,12 @@ async def test_resume_restores_transcript_and_after_last_seq(site, connect, fake
     welcome = await again.hello(session=token)
     assert welcome["resumed"] is True and welcome["session"] == token
     assert [t["seq"] for t in welcome["turns"]] == [1, 2]
-    assert welcome["turns"][0] == {"seq": 1, "role": "visitor", "text": "first",
-                                   "at": welcome["turns"][0]["at"]}
+    assert welcome["turns"][0] == {
+        "seq": 1,
+        "role": "visitor",
+        "text": "first",
+        "at": welcome["turns"][0]["at"],
+    }
     later = await connect(site.key)
     w2 = await later.hello(session=token, last_seq=1)
     assert [t["seq"] for t in w2["turns"]] == [2]
@@ -121,13 +138,16 @@ async def test_every_tab_sees_every_message(site, connect, fake_llm):
     assert answer["text"] == "You said: second from A"
 
 
-@pytest.mark.parametrize("frame,code", [
-    ("not json", "bad_frame"),
-    ('{"no":"type"}', "bad_frame"),
-    ('["a list"]', "bad_frame"),
-    ('{"type":"teleport"}', "unknown_type"),
-    ('{"type":"__init__"}', "unknown_type"),
-])
+@pytest.mark.parametrize(
+    "frame,code",
+    [
+        ("not json", "bad_frame"),
+        ('{"no":"type"}', "bad_frame"),
+        ('["a list"]', "bad_frame"),
+        ('{"type":"teleport"}', "unknown_type"),
+        ('{"type":"__init__"}', "unknown_type"),
+    ],
+)
 async def test_bad_frames_get_error_and_connection_stays(site, connect, fake_llm, frame, code):
     c = await connect(site.key)
     await c.hello()
@@ -227,7 +247,8 @@ async def test_expired_token_starts_empty(site, connect, fake_llm):
     token = (await c.say("old", "o"))["session"]
     await c.answer()
     await database_sync_to_async(Conversation.objects.update)(
-        last_activity_at=timezone.now() - timedelta(hours=25))
+        last_activity_at=timezone.now() - timedelta(hours=25)
+    )
     d = await connect(site.key)
     welcome = await d.hello(session=token)
     assert welcome["resumed"] is False and welcome["turns"] == []
@@ -235,7 +256,8 @@ async def test_expired_token_starts_empty(site, connect, fake_llm):
 
 @pytest.mark.parametrize("behaviour", [Status(500), Status(429, retry_after=0), Hang(30)])
 async def test_model_failure_gives_model_unavailable_and_keeps_message(
-        site, connect, fake_llm, behaviour):
+    site, connect, fake_llm, behaviour
+):
     fake_llm.script.extend([behaviour, behaviour, behaviour])
     c = await connect(site.key)
     await c.hello()
@@ -303,6 +325,7 @@ async def test_handover_frame_sets_waiting_and_bot_falls_silent(site, connect, f
     await c.send({"type": "handover", "reason": "visitor asked"})
     state, _ = await c.recv_until("state")
     assert state["state"] == "waiting"
+
     def answers():  # streamed calls answer the visitor; condensation calls are not streamed
         return [r for r in fake_llm.requests if r.get("stream")]
 
@@ -314,8 +337,9 @@ async def test_handover_frame_sets_waiting_and_bot_falls_silent(site, connect, f
 
 async def test_answer_survives_a_page_change_mid_stream(site, connect, fake_llm):
     """The visitor leaves the page while the answer streams: the next page gets it whole."""
-    fake_llm.script.append(Reply("one two three four five six seven eight", first_token_ms=50,
-                                 token_ms=80))
+    fake_llm.script.append(
+        Reply("one two three four five six seven eight", first_token_ms=50, token_ms=80)
+    )
     a = await connect(site.key)
     await a.hello()
     token = (await a.say("tell me a story", "p1"))["session"]
@@ -340,7 +364,8 @@ async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
     token = (await c.say("first", "l0"))["session"]
     await c.answer()
     await database_sync_to_async(visitor_message_receive)(
-        site_id=site.pk, token=token, client_id="lost", text="second")
+        site_id=site.pk, token=token, client_id="lost", text="second"
+    )
     await c.send({"type": "message", "id": "lost", "text": "second"})
     ack, _ = await c.recv_until("ack", id="lost")
     final, _ = await c.answer()
@@ -349,4 +374,3 @@ async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
     await c.recv_until("ack", id="lost")
     assert await c.nothing(0.5)
     assert sum(1 for r in fake_llm.requests if r.get("stream")) == 2
-

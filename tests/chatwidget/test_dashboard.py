@@ -35,8 +35,9 @@ def data(site):
     today = timezone.localdate()
     convs = [ConversationFactory(site=site, texts=[SECRET_TEXT]) for _ in range(3)]
     ConversationFactory(site=other, texts=["hello"])
-    DailyStat.objects.create(site=other, day=today - timedelta(days=2), conversations=7,
-                             handovers=1)
+    DailyStat.objects.create(
+        site=other, day=today - timedelta(days=2), conversations=7, handovers=1
+    )
     by_model = handover_request(conversation_id=convs[0].pk, trigger=Case.Trigger.MODEL)
     by_visitor = handover_request(conversation_id=convs[1].pk, trigger=Case.Trigger.VISITOR)
     for case in (by_model, by_visitor):
@@ -44,25 +45,50 @@ def data(site):
     for case, seconds in ((by_model, 120), (by_visitor, 300)):
         case.refresh_from_db()
         Case.objects.filter(pk=case.pk).update(
-            first_reply_at=case.requested_at + timedelta(seconds=seconds))
+            first_reply_at=case.requested_at + timedelta(seconds=seconds)
+        )
     case_resolve(case_id=by_visitor.pk, user=staff, note="Parcel traced.")
     rating_give(conversation_id=convs[1].pk, score=4, comment=SECRET_TEXT)
     latencies = [100, 200, 300, 400, 1000]
     for n, latency in enumerate(latencies):
-        ContextTrace.objects.create(conversation=convs[2], request_seq=n + 1, budget=8000,
-                                    reserve=500, total_tokens=1000 + 100 * n,
-                                    latency_ms=latency, answered=True)
-    ContextTrace.objects.create(conversation=convs[2], request_seq=9, budget=8000,
-                                reserve=500, total_tokens=999, latency_ms=30000,
-                                answered=False)
-    ContextTrace.objects.create(conversation=convs[2], request_seq=10, budget=8000,
-                                reserve=500, total_tokens=5)  # no answer followed: not counted
-    old = ContextTrace.objects.create(conversation=convs[2], request_seq=11, budget=8000,
-                                      reserve=500, total_tokens=2000, latency_ms=50,
-                                      answered=True)
+        ContextTrace.objects.create(
+            conversation=convs[2],
+            request_seq=n + 1,
+            budget=8000,
+            reserve=500,
+            total_tokens=1000 + 100 * n,
+            latency_ms=latency,
+            answered=True,
+        )
+    ContextTrace.objects.create(
+        conversation=convs[2],
+        request_seq=9,
+        budget=8000,
+        reserve=500,
+        total_tokens=999,
+        latency_ms=30000,
+        answered=False,
+    )
+    ContextTrace.objects.create(
+        conversation=convs[2], request_seq=10, budget=8000, reserve=500, total_tokens=5
+    )  # no answer followed: not counted
+    old = ContextTrace.objects.create(
+        conversation=convs[2],
+        request_seq=11,
+        budget=8000,
+        reserve=500,
+        total_tokens=2000,
+        latency_ms=50,
+        answered=True,
+    )
     ContextTrace.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=1))
-    Core.objects.create(conversation=convs[2], version=1, data={}, covers_through_seq=2,
-                        source=Core.Source.EXTRACTIVE)
+    Core.objects.create(
+        conversation=convs[2],
+        version=1,
+        data={},
+        covers_through_seq=2,
+        source=Core.Source.EXTRACTIVE,
+    )
     return {"site": site, "other": other, "today": today}
 
 
@@ -89,10 +115,14 @@ def test_csv_matches_the_counts(client, data):
     assert (int(a["latency_p50_ms"]), int(a["latency_p95_ms"])) == (300, 1000)
     assert int(a["tokens_per_answer"]) == 1200  # mean of 1000..1400, failed answers left out
     # the handovers stored an inline core each, plus the one made here
-    assert int(a["condensations"]) == Core.objects.filter(conversation__site=data["site"]
-                                                          ).count() == 3
-    assert (int(a["first_replies"]), int(a["first_reply_p50_s"]),
-            int(a["first_reply_p95_s"])) == (2, 120, 300)
+    assert (
+        int(a["condensations"]) == Core.objects.filter(conversation__site=data["site"]).count() == 3
+    )
+    assert (int(a["first_replies"]), int(a["first_reply_p50_s"]), int(a["first_reply_p95_s"])) == (
+        2,
+        120,
+        300,
+    )
     assert (int(a["ratings"]), float(a["rating_average"])) == (1, 4.0)
     assert float(a["handover_rate"]) == round(2 / 3, 4)
     yesterday = by_key[("Test shop", (data["today"] - timedelta(days=1)).isoformat())]
@@ -103,7 +133,8 @@ def test_csv_matches_the_counts(client, data):
     assert int(by_key[("Second shop", today)]["conversations"]) == 1
     # totals over the CSV equal the stored counts
     assert sum(int(r["conversations"]) for r in rows) == sum(
-        DailyStat.objects.values_list("conversations", flat=True))
+        DailyStat.objects.values_list("conversations", flat=True)
+    )
     # one site only
     only_b = _csv(client, site=data["other"].pk, days=7)
     assert {r["site"] for r in only_b} == {"Second shop"} and len(only_b) == 7
@@ -115,22 +146,32 @@ def test_page_renders_charts_without_text_or_personal_data(client, data):
     response = client.get(reverse("admin:chatwidget_dashboard_changelist"), {"days": 7})
     assert response.status_code == 200
     page = response.content.decode()
-    for key in ("conversations", "first-reply", "latency", "tokens", "could-not-answer",
-                "condensations", "ratings"):
+    for key in (
+        "conversations",
+        "first-reply",
+        "latency",
+        "tokens",
+        "could-not-answer",
+        "condensations",
+        "ratings",
+    ):
         assert f'id="chart-{key}"' in page
     assert page.count('<svg viewBox="0 0 600') == 7, "every chart has data in this period"
     assert "<polyline" in page and "<rect" in page
-    assert "cdn" not in page.lower() and "<script src=\"http" not in page
+    assert "cdn" not in page.lower() and '<script src="http' not in page
     summary = response.context["site_totals"]
     assert [(name, row.conversations, row.handovers, row.ratings) for name, row in summary] == [
-        ("Second shop", 8, 1, 0), ("Test shop", 3, 2, 1)]  # by name; B's older row is in
+        ("Second shop", 8, 1, 0),
+        ("Test shop", 3, 2, 1),
+    ]  # by name; B's older row is in
     for secret in ("Lindenstrasse", "Parcel traced", "Sam here", "sam"):
         assert secret not in page
     csv_page = client.get(reverse("admin:chatwidget_dashboard_csv"), {"days": 90}).content
     assert b"Lindenstrasse" not in csv_page and b"Parcel" not in csv_page
     # the German page keeps SVG numbers unlocalised (a decimal comma breaks the geometry)
-    german = client.get(reverse("admin:chatwidget_dashboard_changelist"), {"days": 7},
-                        HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    german = client.get(
+        reverse("admin:chatwidget_dashboard_changelist"), {"days": 7}, HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
     assert 'lang="de"' in german
     charts = re.findall(r'<svg viewBox="0 0 600.*?</svg>', german, flags=re.S)
     assert len(charts) == 7
@@ -151,5 +192,4 @@ def test_percentile_and_axis_helpers():
     assert percentile([], 50) is None
     assert percentile([5], 95) == 5
     assert percentile(list(range(1, 101)), 95) == 95
-    assert [nice_ceiling(v) for v in (0, 0.7, 3, 7, 12, 240, 1001)] == [1, 1, 5, 10, 20, 250,
-                                                                         2000]
+    assert [nice_ceiling(v) for v in (0, 0.7, 3, 7, 12, 240, 1001)] == [1, 1, 5, 10, 20, 250, 2000]

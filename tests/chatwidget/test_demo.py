@@ -40,21 +40,38 @@ pytestmark = pytest.mark.integration
 class Demo:
     def __init__(self, run_dir: Path, *extra: str) -> None:
         self.port, self.shop_port = free_port(), free_port()
-        env = {k: v for k, v in os.environ.items() if k not in (
-            "REDIS_URL", "CELERY_BROKER_URL", "OPENAI_API_KEY", "LOG_FORMAT", "DEBUG",
-            "CELERY_FILESYSTEM_BROKER_DIR", "DATABASE_URL")}
-        env.update({
-            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-            "RUN_DIR": str(run_dir),
-            "DATABASE_URL": f"sqlite:///{run_dir / 'demo.sqlite3'}",
-            "DEMO_PORT": str(self.port),
-            "DEMO_SHOP_PORT": str(self.shop_port),
-            "PYTHONUNBUFFERED": "1",
-        })
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k
+            not in (
+                "REDIS_URL",
+                "CELERY_BROKER_URL",
+                "OPENAI_API_KEY",
+                "LOG_FORMAT",
+                "DEBUG",
+                "CELERY_FILESYSTEM_BROKER_DIR",
+                "DATABASE_URL",
+            )
+        }
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+                "RUN_DIR": str(run_dir),
+                "DATABASE_URL": f"sqlite:///{run_dir / 'demo.sqlite3'}",
+                "DEMO_PORT": str(self.port),
+                "DEMO_SHOP_PORT": str(self.shop_port),
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         self.env = env
         self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "demo", *extra], cwd=ROOT, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [sys.executable, "manage.py", "demo", *extra],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         self.lines: list[str] = []
         self._queue: queue.Queue = queue.Queue()
@@ -110,10 +127,19 @@ def listens(port: int) -> bool:
 def run_dir(tmp_path_factory):
     """One migrated SQLite database for the module: each demo start then skips the work."""
     path = tmp_path_factory.mktemp("demo-run")
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-           "RUN_DIR": str(path), "DATABASE_URL": f"sqlite:///{path / 'demo.sqlite3'}"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT,
-                   env=env, check=True, timeout=300)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+        "RUN_DIR": str(path),
+        "DATABASE_URL": f"sqlite:///{path / 'demo.sqlite3'}",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=300,
+    )
     return path
 
 
@@ -151,10 +177,10 @@ def test_banner_after_everything_listens_no_noise_and_sigterm_stops_all(demo):
     banner = d.output
     assert banner.count("Demo shop:") == 1
     # Nothing but the banner before the logs (as root, Celery's warning about it may come).
-    before = d.lines[:next(i for i, line in enumerate(d.lines) if "Demo shop:" in line)]
+    before = d.lines[: next(i for i, line in enumerate(d.lines) if "Demo shop:" in line)]
     if os.geteuid() == 0 and any(ROOT_WARNING in line for line in before):
         start = next(i for i, line in enumerate(before) if ROOT_WARNING in line)
-        before = before[:start] + before[start + 5:]  # the warning's five lines
+        before = before[:start] + before[start + 5 :]  # the warning's five lines
     assert [line for line in before if line.strip()] == [], d.output
     assert f"http://127.0.0.1:{d.shop_port}/" in banner
     assert f"http://127.0.0.1:{d.port}/admin/" in banner
@@ -170,8 +196,11 @@ def test_banner_after_everything_listens_no_noise_and_sigterm_stops_all(demo):
     d.proc.send_signal(signal.SIGTERM)
     assert d.wait_exit() == 0, d.output
     assert_all_gone(children, d.port, d.shop_port)
-    noisy = [line for line in d.lines if NOISE.search(line)
-             and not (os.geteuid() == 0 and ROOT_WARNING in line)]
+    noisy = [
+        line
+        for line in d.lines
+        if NOISE.search(line) and not (os.geteuid() == 0 and ROOT_WARNING in line)
+    ]
     assert noisy == [], d.output
     assert d.lines[-1] == "Stopped."
 

@@ -44,8 +44,9 @@ def run_check(site, *args: str) -> tuple[GoliveRun, str, CommandError | None]:
     out = io.StringIO()
     error = None
     try:
-        call_command("golive_check", "--site", site.key, "--quiet-seconds", "0.3", *args,
-                     stdout=out)
+        call_command(
+            "golive_check", "--site", site.key, "--quiet-seconds", "0.3", *args, stdout=out
+        )
     except CommandError as exc:
         error = exc
     return GoliveRun.objects.filter(site=site).latest("created_at"), out.getvalue(), error
@@ -60,31 +61,48 @@ def failed_checks(case: dict) -> list[str]:
 
 
 def test_a_good_model_passes_all_seven_cases_and_nothing_remains(shop, model, fake_llm):
-    visitor = visitor_message_receive(site_id=shop.pk, token=None, client_id="real-1",
-                                      text="Do you ship to Vienna?")[1]
+    visitor = visitor_message_receive(
+        site_id=shop.pk, token=None, client_id="real-1", text="Do you ship to Vienna?"
+    )[1]
     before_turns = list(Turn.objects.filter(conversation=visitor).values_list("seq", "text"))
-    stats_before = list(DailyStat.objects.values("conversations", "visitor_turns",
-                                                 "assistant_turns", "handovers", "redactions"))
+    stats_before = list(
+        DailyStat.objects.values(
+            "conversations", "visitor_turns", "assistant_turns", "handovers", "redactions"
+        )
+    )
 
     run, out, error = run_check(shop)
 
     assert error is None, out
     cases = cases_of(run)
-    assert list(cases) == ["back_reference", "page_change", "condensation_threshold",
-                           "contradiction", "change_of_subject", "forgetting", "handover"]
+    assert list(cases) == [
+        "back_reference",
+        "page_change",
+        "condensation_threshold",
+        "contradiction",
+        "change_of_subject",
+        "forgetting",
+        "handover",
+    ]
     assert {k: c["status"] for k, c in cases.items()} == dict.fromkeys(cases, "pass"), out
     assert run.status == GoliveRun.Status.PASSED
     assert "7 passed, 0 advisory, 0 failed" in out
     # figures: tokens and time to first token per turn, a total, the median
     turns = cases["back_reference"]["turns"]
-    assert len(turns) == 5 and all(t["prompt_tokens"] > 0 and t["answer_tokens"] > 0
-                                   and t["ttft_ms"] is not None for t in turns)
+    assert len(turns) == 5 and all(
+        t["prompt_tokens"] > 0 and t["answer_tokens"] > 0 and t["ttft_ms"] is not None
+        for t in turns
+    )
     assert run.total_tokens == sum(c["tokens"]["total"] for c in run.report) > 0
     assert cases["condensation_threshold"]["tokens"]["condensation"] > 0, "it condensed"
     assert run.ttft_median_ms is not None
     # the evidence is what the model received: the rebuilt request is in the real one
-    asked = next(r for r in fake_llm.requests if r.get("stream") and r["messages"][-1][
-        "content"] == "Then I'll take the second one from the list.")
+    asked = next(
+        r
+        for r in fake_llm.requests
+        if r.get("stream")
+        and r["messages"][-1]["content"] == "Then I'll take the second one from the list."
+    )
     received = "\n".join(m["content"] for m in asked["messages"])
     assert cases["back_reference"]["evidence"]["request"].strip("…") in received
     assert cases["back_reference"]["grade"]["evidence"] == "You mean LS-1002"
@@ -93,12 +111,19 @@ def test_a_good_model_passes_all_seven_cases_and_nothing_remains(shop, model, fa
 
     # nothing of the throw-away conversations remains; the real visitor is untouched
     assert list(Conversation.objects.values_list("pk", flat=True)) == [visitor.pk]
-    assert list(Turn.objects.filter(conversation=visitor).values_list("seq", "text")) == \
-        before_turns
+    assert (
+        list(Turn.objects.filter(conversation=visitor).values_list("seq", "text")) == before_turns
+    )
     assert Turn.objects.exclude(conversation=visitor).count() == 0
     assert Core.objects.count() == ContextTrace.objects.count() == Case.objects.count() == 0
-    assert list(DailyStat.objects.values("conversations", "visitor_turns", "assistant_turns",
-                                         "handovers", "redactions")) == stats_before
+    assert (
+        list(
+            DailyStat.objects.values(
+                "conversations", "visitor_turns", "assistant_turns", "handovers", "redactions"
+            )
+        )
+        == stats_before
+    )
     assert run.conversation_ids == []
 
 
@@ -133,10 +158,10 @@ def test_a_condenser_that_drops_corrections_and_settled_fails_those_cases(shop, 
 
     assert error is not None
     cases = cases_of(run)
-    assert failed_checks(cases["contradiction"]) == [
-        "the correction is recorded as a correction"]
+    assert failed_checks(cases["contradiction"]) == ["the correction is recorded as a correction"]
     assert failed_checks(cases["change_of_subject"]) == [
-        "the settled request is marked settled (55-1031)"]
+        "the settled request is marked settled (55-1031)"
+    ]
     assert run.status == GoliveRun.Status.FAILED
     assert "[FAIL] Contradiction" in out and "core:" in out, "the evidence is printed"
     assert Conversation.objects.count() == 0
@@ -164,7 +189,8 @@ def test_a_card_number_in_the_owners_texts_fails_the_forgetting_case(shop, model
     case = cases_of(run)["forgetting"]
     assert failed_checks(case) == [
         "the card number and the password are absent from every table",
-        "the card number and the password are absent from every request"], out
+        "the card number and the password are absent from every request",
+    ], out
     assert "chatwidget.Site.pinned_conventions (1)" in case["checks"][0]["detail"]
     assert error is not None
 
@@ -177,8 +203,9 @@ def test_a_grader_that_invents_evidence_is_not_believed(shop, model):
 
     model(grader="broken")
     run, _, _ = run_check(shop, "--case", "back_reference")
-    assert cases_of(run)["back_reference"]["grade"]["reason"] == \
-        "The grader did not reply with JSON."
+    assert (
+        cases_of(run)["back_reference"]["grade"]["reason"] == "The grader did not reply with JSON."
+    )
 
 
 def test_demo_mode_is_refused_with_a_clear_message(shop, settings):
@@ -194,14 +221,16 @@ def test_an_unknown_site_is_named(db):
 
 
 def test_a_crashed_runs_conversations_go_with_the_next_run(shop, model):
-    left = visitor_message_receive(site_id=shop.pk, token=None, client_id="x",
-                                   text="Hello from a run that crashed")[1]
-    GoliveRun.objects.create(site=shop, status=GoliveRun.Status.ERROR,
-                             conversation_ids=[left.pk])
-    going = visitor_message_receive(site_id=shop.pk, token=None, client_id="y",
-                                    text="Hello from a run still going")[1]
-    GoliveRun.objects.create(site=shop, status=GoliveRun.Status.RUNNING,
-                             conversation_ids=[going.pk])
+    left = visitor_message_receive(
+        site_id=shop.pk, token=None, client_id="x", text="Hello from a run that crashed"
+    )[1]
+    GoliveRun.objects.create(site=shop, status=GoliveRun.Status.ERROR, conversation_ids=[left.pk])
+    going = visitor_message_receive(
+        site_id=shop.pk, token=None, client_id="y", text="Hello from a run still going"
+    )[1]
+    GoliveRun.objects.create(
+        site=shop, status=GoliveRun.Status.RUNNING, conversation_ids=[going.pk]
+    )
 
     run_check(shop, "--case", "forgetting")
 

@@ -13,14 +13,17 @@ from memory.services import visitor_message_receive
 ANSWER = "You mean LS-1002. It is the navy one."
 
 
-@pytest.mark.parametrize(("content", "verdict"), [
-    ('{"verdict": "pass", "evidence": "you mean  LS-1002", "reason": "names it"}', "pass"),
-    ('{"verdict": "fail", "evidence": "the navy one", "reason": "x"}', "fail"),
-    ('{"verdict": "pass", "evidence": "LS-1003", "reason": "x"}', "invalid"),
-    ('{"verdict": "maybe", "evidence": "LS-1002", "reason": "x"}', "invalid"),
-    ('{"verdict": "pass", "reason": "x"}', "invalid"),
-    ("pass", "invalid"),
-])
+@pytest.mark.parametrize(
+    ("content", "verdict"),
+    [
+        ('{"verdict": "pass", "evidence": "you mean  LS-1002", "reason": "names it"}', "pass"),
+        ('{"verdict": "fail", "evidence": "the navy one", "reason": "x"}', "fail"),
+        ('{"verdict": "pass", "evidence": "LS-1003", "reason": "x"}', "invalid"),
+        ('{"verdict": "maybe", "evidence": "LS-1002", "reason": "x"}', "invalid"),
+        ('{"verdict": "pass", "reason": "x"}', "invalid"),
+        ("pass", "invalid"),
+    ],
+)
 def test_a_verdict_counts_only_with_a_quote_from_the_answer(content, verdict):
     assert verdict_parse(content=content, answer=ANSWER, criterion="c").verdict == verdict
 
@@ -42,16 +45,15 @@ def test_the_leak_scan_finds_a_value_in_any_table(site):
 
 @pytest.mark.django_db(transaction=True)
 def test_clean_up_takes_the_counts_back_out_of_analytics(site):
-    real = visitor_message_receive(site_id=site.pk, token=None, client_id="r",
-                                   text="Hello")[1]
+    real = visitor_message_receive(site_id=site.pk, token=None, client_id="r", text="Hello")[1]
     before = DailyStat.objects.values("conversations", "visitor_turns", "redactions").get()
-    check = visitor_message_receive(site_id=site.pk, token=None, client_id="c",
-                                    text="My card number is 4111 1111 1111 1111.")[1]
+    check = visitor_message_receive(
+        site_id=site.pk, token=None, client_id="c", text="My card number is 4111 1111 1111 1111."
+    )[1]
     after = DailyStat.objects.values("conversations", "visitor_turns", "redactions").get()
     assert after != before, "the check's conversation was counted"
 
     assert golive_conversations_delete(conversation_ids=[check.pk]) == 1
-    assert DailyStat.objects.values("conversations", "visitor_turns", "redactions").get() == \
-        before
+    assert DailyStat.objects.values("conversations", "visitor_turns", "redactions").get() == before
     assert list(Conversation.objects.values_list("pk", flat=True)) == [real.pk]
     assert golive_conversations_delete(conversation_ids=[check.pk]) == 0, "safe twice"

@@ -18,21 +18,22 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 DEEP = "[" * 20000 + "]" * 20000
 HOSTILE = [
     pytest.param(DEEP, id="20000-nested-arrays"),
-    pytest.param('{"type": "message", "id": "d1", "text": "hi", "x": ' + DEEP + "}",
-                 id="deep-field"),
+    pytest.param(
+        '{"type": "message", "id": "d1", "text": "hi", "x": ' + DEEP + "}", id="deep-field"
+    ),
     pytest.param('{"type": "message", "id": "d1", "text": "a\\ud800b"}', id="lone-surrogate"),
     pytest.param('{"type": "message", "id": "d1", "text": "a\\u0000b"}', id="nul-in-text"),
     pytest.param('{"type": "message", "id": "d\\u0000", "text": "hi"}', id="nul-in-id"),
-    pytest.param('{"type": "message", "id": "d1", "text": {"a": {"b": {"c": {"d": 1}}}}}',
-                 id="nested-object"),
+    pytest.param(
+        '{"type": "message", "id": "d1", "text": {"a": {"b": {"c": {"d": 1}}}}}', id="nested-object"
+    ),
     pytest.param('{"type": "hello", "session": "\\udfff"}', id="surrogate-session"),
 ]
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("raw", HOSTILE)
-async def test_hostile_frame_gets_bad_frame_and_the_socket_stays_open(site, connect, fake_llm,
-                                                                      raw):
+async def test_hostile_frame_gets_bad_frame_and_the_socket_stays_open(site, connect, fake_llm, raw):
     fake_llm.script.append(Reply("Fine."))
     c = await connect(site.key)
     await c.hello()
@@ -55,20 +56,31 @@ async def test_hostile_hello_before_greeting_gets_bad_frame(site, connect):
     assert welcome["type"] == "welcome"
 
 
-@pytest.mark.parametrize("body", [
-    DEEP, '{"session": ' + DEEP + "}", '{"session": "\\ud800"}', '{"session": "a\\u0000"}',
-    b"\xff\xfe", "not json",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        DEEP,
+        '{"session": ' + DEEP + "}",
+        '{"session": "\\ud800"}',
+        '{"session": "a\\u0000"}',
+        b"\xff\xfe",
+        "not json",
+    ],
+)
 def test_export_answers_400_to_bad_input(site, body):
-    response = HttpClient().post(f"/widget/v1/{site.key}/export", data=body,
-                                 content_type="application/json", HTTP_ORIGIN=SHOP)
+    response = HttpClient().post(
+        f"/widget/v1/{site.key}/export",
+        data=body,
+        content_type="application/json",
+        HTTP_ORIGIN=SHOP,
+    )
     assert response.status_code == 400, response.content
 
 
 def test_json_load_safe_keeps_ordinary_frames():
-    frame = {"type": "message", "id": "m1", "text": "Grüße aus Köln 👋 \"quoted\" \\n"}
+    frame = {"type": "message", "id": "m1", "text": 'Grüße aus Köln 👋 "quoted" \\n'}
     assert json_load_safe(json.dumps(frame)) == frame
     assert json_load_safe(json.dumps(frame, ensure_ascii=False).encode()) == frame
-    for bad in ('[[[[[1]]]]]', '"\\ud83d"', '{"\\u0000": 1}'):
+    for bad in ("[[[[[1]]]]]", '"\\ud83d"', '{"\\u0000": 1}'):
         with pytest.raises(ValueError):
             json_load_safe(bad)

@@ -23,8 +23,11 @@ def test_catalogue_compiles_and_placeholders_match(tmp_path):
 
     assert any(p.name == "django.mo" for p in compile_all())
     if shutil.which("msgfmt"):
-        out = subprocess.run(["msgfmt", "--check-format", "-o", str(tmp_path / "x.mo"), str(PO)],
-                             capture_output=True, text=True)
+        out = subprocess.run(
+            ["msgfmt", "--check-format", "-o", str(tmp_path / "x.mo"), str(PO)],
+            capture_output=True,
+            text=True,
+        )
         assert out.returncode == 0, out.stderr
 
 
@@ -32,11 +35,26 @@ def test_catalogue_compiles_and_placeholders_match(tmp_path):
 def test_catalogue_is_up_to_date_with_the_code(tmp_path):
     """Every marked string in the code is in the catalogue (run `make messages` if not)."""
     out = subprocess.run(
-        ["xgettext", "--from-code=UTF-8", "-L", "Python", "-o", str(tmp_path / "code.pot"),
-         "--keyword=gettext_lazy", "--keyword=gettext_noop", "--keyword=_",
-         *[str(p) for d in ("chatwidget", "memory", "handover") for p in (ROOT / d).rglob("*.py")
-           if "migrations" not in p.parts]],
-        capture_output=True, text=True)
+        [
+            "xgettext",
+            "--from-code=UTF-8",
+            "-L",
+            "Python",
+            "-o",
+            str(tmp_path / "code.pot"),
+            "--keyword=gettext_lazy",
+            "--keyword=gettext_noop",
+            "--keyword=_",
+            *[
+                str(p)
+                for d in ("chatwidget", "memory", "handover")
+                for p in (ROOT / d).rglob("*.py")
+                if "migrations" not in p.parts
+            ],
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     known = {e.msgid for e in polib.pofile(str(PO))}
     missing = [e.msgid for e in polib.pofile(str(tmp_path / "code.pot")) if e.msgid not in known]
@@ -46,4 +64,7 @@ def test_catalogue_is_up_to_date_with_the_code(tmp_path):
 def test_widget_config_in_german(client, site):
     data = client.get(f"/widget/v1/{site.key}/config.json?lang=de").json()
     assert data["lang"] == "de"
-    assert data["strings"]["send"] != "Send" and data["strings"]["placeholder"] == "Nachricht eingeben…"
+    assert (
+        data["strings"]["send"] != "Send"
+        and data["strings"]["placeholder"] == "Nachricht eingeben…"
+    )

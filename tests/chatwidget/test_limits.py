@@ -9,13 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from chatwidget.asgi import application
 from chatwidget.client_address import client_address
-from chatwidget.limits import (
-    CLOSE_HELLO_TIMEOUT,
-    CLOSE_IDLE,
-    CLOSE_TOO_MANY,
-    SOCKETS,
-    address_key,
-)
+from chatwidget.limits import CLOSE_HELLO_TIMEOUT, CLOSE_IDLE, CLOSE_TOO_MANY, SOCKETS, address_key
 from tests.conftest import SHOP, Client
 from tests.fakellm import Reply
 
@@ -40,7 +34,9 @@ async def _refused(comm) -> bool:
     frame = await comm.receive_json_from()
     close = await comm.receive_output(timeout=2)
     return frame["code"] == "too_many_connections" and close == {
-        "type": "websocket.close", "code": CLOSE_TOO_MANY}
+        "type": "websocket.close",
+        "code": CLOSE_TOO_MANY,
+    }
 
 
 async def test_sockets_per_address_are_limited_and_freed_on_close(site, settings):
@@ -77,8 +73,9 @@ async def test_rotating_x_forwarded_for_from_a_direct_client_changes_nothing(sit
     third = await _open(site, "203.0.113.5", forwarded_for="10.9.0.99")
     assert await _refused(third), "the header of an untrusted peer is ignored"
     # behind the trusted proxy, each visitor is counted by the address the proxy saw
-    proxied = [await _open(site, "127.0.0.1", forwarded_for=f"1.2.3.4, 10.8.0.{i}")
-               for i in range(3)]
+    proxied = [
+        await _open(site, "127.0.0.1", forwarded_for=f"1.2.3.4, 10.8.0.{i}") for i in range(3)
+    ]
     for comm in proxied:
         assert not await _refused(comm)
     for comm in (*held, *proxied):
@@ -88,8 +85,10 @@ async def test_rotating_x_forwarded_for_from_a_direct_client_changes_nothing(sit
 async def test_a_socket_that_never_says_hello_is_closed(site, settings):
     settings.WS_HELLO_TIMEOUT_SECONDS = 0.3
     silent = await _open(site, "198.51.100.20")
-    assert await silent.receive_output(timeout=3) == {"type": "websocket.close",
-                                                       "code": CLOSE_HELLO_TIMEOUT}
+    assert await silent.receive_output(timeout=3) == {
+        "type": "websocket.close",
+        "code": CLOSE_HELLO_TIMEOUT,
+    }
     greeted = Client(await _open(site, "198.51.100.21"))
     await greeted.hello()
     assert await greeted.nothing(0.8), "a greeted socket stays"
@@ -104,12 +103,12 @@ async def test_an_idle_socket_is_closed_with_the_resume_code(site, settings):
     await c.send({"type": "profile"})  # activity moves the deadline
     assert (await c.recv())["type"] == "profile"
     assert await c.nothing(0.35)
-    assert await c.c.receive_output(timeout=3) == {"type": "websocket.close",
-                                                    "code": CLOSE_IDLE}
+    assert await c.c.receive_output(timeout=3) == {"type": "websocket.close", "code": CLOSE_IDLE}
 
 
-@pytest.mark.parametrize("frame", [{"type": "hello"}, {"type": "profile"},
-                                   {"type": "consent", "recognition": False}])
+@pytest.mark.parametrize(
+    "frame", [{"type": "hello"}, {"type": "profile"}, {"type": "consent", "recognition": False}]
+)
 async def test_every_frame_type_is_rate_limited_per_socket(site, settings, frame):
     settings.WS_FRAME_RATE = "4/60"
     c = Client(await _open(site, "198.51.100.40"))
@@ -136,8 +135,7 @@ def test_client_address_and_address_key(settings):
     assert address_key("::ffff:192.0.2.1") == "192.0.2.1"
 
 
-async def test_the_message_rate_limit_counts_an_ipv6_64_as_one_address(site, settings,
-                                                                      fake_llm):
+async def test_the_message_rate_limit_counts_an_ipv6_64_as_one_address(site, settings, fake_llm):
     settings.RATE_LIMIT_PER_ADDRESS = "2/60"
     fake_llm.script.extend([Reply("Fine."), Reply("Fine.")])
     results = []

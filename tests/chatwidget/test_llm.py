@@ -16,8 +16,13 @@ async def collect(**kwargs) -> list:
 
 
 def chunk(content: str) -> str:
-    return json.dumps({"id": "x", "object": "chat.completion.chunk",
-                       "choices": [{"index": 0, "delta": {"content": content}}]})
+    return json.dumps(
+        {
+            "id": "x",
+            "object": "chat.completion.chunk",
+            "choices": [{"index": 0, "delta": {"content": content}}],
+        }
+    )
 
 
 async def test_deltas_arrive_in_order_and_join_to_the_text(fake_llm):
@@ -31,8 +36,9 @@ async def test_deltas_arrive_in_order_and_join_to_the_text(fake_llm):
 
 
 async def test_a_tool_call_is_assembled_from_its_fragments(fake_llm):
-    fake_llm.script.append(ToolCallReply(arguments={"reason": "wants a person"},
-                                         text="One moment."))
+    fake_llm.script.append(
+        ToolCallReply(arguments={"reason": "wants a person"}, text="One moment.")
+    )
     events = await collect(tools=[llm.HANDOVER_TOOL])
     assert events[0] == llm.Delta("One moment.")
     assert events[-1] == llm.ToolCall("request_handover", {"reason": "wants a person"})
@@ -88,10 +94,13 @@ async def test_a_stream_that_stalls_after_the_first_token(fake_llm, settings):
     assert got == [llm.Delta("one ")]  # what arrived was passed on before the stall
 
 
-@pytest.mark.parametrize("events", [
-    [chunk("fine so far "), "{not json"],
-    [chunk("fine so far "), json.dumps({"error": {"message": "overloaded"}})],
-])
+@pytest.mark.parametrize(
+    "events",
+    [
+        [chunk("fine so far "), "{not json"],
+        [chunk("fine so far "), json.dumps({"error": {"message": "overloaded"}})],
+    ],
+)
 async def test_a_malformed_chunk_or_an_error_event_is_unavailable(fake_llm, events):
     fake_llm.script.append(Raw(events))
     with pytest.raises(llm.ModelUnavailable):
@@ -108,11 +117,35 @@ async def test_event_stream_parsing_at_every_split(newline):
     """SSE allows three line endings, several `data:` lines, comments and other fields;
     the network may cut the bytes anywhere."""
     nl = newline
-    raw = (b": keep-alive" + nl + nl
-           + b"event: message" + nl + b"data: " + chunk("a").encode() + nl + nl
-           + b"data:" + chunk("b").encode() + nl + b"id: 7" + nl + nl
-           + b'data: {"choices": [{"delta":' + nl + b'data: {"content": "c"}}]}' + nl + nl
-           + b"data: [DONE]" + nl + nl + b"data: " + chunk("after done").encode() + nl + nl)
+    raw = (
+        b": keep-alive"
+        + nl
+        + nl
+        + b"event: message"
+        + nl
+        + b"data: "
+        + chunk("a").encode()
+        + nl
+        + nl
+        + b"data:"
+        + chunk("b").encode()
+        + nl
+        + b"id: 7"
+        + nl
+        + nl
+        + b'data: {"choices": [{"delta":'
+        + nl
+        + b'data: {"content": "c"}}]}'
+        + nl
+        + nl
+        + b"data: [DONE]"
+        + nl
+        + nl
+        + b"data: "
+        + chunk("after done").encode()
+        + nl
+        + nl
+    )
     for cut in range(1, len(raw)):
         got = [c async for c in llm.sse_chunks(body([raw[:cut], raw[cut:]]))]
         texts = [c["choices"][0]["delta"]["content"] for c in got]

@@ -30,8 +30,11 @@ def fail_in_database(text: str) -> None:
 @pytest.fixture
 def log_output():
     """Everything the configured console handler writes during the test."""
-    handlers = [h for h in logging.getLogger().handlers
-                if isinstance(h, logging.StreamHandler) and h.filters]
+    handlers = [
+        h
+        for h in logging.getLogger().handlers
+        if isinstance(h, logging.StreamHandler) and h.filters
+    ]
     assert handlers, "Django's LOGGING console handler (with the scrub filter) is configured"
     buffer = io.StringIO()
     previous = [h.setStream(buffer) for h in handlers]
@@ -63,8 +66,7 @@ def test_daphne_exception_inside_application_leaves_no_text(log_output):
         future = loop.create_future()
         future.set_exception(RuntimeError(f"bad frame {MARKER}"))
         server = Server(application=None, endpoints=["tcp:port=0"])  # never started
-        server.connections = {object(): {"application_instance": future,
-                                         "disconnected": 1.0}}
+        server.connections = {object(): {"application_instance": future, "disconnected": 1.0}}
         server.application_checker()  # Daphne's own code logs the exception
     finally:
         loop.close()
@@ -75,10 +77,8 @@ def test_daphne_exception_inside_application_leaves_no_text(log_output):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_model_error_with_text_leaves_no_text_in_logs(site, connect, fake_llm,
-                                                            log_output):
-    fake_llm.script.append(Raw(events=['{"error": {"message": "cannot answer: '
-                                       + MARKER + '"}}']))
+async def test_model_error_with_text_leaves_no_text_in_logs(site, connect, fake_llm, log_output):
+    fake_llm.script.append(Raw(events=['{"error": {"message": "cannot answer: ' + MARKER + '"}}']))
     c = await connect(site.key)
     await c.hello()
     await c.say(f"Where is my parcel {MARKER}?", "m1")

@@ -27,10 +27,23 @@ REQUIRED = {
     "DATABASE_URL": "postgres://chat:pw@db.internal:5432/chat",
     "REDIS_URL": "redis://redis.internal:6379/0",
 }
-_SETTING_VARS = {"SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "REDIS_URL",
-                 "CELERY_BROKER_URL", "CSRF_TRUSTED_ORIGINS", "PUBLIC_URL", "ALLOW_SQLITE",
-                 "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS", "DEBUG", "DJANGO_SETTINGS_MODULE",
-                 "TEST_DATABASE_URL", "TEST_DB_NAME", "TEST_REDIS_URL"}
+_SETTING_VARS = {
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "CSRF_TRUSTED_ORIGINS",
+    "PUBLIC_URL",
+    "ALLOW_SQLITE",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "DEBUG",
+    "DJANGO_SETTINGS_MODULE",
+    "TEST_DATABASE_URL",
+    "TEST_DB_NAME",
+    "TEST_REDIS_URL",
+}
 
 PROBE = """
 import json
@@ -64,12 +77,19 @@ print(json.dumps({
 
 def _import_production(env: dict[str, str]) -> subprocess.CompletedProcess:
     dotenv = ROOT / ".env"
-    if dotenv.exists() and any(line.split("=", 1)[0].strip() in _SETTING_VARS
-                               for line in dotenv.read_text().splitlines()):
+    if dotenv.exists() and any(
+        line.split("=", 1)[0].strip() in _SETTING_VARS for line in dotenv.read_text().splitlines()
+    ):
         pytest.skip(".env sets production variables; these tests need a clean environment")
     clean = {k: v for k, v in os.environ.items() if k not in _SETTING_VARS}
-    return subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env={**clean, **env},
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.parametrize("missing", ["SECRET_KEY", "ALLOWED_HOSTS", "REDIS_URL"])
@@ -81,11 +101,14 @@ def test_production_refuses_to_start_without_a_required_variable(missing):
     assert missing in result.stderr.splitlines()[-1], result.stderr[-500:]
 
 
-@pytest.mark.parametrize(("change", "named"), [
-    ({"SECRET_KEY": "short"}, "SECRET_KEY"),
-    ({"SECRET_KEY": "insecure-local-only-key-do-not-use-in-production"}, "SECRET_KEY"),
-    ({"DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "DATABASE_URL"),
-])
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"SECRET_KEY": "short"}, "SECRET_KEY"),
+        ({"SECRET_KEY": "insecure-local-only-key-do-not-use-in-production"}, "SECRET_KEY"),
+        ({"DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "DATABASE_URL"),
+    ],
+)
 def test_production_refuses_unsafe_values(change, named):
     result = _import_production({**REQUIRED, **change})
     assert result.returncode != 0
@@ -130,14 +153,23 @@ def test_production_passes_the_deploy_checks():
     env.update(REQUIRED, DJANGO_SETTINGS_MODULE="chatwidget.settings.production")
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     # HSTS preload stays the owner's decision (SECURE_HSTS_PRELOAD, default off).
-    problems = [line for line in result.stderr.splitlines()
-                if re.match(r"\?: \(\w+\.[WE]\d+\)", line) and "W021" not in line]
+    problems = [
+        line
+        for line in result.stderr.splitlines()
+        if re.match(r"\?: \(\w+\.[WE]\d+\)", line) and "W021" not in line
+    ]
     assert not problems, result.stderr[-2000:]
 
 
 # --- the probes -------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def probe():
@@ -152,8 +184,10 @@ def test_probes_need_no_allowed_host_and_are_never_redirected(probe, settings):
     assert live.status_code == 200 and live.json() == {"status": "ok"}
     ready = probe.get("/readyz")
     assert ready.status_code == 200, ready.content
-    assert ready.json() == {"status": "ok", "checks": {
-        "database": "ok", "cache": "ok", "channel_layer": "ok", "broker": "ok"}}
+    assert ready.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "cache": "ok", "channel_layer": "ok", "broker": "ok"},
+    }
     assert ready["Cache-Control"] == "no-store"
     # every other URL still checks the host
     assert probe.get("/privacy/").status_code == 400
@@ -174,11 +208,13 @@ def _closed_port() -> int:
 
 @pytest.mark.django_db
 def test_readyz_names_the_cache_when_redis_is_down(probe, settings):
-    settings.CACHES = {"default": {
-        "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
-        "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
-    }}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{_closed_port()}/0",
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 1, "SOCKET_TIMEOUT": 1},
+        }
+    }
     response = probe.get("/readyz")
     assert response.status_code == 503
     body = response.json()
@@ -190,10 +226,12 @@ def test_readyz_names_the_cache_when_redis_is_down(probe, settings):
 
 @pytest.mark.django_db
 def test_readyz_names_the_channel_layer_when_redis_is_down(probe, settings):
-    settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [f"redis://127.0.0.1:{_closed_port()}/0"]},
-    }}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [f"redis://127.0.0.1:{_closed_port()}/0"]},
+        }
+    }
     response = probe.get("/readyz")
     assert response.status_code == 503
     checks = response.json()["checks"]
@@ -227,10 +265,15 @@ def test_readyz_names_the_broker_when_it_is_down(probe):
 def test_readyz_all_ok_on_a_real_redis(probe, settings):
     if not settings.TEST_REDIS_URL:
         pytest.skip("needs Redis (TEST_REDIS_URL) for the Redis-backed readiness checks")
-    settings.CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache",
-                                   "LOCATION": settings.TEST_REDIS_URL}}
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                           "CONFIG": {"hosts": [settings.TEST_REDIS_URL]}}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": settings.TEST_REDIS_URL}
+    }
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [settings.TEST_REDIS_URL]},
+        }
+    }
     with _broker(settings.TEST_REDIS_URL):
         response = probe.get("/readyz")
     assert response.status_code == 200, response.content
@@ -246,8 +289,10 @@ SCRIPT_SRC = re.compile(r"<script\b[^>]*\bsrc=\"([^\"]+)\"", re.I)
 
 def _assert_runs_under_csp(response) -> None:
     policy = response["Content-Security-Policy"]
-    assert "script-src 'self'" in policy and "'unsafe-inline'" not in policy.split(
-        "script-src")[1].split(";")[0]
+    assert (
+        "script-src 'self'" in policy
+        and "'unsafe-inline'" not in policy.split("script-src")[1].split(";")[0]
+    )
     html = response.content.decode()
     assert not INLINE_SCRIPT.search(html), "inline <script> is blocked by script-src 'self'"
     assert not INLINE_HANDLER.search(html), "inline event handlers are blocked too"
@@ -283,7 +328,8 @@ def test_handover_case_page_runs_under_the_csp(site, admin_client):
     assert response.status_code == 200
     _assert_runs_under_csp(response)
     assert any("handover/" in src for src in SCRIPT_SRC.findall(response.content.decode())), (
-        "the case page's script comes from static/handover/, i.e. from 'self'")
+        "the case page's script comes from static/handover/, i.e. from 'self'"
+    )
 
 
 def test_no_template_carries_inline_script():

@@ -18,20 +18,23 @@ def parse(frame, *, greeted=True, max_bytes=1000, max_length=20):
     return protocol.frame_parse(envelope, max_length=max_length)
 
 
-@pytest.mark.parametrize("raw, greeted, code", [
-    (None, True, ErrorCode.BAD_FRAME),
-    ("x" * 1001, True, ErrorCode.TOO_LONG),
-    ("{not json", True, ErrorCode.BAD_FRAME),
-    ("[1, 2]", True, ErrorCode.BAD_FRAME),
-    ({"type": 3}, True, ErrorCode.BAD_FRAME),
-    ({"type": "message", "id": "a", "text": "hi"}, False, ErrorCode.BAD_FRAME),
-    ({"type": "welcome"}, True, ErrorCode.UNKNOWN_TYPE),
-    ({"type": "message", "text": "hi"}, True, ErrorCode.BAD_FRAME),
-    ({"type": "message", "id": "x" * 65, "text": "hi"}, True, ErrorCode.BAD_FRAME),
-    ({"type": "message", "id": "a", "text": "  "}, True, ErrorCode.EMPTY),
-    ({"type": "message", "id": "a", "text": "y" * 21}, True, ErrorCode.TOO_LONG),
-    ({"type": "consent", "recognition": "yes"}, True, ErrorCode.BAD_FRAME),
-])
+@pytest.mark.parametrize(
+    "raw, greeted, code",
+    [
+        (None, True, ErrorCode.BAD_FRAME),
+        ("x" * 1001, True, ErrorCode.TOO_LONG),
+        ("{not json", True, ErrorCode.BAD_FRAME),
+        ("[1, 2]", True, ErrorCode.BAD_FRAME),
+        ({"type": 3}, True, ErrorCode.BAD_FRAME),
+        ({"type": "message", "id": "a", "text": "hi"}, False, ErrorCode.BAD_FRAME),
+        ({"type": "welcome"}, True, ErrorCode.UNKNOWN_TYPE),
+        ({"type": "message", "text": "hi"}, True, ErrorCode.BAD_FRAME),
+        ({"type": "message", "id": "x" * 65, "text": "hi"}, True, ErrorCode.BAD_FRAME),
+        ({"type": "message", "id": "a", "text": "  "}, True, ErrorCode.EMPTY),
+        ({"type": "message", "id": "a", "text": "y" * 21}, True, ErrorCode.TOO_LONG),
+        ({"type": "consent", "recognition": "yes"}, True, ErrorCode.BAD_FRAME),
+    ],
+)
 def test_frames_the_server_refuses(raw, greeted, code):
     error = parse(raw, greeted=greeted)
     assert isinstance(error, ProtocolError) and error.code is code and str(error.message)
@@ -43,10 +46,13 @@ def test_an_error_about_a_message_names_its_id():
 
 
 def test_typed_frames():
-    assert parse({"type": "hello", "session": "t", "last_seq": 4, "lang": "de",
-                  "recognition": "r"}, greeted=False) == protocol.Hello("t", 4, "de", "r")
-    assert parse({"type": "hello", "session": 5, "last_seq": True, "lang": "fr",
-                  "recognition": ""}) == protocol.Hello(None, None, None, None)
+    assert parse(
+        {"type": "hello", "session": "t", "last_seq": 4, "lang": "de", "recognition": "r"},
+        greeted=False,
+    ) == protocol.Hello("t", 4, "de", "r")
+    assert parse(
+        {"type": "hello", "session": 5, "last_seq": True, "lang": "fr", "recognition": ""}
+    ) == protocol.Hello(None, None, None, None)
     assert parse({"type": "hello", "last_seq": -1}).last_seq is None
     assert parse({"type": "message", "id": "a", "text": "hi"}) == protocol.Message("a", "hi")
     assert parse({"type": "handover", "reason": "r" * 600}).reason == "r" * 500
@@ -72,18 +78,25 @@ def test_outbound_frames_are_plain_json():
         assert type(frame["type"]) is str
         assert json.loads(json.dumps(frame)) == frame
     assert protocol.error_frame(code=ErrorCode.EMPTY, message="m") == {
-        "type": "error", "code": "empty", "message": "m", "id": None}
+        "type": "error",
+        "code": "empty",
+        "message": "m",
+        "id": None,
+    }
     assert protocol.forgotten_frame() == {"type": "forgotten"}
     assert protocol.is_forgotten(protocol.forgotten_frame())
 
 
-@pytest.mark.parametrize("state, created, outcome", [
-    ("bot", True, TurnOutcome.ANSWER),
-    ("bot", False, TurnOutcome.ANSWER_IF_UNANSWERED),
-    ("waiting", True, TurnOutcome.CASE_UPDATE),
-    ("human", True, TurnOutcome.CASE_UPDATE),
-    ("waiting", False, TurnOutcome.SILENT),
-    ("closed", True, TurnOutcome.SILENT),
-])
+@pytest.mark.parametrize(
+    "state, created, outcome",
+    [
+        ("bot", True, TurnOutcome.ANSWER),
+        ("bot", False, TurnOutcome.ANSWER_IF_UNANSWERED),
+        ("waiting", True, TurnOutcome.CASE_UPDATE),
+        ("human", True, TurnOutcome.CASE_UPDATE),
+        ("waiting", False, TurnOutcome.SILENT),
+        ("closed", True, TurnOutcome.SILENT),
+    ],
+)
 def test_what_happens_to_a_visitor_turn(state, created, outcome):
     assert turn_outcome(state=state, created=created) is outcome

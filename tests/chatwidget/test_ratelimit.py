@@ -12,9 +12,13 @@ def cache_backend(request, settings):
     if request.param == "redis":
         if not settings.TEST_REDIS_URL:
             pytest.skip("needs Redis (TEST_REDIS_URL)")
-        settings.CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache",
-                                       "LOCATION": settings.TEST_REDIS_URL,
-                                       "KEY_PREFIX": "test-ratelimit"}}
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django_redis.cache.RedisCache",
+                "LOCATION": settings.TEST_REDIS_URL,
+                "KEY_PREFIX": "test-ratelimit",
+            }
+        }
     caches["default"].clear()
     yield request.param
     caches["default"].clear()

@@ -17,7 +17,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 def _age(conv_id: int, hours: int) -> None:
     Conversation.objects.filter(pk=conv_id).update(
-        last_activity_at=timezone.now() - timedelta(hours=hours))
+        last_activity_at=timezone.now() - timedelta(hours=hours)
+    )
 
 
 async def test_a_write_to_an_expired_conversation_starts_a_new_one(site, connect, fake_llm):
@@ -27,7 +28,8 @@ async def test_a_write_to_an_expired_conversation_starts_a_new_one(site, connect
     first = await c.say("Is the kurta KU-2291-M in size L?", "m1")
     await c.answer()
     old = await database_sync_to_async(Conversation.objects.get)(
-        token_hash=token_hash(first["session"]))
+        token_hash=token_hash(first["session"])
+    )
     await database_sync_to_async(_age)(old.pk, 25)  # session period: 24 hours
 
     second = await c.say("Hello?", "m2")  # the same socket, still open
@@ -36,11 +38,14 @@ async def test_a_write_to_an_expired_conversation_starts_a_new_one(site, connect
     await c.answer()
     assert "KU-2291-M" not in str(fake_llm.requests[-1]["messages"]), "no expired turn sent"
     old_after = await database_sync_to_async(Conversation.objects.get)(pk=old.pk)
-    assert old_after.last_activity_at == (await database_sync_to_async(
-        Conversation.objects.get)(pk=old.pk)).last_activity_at
+    assert (
+        old_after.last_activity_at
+        == (await database_sync_to_async(Conversation.objects.get)(pk=old.pk)).last_activity_at
+    )
     assert old_after.last_activity_at < timezone.now() - timedelta(hours=24), "not revived"
-    assert await database_sync_to_async(
-        Turn.objects.filter(conversation_id=old.pk).count)() == 2, "nothing added to it"
+    assert await database_sync_to_async(Turn.objects.filter(conversation_id=old.pk).count)() == 2, (
+        "nothing added to it"
+    )
 
 
 async def test_a_conversation_within_its_period_goes_on(site, connect, fake_llm):
@@ -50,7 +55,8 @@ async def test_a_conversation_within_its_period_goes_on(site, connect, fake_llm)
     first = await c.say("Do you ship to Austria?", "m1")
     await c.answer()
     conv = await database_sync_to_async(Conversation.objects.get)(
-        token_hash=token_hash(first["session"]))
+        token_hash=token_hash(first["session"])
+    )
     await database_sync_to_async(_age)(conv.pk, 23)
     second = await c.say("And to Italy?", "m2")
     assert second["session"] == first["session"] and second["seq"] > first["seq"]

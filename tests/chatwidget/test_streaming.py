@@ -15,8 +15,11 @@ class Socket:
 
 
 def coalescer(socket: Socket, interval: float) -> DeltaCoalescer:
-    return DeltaCoalescer(send=socket.send, interval=interval,
-                          frame=lambda text: {"type": "delta", "seq": 2, "text": text})
+    return DeltaCoalescer(
+        send=socket.send,
+        interval=interval,
+        frame=lambda text: {"type": "delta", "seq": 2, "text": text},
+    )
 
 
 async def test_first_piece_goes_out_at_once_the_burst_after_it_in_one_frame():

@@ -75,14 +75,18 @@ def _hook(site, url, events, **kwargs) -> Webhook:
 
 
 def test_signed_case_waiting_is_retried_until_the_receiver_takes_it(
-        site, eager, settings, django_capture_on_commit_callbacks):
+    site, eager, settings, django_capture_on_commit_callbacks
+):
     settings.WEBHOOK_MAX_ATTEMPTS = 5
     with Receiver([503, 500]) as receiver:
         hook = _hook(site, receiver.url, [WebhookEvent.CASE_WAITING])
         conv = ConversationFactory(site=site, texts=["I want to talk to someone"])
         with django_capture_on_commit_callbacks(execute=True):
-            case = handover_request(conversation_id=conv.pk, trigger=Case.Trigger.MODEL,
-                                    reason="The visitor asked about order 55-1031")
+            case = handover_request(
+                conversation_id=conv.pk,
+                trigger=Case.Trigger.MODEL,
+                reason="The visitor asked about order 55-1031",
+            )
     assert len(receiver.seen) == 3, "two failures, then delivered on the third attempt"
     ids = {item["headers"][DELIVERY_HEADER] for item in receiver.seen}
     assert len(ids) == 1, "every attempt carries the same delivery id"
@@ -90,20 +94,26 @@ def test_signed_case_waiting_is_retried_until_the_receiver_takes_it(
         header = item["headers"][SIGNATURE_HEADER]
         assert webhook_signature_verify(secret=hook.secret, header=header, body=item["body"])
         assert not webhook_signature_verify(secret="wrong", header=header, body=item["body"])
-        assert not webhook_signature_verify(secret=hook.secret, header=header,
-                                            body=item["body"] + b" ")
+        assert not webhook_signature_verify(
+            secret=hook.secret, header=header, body=item["body"] + b" "
+        )
         assert item["headers"][EVENT_HEADER] == "case.waiting"
     payload = json.loads(receiver.seen[-1]["body"])
     assert payload["event"] == "case.waiting" and payload["site"] == site.pk
-    assert payload["data"] == {"case": case.pk, "conversation": conv.pk, "trigger": "model",
-                               "outside_hours": case.outside_hours}
+    assert payload["data"] == {
+        "case": case.pk,
+        "conversation": conv.pk,
+        "trigger": "model",
+        "outside_hours": case.outside_hours,
+    }
     assert "55-1031" not in receiver.seen[-1]["body"].decode(), "no text unless enabled"
     delivery = WebhookDelivery.objects.get()
     assert (delivery.status, delivery.attempts, delivery.response_code) == ("delivered", 3, 200)
 
 
 def test_a_receiver_that_keeps_failing_ends_in_the_log_as_failed(
-        site, eager, settings, django_capture_on_commit_callbacks):
+    site, eager, settings, django_capture_on_commit_callbacks
+):
     settings.WEBHOOK_MAX_ATTEMPTS = 3
     with Receiver([500] * 10) as receiver:
         _hook(site, receiver.url, [WebhookEvent.CONVERSATION_STARTED])
@@ -116,27 +126,33 @@ def test_a_receiver_that_keeps_failing_ends_in_the_log_as_failed(
 
 
 def test_text_only_for_hooks_that_enable_it_and_only_subscribed_events(
-        site, django_capture_on_commit_callbacks):
+    site, django_capture_on_commit_callbacks
+):
     plain = _hook(site, "http://127.0.0.1:9/plain", [WebhookEvent.RATING_GIVEN])
-    with_text = _hook(site, "http://127.0.0.1:9/text", [WebhookEvent.RATING_GIVEN],
-                      include_text=True)
+    with_text = _hook(
+        site, "http://127.0.0.1:9/text", [WebhookEvent.RATING_GIVEN], include_text=True
+    )
     _hook(site, "http://127.0.0.1:9/other", [WebhookEvent.CASE_RESOLVED])
     _hook(site, "http://127.0.0.1:9/off", [WebhookEvent.RATING_GIVEN], active=False)
     with django_capture_on_commit_callbacks() as queued:
-        sent = webhook_emit(site_id=site.pk, event=WebhookEvent.RATING_GIVEN,
-                            data={"case": 1, "score": 5}, text={"comment": "Great help"})
+        sent = webhook_emit(
+            site_id=site.pk,
+            event=WebhookEvent.RATING_GIVEN,
+            data={"case": 1, "score": 5},
+            text={"comment": "Great help"},
+        )
     assert sent == 2 and len(queued) == 2
     bodies = {d.hook_id: json.loads(d.body)["data"] for d in WebhookDelivery.objects.all()}
-    assert bodies == {plain.pk: {"case": 1, "score": 5},
-                      with_text.pk: {"case": 1, "score": 5, "comment": "Great help"}}
+    assert bodies == {
+        plain.pk: {"case": 1, "score": 5},
+        with_text.pk: {"case": 1, "score": 5, "comment": "Great help"},
+    }
 
 
-def test_sites_without_hooks_pay_no_query_once_the_hint_is_cached(
-        site, django_assert_num_queries):
+def test_sites_without_hooks_pay_no_query_once_the_hint_is_cached(site, django_assert_num_queries):
     webhook_emit(site_id=site.pk, event=WebhookEvent.CONVERSATION_STARTED, data={})
     with django_assert_num_queries(0):
-        assert webhook_emit(site_id=site.pk, event=WebhookEvent.CONVERSATION_STARTED,
-                            data={}) == 0
+        assert webhook_emit(site_id=site.pk, event=WebhookEvent.CONVERSATION_STARTED, data={}) == 0
 
 
 def test_backoff_grows_and_is_capped(settings):

@@ -47,18 +47,22 @@ def test_config_sends_theme_and_per_site_cookie_names(client, site):
     site.theme_primary, site.theme_position, site.launcher_label = "#8a1538", "left", "Hilfe?"
     site.save()
     data = client.get(f"/widget/v1/{site.key}/config.json", HTTP_ORIGIN=SHOP).json()
-    assert data["theme"] == {"primary": "#8a1538", "position": "left", "scheme": "auto",
-                             "launcher_label": "Hilfe?"}
-    assert data["session_cookie"]["name"] == site_cookie_name(base="cw_session",
-                                                              site_key=site.key)
+    assert data["theme"] == {
+        "primary": "#8a1538",
+        "position": "left",
+        "scheme": "auto",
+        "launcher_label": "Hilfe?",
+    }
+    assert data["session_cookie"]["name"] == site_cookie_name(base="cw_session", site_key=site.key)
     assert data["recognition_cookie"]["name"].startswith("cw_recognition_")
     assert data["strings"]["new_conversation"] == "Start a new conversation"
 
 
 @pytest.mark.django_db
 def test_config_from_an_origin_that_is_not_allowed_is_a_readable_403(client, site):
-    response = client.get(f"/widget/v1/{site.key}/config.json",
-                          HTTP_ORIGIN="https://elsewhere.example")
+    response = client.get(
+        f"/widget/v1/{site.key}/config.json", HTTP_ORIGIN="https://elsewhere.example"
+    )
     assert response.status_code == 403
     assert response.json()["error"] == "origin_not_allowed"
     assert response["Access-Control-Allow-Origin"] == "https://elsewhere.example"
@@ -72,8 +76,9 @@ def test_privacy_page_follows_accept_language_and_names_the_operator(client, sit
     site.operator_name = "Kurta Handels GmbH"
     site.operator_contact = "Hauptstraße 1, 10115 Berlin\ndatenschutz@kurta.example"
     site.save()
-    german = client.get(f"/privacy/{site.key}/",
-                        HTTP_ACCEPT_LANGUAGE="fr;q=1, de-DE;q=0.8, en;q=0.5")
+    german = client.get(
+        f"/privacy/{site.key}/", HTTP_ACCEPT_LANGUAGE="fr;q=1, de-DE;q=0.8, en;q=0.5"
+    )
     text = german.content.decode()
     assert '<html lang="de">' in text and german["Content-Language"] == "de"
     assert "Kurta Handels GmbH" in text and "datenschutz@kurta.example" in text
@@ -91,13 +96,26 @@ def test_admin_shows_the_theme_fields_and_a_preview(admin_client, site):
     site.theme_primary = "#8a1538"
     site.save()
     page = admin_client.get(f"/admin/chatwidget/site/{site.pk}/change/").content.decode()
-    for field in ("theme_primary", "theme_position", "theme_scheme", "launcher_label",
-                  "operator_name", "operator_contact"):
+    for field in (
+        "theme_primary",
+        "theme_position",
+        "theme_scheme",
+        "launcher_label",
+        "operator_name",
+        "operator_contact",
+    ):
         assert f'name="{field}"' in page, field
     assert 'id="theme-preview"' in page and "--cw-primary:#8a1538" in page
     assert "9.35" in page, "the contrast ratio is shown"
-    response = admin_client.post(f"/admin/chatwidget/site/{site.pk}/change/", {
-        "name": site.name, "allowed_origins": f'["{SHOP}"]', "default_language": "en",
-        "theme_primary": "#ffcc00", "theme_position": "right", "theme_scheme": "auto",
-    })
+    response = admin_client.post(
+        f"/admin/chatwidget/site/{site.pk}/change/",
+        {
+            "name": site.name,
+            "allowed_origins": f'["{SHOP}"]',
+            "default_language": "en",
+            "theme_primary": "#ffcc00",
+            "theme_position": "right",
+            "theme_scheme": "auto",
+        },
+    )
     assert response.status_code == 200 and "contrast" in response.content.decode()

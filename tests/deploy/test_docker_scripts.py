@@ -18,9 +18,15 @@ SCRIPTS = ROOT / "deploy" / "docker"
 
 def _requirements(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, str(SCRIPTS / "requirements_from_pyproject.py"),
-         str(ROOT / "pyproject.toml"), *args],
-        capture_output=True, text=True, timeout=30,
+        [
+            sys.executable,
+            str(SCRIPTS / "requirements_from_pyproject.py"),
+            str(ROOT / "pyproject.toml"),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
 
 
@@ -34,8 +40,18 @@ def test_requirements_are_the_runtime_dependencies_plus_postgres():
     result = _requirements("--extras", "postgres")
     assert result.returncode == 0, result.stderr
     names = _names(result.stdout.splitlines())
-    for needed in ("django", "channels", "daphne", "channels-redis", "celery", "tiktoken",
-                   "openai", "whitenoise", "polib", "psycopg"):
+    for needed in (
+        "django",
+        "channels",
+        "daphne",
+        "channels-redis",
+        "celery",
+        "tiktoken",
+        "openai",
+        "whitenoise",
+        "polib",
+        "psycopg",
+    ):
         assert needed in names, needed
     # test tooling and the project itself stay out of the image
     assert not names & {"pytest", "playwright", "ruff", "chatwidget"}
@@ -52,7 +68,9 @@ class _Health(http.server.BaseHTTPRequestHandler):
     seen: list[dict] = []
 
     def do_GET(self):  # noqa: N802
-        type(self).seen.append({"path": self.path, **{k.lower(): v for k, v in self.headers.items()}})
+        type(self).seen.append(
+            {"path": self.path, **{k.lower(): v for k, v in self.headers.items()}}
+        )
         self.send_response(type(self).status)
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -77,7 +95,9 @@ def _healthcheck(port: int) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, str(SCRIPTS / "healthcheck.py")],
         env={"HEALTHCHECK_PORT": str(port), "PATH": ""},
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
 
 

@@ -22,13 +22,21 @@ DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "k8s"
 SYSTEMD = DEPLOY / "systemd"
 
-SECRET_NAMES = {"SECRET_KEY", "DATABASE_URL", "OPENAI_API_KEY", "REDIS_URL",
-                "CELERY_BROKER_URL", "EMAIL_URL", "POSTGRES_PASSWORD"}
+SECRET_NAMES = {
+    "SECRET_KEY",
+    "DATABASE_URL",
+    "OPENAI_API_KEY",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "EMAIL_URL",
+    "POSTGRES_PASSWORD",
+}
 REQUIRED_SECRETS = {"SECRET_KEY", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}
 ASGI_APP = "chatwidget.asgi:application"
 
 
 # --- Kubernetes -----------------------------------------------------------------------------
+
 
 def _k8s_documents() -> list[tuple[Path, dict]]:
     docs = []
@@ -41,8 +49,11 @@ def _k8s_documents() -> list[tuple[Path, dict]]:
 
 
 def _objects(kind: str) -> list[dict]:
-    return [doc for path, doc in _k8s_documents()
-            if doc.get("kind") == kind and path.name != "kustomization.yaml"]
+    return [
+        doc
+        for path, doc in _k8s_documents()
+        if doc.get("kind") == kind and path.name != "kustomization.yaml"
+    ]
 
 
 def _one(kind: str, name: str) -> dict:
@@ -66,9 +77,14 @@ def _workloads() -> list[dict]:
 
 def _web_deployment() -> dict:
     """The Deployment whose container serves HTTP: the one probed on /readyz."""
-    webs = [d for d in _objects("Deployment")
-            if any(c.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz"
-                   for c in _pod_spec(d)["containers"])]
+    webs = [
+        d
+        for d in _objects("Deployment")
+        if any(
+            c.get("readinessProbe", {}).get("httpGet", {}).get("path") == "/readyz"
+            for c in _pod_spec(d)["containers"]
+        )
+    ]
     assert len(webs) == 1, "exactly one Deployment should serve HTTP (readiness on /readyz)"
     return webs[0]
 
@@ -89,8 +105,15 @@ def test_every_k8s_file_parses_and_names_its_objects():
             assert doc.get("metadata", {}).get("name"), f"{path.name}: metadata.name"
             assert "namespace" not in doc["metadata"], f"{path.name}: keep namespace-less"
     kinds = {doc["kind"] for _, doc in docs}
-    assert {"ConfigMap", "Secret", "Deployment", "Job", "Service", "Ingress",
-            "HorizontalPodAutoscaler"} <= kinds
+    assert {
+        "ConfigMap",
+        "Secret",
+        "Deployment",
+        "Job",
+        "Service",
+        "Ingress",
+        "HorizontalPodAutoscaler",
+    } <= kinds
 
 
 def test_deployments_are_web_worker_beat():
@@ -193,8 +216,11 @@ def test_configmap_holds_no_secret_and_is_the_one_referenced():
     name = configmaps[0]["metadata"]["name"]
     for workload in _workloads():
         for container in _all_containers(workload):
-            refs = [s["configMapRef"]["name"] for s in container.get("envFrom", [])
-                    if "configMapRef" in s]
+            refs = [
+                s["configMapRef"]["name"]
+                for s in container.get("envFrom", [])
+                if "configMapRef" in s
+            ]
             assert refs == [name], f"{workload['metadata']['name']}/{container['name']}"
 
 
@@ -202,13 +228,15 @@ def test_secret_template_holds_placeholders_only():
     secret = _objects("Secret")[0]
     for key, value in secret["stringData"].items():
         assert value == "" or "CHANGE-ME" in value, f"{key} should be a placeholder"
-    assert "secret.example.yaml" not in (K8S / "kustomization.yaml").read_text().split(
-        "resources:")[1], "the template must not be applied over the real Secret"
+    assert (
+        "secret.example.yaml" not in (K8S / "kustomization.yaml").read_text().split("resources:")[1]
+    ), "the template must not be applied over the real Secret"
 
 
 def _probe_port_names(container: dict) -> set[str]:
     return {p["name"] for p in container.get("ports", [])} | {
-        p["containerPort"] for p in container.get("ports", [])}
+        p["containerPort"] for p in container.get("ports", [])
+    }
 
 
 def test_web_probes_graceful_stop_and_command():
@@ -278,7 +306,8 @@ def test_ingress_routes_websockets_with_long_timeouts_to_the_service():
     (ingress,) = _objects("Ingress")
     (service,) = _objects("Service")
     service_ports = {p["name"] for p in service["spec"]["ports"]} | {
-        p["port"] for p in service["spec"]["ports"]}
+        p["port"] for p in service["spec"]["ports"]
+    }
     paths = {}
     for rule in ingress["spec"]["rules"]:
         for path in rule["http"]["paths"]:
@@ -301,7 +330,10 @@ def test_hpa_scales_the_web_deployment_on_cpu():
     assert hpa["apiVersion"] == "autoscaling/v2"
     target = hpa["spec"]["scaleTargetRef"]
     assert (target["apiVersion"], target["kind"], target["name"]) == (
-        "apps/v1", "Deployment", web["metadata"]["name"])
+        "apps/v1",
+        "Deployment",
+        web["metadata"]["name"],
+    )
     metrics = [m for m in hpa["spec"]["metrics"] if m["type"] == "Resource"]
     assert metrics[0]["resource"]["name"] == "cpu"
     assert 0 < metrics[0]["resource"]["target"]["averageUtilization"] <= 100
@@ -312,8 +344,10 @@ def test_hpa_scales_the_web_deployment_on_cpu():
 
 def test_pdb_selects_the_web_pods():
     for pdb in _objects("PodDisruptionBudget"):
-        assert _labels_match(pdb["spec"]["selector"]["matchLabels"],
-                             _web_deployment()["spec"]["template"]["metadata"]["labels"])
+        assert _labels_match(
+            pdb["spec"]["selector"]["matchLabels"],
+            _web_deployment()["spec"]["template"]["metadata"]["labels"],
+        )
 
 
 def test_kustomization_lists_every_manifest_but_the_secret_template():
@@ -331,8 +365,9 @@ def test_kustomize_builds():
     kubectl = shutil.which("kubectl")
     if not kubectl:
         pytest.skip("kubectl is not installed: `kubectl kustomize deploy/k8s` not checked")
-    result = subprocess.run([kubectl, "kustomize", str(K8S)], capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     kinds = [d["kind"] for d in yaml.safe_load_all(result.stdout) if d]
     assert "Secret" not in kinds
@@ -341,11 +376,15 @@ def test_kustomize_builds():
 
 # --- docker compose ---------------------------------------------------------------------------
 
+
 def _compose_env(tmp_path: Path, **values: str) -> tuple[dict, Path]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in SECRET_NAMES | {"ALLOWED_HOSTS", "CHATWIDGET_IMAGE"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in SECRET_NAMES | {"ALLOWED_HOSTS", "CHATWIDGET_IMAGE"}
+    }
     env.update(values)
-    env_file = tmp_path / "empty.env"   # isolates the test from a real deploy/.env
+    env_file = tmp_path / "empty.env"  # isolates the test from a real deploy/.env
     env_file.write_text("")
     return env, env_file
 
@@ -356,12 +395,18 @@ def _compose(args: list[str], env: dict, env_file: Path) -> subprocess.Completed
         pytest.skip("docker-compose is not installed: deploy/compose.yaml not validated")
     return subprocess.run(
         [binary, "--env-file", str(env_file), "-f", str(DEPLOY / "compose.yaml"), *args],
-        capture_output=True, text=True, env=env, timeout=120,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
     )
 
 
-REQUIRED = {"SECRET_KEY": "test-only-not-a-secret", "ALLOWED_HOSTS": "chat.example.com",
-            "POSTGRES_PASSWORD": "test-only"}
+REQUIRED = {
+    "SECRET_KEY": "test-only-not-a-secret",
+    "ALLOWED_HOSTS": "chat.example.com",
+    "POSTGRES_PASSWORD": "test-only",
+}
 
 
 def test_compose_config_is_valid(tmp_path):
@@ -398,8 +443,7 @@ def test_compose_services_commands_and_environment(tmp_path):
     assert command("web")[0] == "daphne" and command("web")[-1] == ASGI_APP
     assert command("worker")[:4] == ["celery", "-A", "chatwidget", "worker"]
     assert command("beat")[:4] == ["celery", "-A", "chatwidget", "beat"]
-    assert "scale" not in services["beat"] and "replicas" not in services["beat"].get(
-        "deploy", {})
+    assert "scale" not in services["beat"] and "replicas" not in services["beat"].get("deploy", {})
     for name in ("web", "worker", "beat"):
         depends = services[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
@@ -414,11 +458,11 @@ def test_compose_services_commands_and_environment(tmp_path):
         assert service_env["OPENAI_API_KEY"] is None
         assert service_env["OPENAI_BASE_URL"] is None
         assert services[name]["read_only"] is True
-    for name in ("migrate", "beat"):   # the image's HEALTHCHECK asks Daphne, which they lack
+    for name in ("migrate", "beat"):  # the image's HEALTHCHECK asks Daphne, which they lack
         assert services[name]["healthcheck"]["test"] in (["NONE"], "NONE"), name
-    volumes = {v["target"]: v["source"] for v in services["nginx"]["volumes"]
-               if isinstance(v, dict)} or {
-        v.split(":")[1]: v.split(":")[0] for v in services["nginx"]["volumes"]}
+    volumes = {
+        v["target"]: v["source"] for v in services["nginx"]["volumes"] if isinstance(v, dict)
+    } or {v.split(":")[1]: v.split(":")[0] for v in services["nginx"]["volumes"]}
     assert volumes["/etc/nginx/conf.d/default.conf"].endswith("nginx/compose.conf")
     for source in volumes.values():
         assert Path(source).exists(), f"nginx mounts a missing file: {source}"
@@ -435,8 +479,11 @@ def test_compose_file_holds_no_secret_values():
                 # interpolated from deploy/.env, or an internal URL carrying no credential
                 interpolated = "${" in str(value)
                 assert interpolated or "@" not in str(value), f"{name}: {key} is hard-coded"
-                assert interpolated or key not in {"SECRET_KEY", "OPENAI_API_KEY",
-                                                   "POSTGRES_PASSWORD"}, f"{name}: {key}"
+                assert interpolated or key not in {
+                    "SECRET_KEY",
+                    "OPENAI_API_KEY",
+                    "POSTGRES_PASSWORD",
+                }, f"{name}: {key}"
         assert "env_file" not in service or service["env_file"]
 
 
@@ -455,6 +502,7 @@ def test_env_examples_hold_no_secret_and_no_trailing_comments(path):
 
 
 # --- Dockerfile -------------------------------------------------------------------------------
+
 
 def _dockerfile_instructions() -> list[tuple[str, str]]:
     text = (DEPLOY / "Dockerfile").read_text()
@@ -500,7 +548,7 @@ def test_dockerfile_final_stage_runs_as_uid_10001_without_build_tools():
     assert "apt-get install" not in runs and "build-essential" not in runs
     assert "pip install" not in runs, "dependencies are installed in the builder stage"
     index_user = max(i for i, (k, _) in enumerate(final) if k == "USER")
-    assert not any(k in {"RUN", "COPY", "ADD"} for k, _ in final[index_user + 1:]), (
+    assert not any(k in {"RUN", "COPY", "ADD"} for k, _ in final[index_user + 1 :]), (
         "files written after USER would be owned by the runtime user"
     )
 
@@ -534,8 +582,7 @@ def test_dockerfile_build_steps_and_runtime_contract():
     (healthcheck,) = [rest for k, rest in instructions if k == "HEALTHCHECK"]
     assert "python" in healthcheck and "healthcheck" in healthcheck
     # the modules the build and the default command run exist
-    for module in ("chatwidget/i18n.py", "chatwidget/asgi.py", "chatwidget/celery.py",
-                   "manage.py"):
+    for module in ("chatwidget/i18n.py", "chatwidget/asgi.py", "chatwidget/celery.py", "manage.py"):
         assert (ROOT / module).is_file(), module
     (cmd,) = [rest for k, rest in instructions if k == "CMD"]
     assert yaml.safe_load(cmd) == ["daphne", "-b", "0.0.0.0", "-p", "8000", ASGI_APP]
@@ -572,9 +619,10 @@ def test_dockerfile_copies_only_existing_paths_the_ignore_file_lets_through():
 
 # --- systemd ----------------------------------------------------------------------------------
 
+
 def _unit(name: str) -> configparser.ConfigParser:
     parser = configparser.ConfigParser(strict=False, interpolation=None)
-    parser.optionxform = str   # systemd keys are case-sensitive
+    parser.optionxform = str  # systemd keys are case-sensitive
     parser.read(SYSTEMD / name, encoding="utf-8")
     return parser
 

@@ -28,7 +28,8 @@ HOST = "chat.example.com"
 
 def _nginx() -> str:
     binary = shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None)
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
+    )
     if not binary:
         pytest.skip("nginx is not installed: deploy/nginx/*.conf not checked")
     return binary
@@ -77,22 +78,29 @@ def _copy_conf(tmp: Path) -> Path:
     return conf
 
 
-def _test_config(nginx: str, main: Path, prefix: Path, *globals_: str) -> subprocess.CompletedProcess:
+def _test_config(
+    nginx: str, main: Path, prefix: Path, *globals_: str
+) -> subprocess.CompletedProcess:
     args = ["-g", " ".join(globals_)] if globals_ else []
     return subprocess.run(
         [nginx, "-t", "-e", "stderr", "-c", str(main), "-p", str(prefix), *args],
-        capture_output=True, text=True, timeout=30,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
 
 
 def test_bare_metal_nginx_conf_passes_nginx_t(tmp_path):
     nginx = _nginx()
     if os.geteuid() != 0:
-        pytest.skip("nginx -t on the complete nginx.conf opens the system log and temp "
-                    "paths: run as root (the live tests below need no root)")
+        pytest.skip(
+            "nginx -t on the complete nginx.conf opens the system log and temp "
+            "paths: run as root (the live tests below need no root)"
+        )
     # nginx.conf sets no pid on purpose (the package default applies): point it at tmp_path.
-    result = _test_config(nginx, NGINX_DIR / "nginx.conf", tmp_path,
-                          f"pid {tmp_path}/nginx.pid;", "error_log stderr;")
+    result = _test_config(
+        nginx, NGINX_DIR / "nginx.conf", tmp_path, f"pid {tmp_path}/nginx.pid;", "error_log stderr;"
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -107,6 +115,7 @@ def test_compose_conf_passes_nginx_t(tmp_path):
 
 
 # --- a live nginx in front of a stand-in backend ------------------------------------------------
+
 
 class _Backend(socketserver.ThreadingTCPServer):
     daemon_threads = True
@@ -135,15 +144,19 @@ class _BackendHandler(socketserver.StreamRequestHandler):
         method, target, _version = request_line.split()
         self.server.seen.append({"method": method, "path": target, "headers": headers})
         if headers.get("upgrade", "").lower() == "websocket":
-            self.wfile.write(b"HTTP/1.1 101 Switching Protocols\r\n"
-                             b"Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+            self.wfile.write(
+                b"HTTP/1.1 101 Switching Protocols\r\n"
+                b"Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n"
+            )
             self.wfile.flush()
             while data := self.request.recv(1024):
                 self.request.sendall(b"echo:" + data)
             return
         body = json.dumps({"path": target, "headers": headers, "pad": "x" * 4000}).encode()
-        self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+        self.wfile.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body
+        )
 
 
 @pytest.fixture
@@ -158,9 +171,19 @@ def backend():
 
 def _run_nginx(nginx: str, main: Path, prefix: Path, port: int):
     process = subprocess.Popen(
-        [nginx, "-e", "stderr", "-c", str(main), "-p", str(prefix),
-         "-g", "daemon off; master_process off;"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [
+            nginx,
+            "-e",
+            "stderr",
+            "-c",
+            str(main),
+            "-p",
+            str(prefix),
+            "-g",
+            "daemon off; master_process off;",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -275,8 +298,9 @@ def test_websocket_upgrade_is_proxied_both_ways(proxy, backend, request):
 @pytest.mark.parametrize("proxy", ["compose_nginx", "bare_metal_nginx"])
 def test_forwarded_headers_are_set_by_the_proxy_not_the_client(proxy, backend, request):
     port = request.getfixturevalue(proxy)
-    response, body = _get(port, "/healthz", {"X-Forwarded-For": "203.0.113.9",
-                                             "X-Forwarded-Proto": "https"})
+    response, body = _get(
+        port, "/healthz", {"X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https"}
+    )
     assert response.status == 200
     headers = json.loads(body)["headers"]
     assert headers["host"] == HOST
@@ -298,7 +322,7 @@ def test_json_is_gzipped(proxy, request):
 def test_bare_metal_static_files_hashed_cached_for_a_year(bare_metal_nginx, backend):
     response, body = _get(bare_metal_nginx, "/static/widget/app.0123456789ab.js")
     assert response.status == 200 and b"hashed" in body
-    (cache_control,) = response.headers.get_all("Cache-Control")   # one header, not two
+    (cache_control,) = response.headers.get_all("Cache-Control")  # one header, not two
     assert "immutable" in cache_control and "max-age=31536000" in cache_control
     assert response.getheader("Content-Type") == "application/javascript"
 
@@ -314,7 +338,7 @@ def test_bare_metal_static_files_hashed_cached_for_a_year(bare_metal_nginx, back
 
 def test_ws_location_keeps_idle_conversations_open():
     snippet = (NGINX_DIR / "snippets" / "chatwidget-server.conf").read_text()
-    ws = snippet[snippet.index("location /ws/"):]
+    ws = snippet[snippet.index("location /ws/") :]
     ws = ws[: ws.index("}")]
     assert re.search(r"proxy_read_timeout\s+(1h|3600s?);", ws)
     assert re.search(r"proxy_send_timeout\s+(1h|3600s?);", ws)

@@ -18,14 +18,17 @@ from tests.procs import free_port, wait_port
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 ARTIFACTS = ROOT / "test-artifacts"
 
 pytestmark = pytest.mark.e2e
-
-
 
 
 @dataclass
@@ -40,8 +43,14 @@ class Stack:
 
     def manage(self, *args: str, input: str | None = None) -> str:  # noqa: A002
         out = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, input=input,
-            capture_output=True, text=True, timeout=60, check=True,
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=self.env,
+            input=input,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
         )
         return out.stdout
 
@@ -80,24 +89,62 @@ def stack_running(extra_env: dict):
         "PYTHONUNBUFFERED": "1",
         **extra_env,
         "TIKTOKEN_CACHE_DIR": os.environ.get(
-            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")),
+            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+        ),
     }
     env.pop("REDIS_URL", None)
-    stack = Stack(env=env, widget_url=f"http://127.0.0.1:{port}",
-                  shop_url=f"http://127.0.0.1:{shop_port}", site_key="", fake=fake,
-                  log_path=log_path)
+    stack = Stack(
+        env=env,
+        widget_url=f"http://127.0.0.1:{port}",
+        shop_url=f"http://127.0.0.1:{shop_port}",
+        site_key="",
+        fake=fake,
+        log_path=log_path,
+    )
     stack.manage("migrate", "--noinput")
-    out = stack.manage("createsite", "--name", "E2E shop", "--origin", stack.shop_url,
-                       "--base-url", stack.widget_url)
+    out = stack.manage(
+        "createsite",
+        "--name",
+        "E2E shop",
+        "--origin",
+        stack.shop_url,
+        "--base-url",
+        stack.widget_url,
+    )
     stack.site_key = re.search(r"Site key: (\S+)", out).group(1)
     log = open(log_path, "w")  # noqa: SIM115
     daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "chatwidget.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     shop = subprocess.Popen(
-        [sys.executable, "manage.py", "demoshop", "--port", str(shop_port), "--widget-url",
-         stack.widget_url, f"--site-key={stack.site_key}"], cwd=ROOT, env=env, stdout=log,
-        stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "manage.py",
+            "demoshop",
+            "--port",
+            str(shop_port),
+            "--widget-url",
+            stack.widget_url,
+            f"--site-key={stack.site_key}",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     stack.procs = [daphne, shop]
     try:
         wait_port(port, daphne)

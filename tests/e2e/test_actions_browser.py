@@ -25,36 +25,81 @@ def demo_stack():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     tmp = Path(tempfile.mkdtemp(prefix="cw-e2e-actions-"))
     port, shop_port = free_port(), free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-           "DATABASE_URL": f"sqlite:///{tmp / 'demo.sqlite3'}", "OPENAI_API_KEY": "",
-           "CELERY_BROKER_URL": "memory://", "DEBUG": "1", "PYTHONUNBUFFERED": "1",
-           "DEMO_SHOP_API_KEY": "e2e-demo-shop-key",
-           "RUN_DIR": str(tmp),  # its own file cache: site ids repeat across stacks
-           "TIKTOKEN_CACHE_DIR": os.environ.get("TIKTOKEN_CACHE_DIR",
-                                                str(ROOT.parent / "shared" / "tiktoken"))}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+        "DATABASE_URL": f"sqlite:///{tmp / 'demo.sqlite3'}",
+        "OPENAI_API_KEY": "",
+        "CELERY_BROKER_URL": "memory://",
+        "DEBUG": "1",
+        "PYTHONUNBUFFERED": "1",
+        "DEMO_SHOP_API_KEY": "e2e-demo-shop-key",
+        "RUN_DIR": str(tmp),  # its own file cache: site ids repeat across stacks
+        "TIKTOKEN_CACHE_DIR": os.environ.get(
+            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+        ),
+    }
     env.pop("REDIS_URL", None)
 
     def manage(*args):
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120, check=True).stdout
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
 
     manage("migrate", "--noinput")
     shop_url = f"http://127.0.0.1:{shop_port}"
-    key = re.search(r"Site key: (\S+)", manage(
-        "createsite", "--name", "Demo shop", "--origin", shop_url)).group(1)
+    key = re.search(
+        r"Site key: (\S+)", manage("createsite", "--name", "Demo shop", "--origin", shop_url)
+    ).group(1)
     # the set-up step of `manage.py demo` (step_actions)
-    manage("shell", "-c", "from chatwidget.models import Site; "
-           "from chatwidget.actions.demo import demo_actions_configure; "
-           f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
-           f"shop_url='{shop_url}')))")
+    manage(
+        "shell",
+        "-c",
+        "from chatwidget.models import Site; "
+        "from chatwidget.actions.demo import demo_actions_configure; "
+        f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
+        f"shop_url='{shop_url}')))",
+    )
     log = open(tmp / "server.log", "w")  # noqa: SIM115
     procs = [
-        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                          "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log,
-                         stderr=subprocess.STDOUT),
-        subprocess.Popen([sys.executable, "manage.py", "demoshop", "--port", str(shop_port),
-                          "--widget-url", f"http://127.0.0.1:{port}", f"--site-key={key}"],
-                         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT),
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "chatwidget.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        ),
+        subprocess.Popen(
+            [
+                sys.executable,
+                "manage.py",
+                "demoshop",
+                "--port",
+                str(shop_port),
+                "--widget-url",
+                f"http://127.0.0.1:{port}",
+                f"--site-key={key}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        ),
     ]
     try:
         wait_port(port, procs[0])

@@ -36,18 +36,22 @@ def staff_login(live_stack):
 
 
 def test_visitor_asks_for_a_person_and_staff_replies_from_admin(
-        live_stack, fake, staff_login, browser, page):
+    live_stack, fake, staff_login, browser, page
+):
     # --- the visitor --------------------------------------------------------------------------
     fake.script.extend([Reply("The mint kurta comes in S to XL."), JsonReply(CORE)])
     page.goto(live_stack.shop_url + "/")
     shadow(page, "button.launcher").click()
     shadow(page, "textarea").fill(
         "I need the mint kurta KU-2291-M in size L. Does L fit a 104 cm chest? "
-        "Mail me at anna@example.com")
+        "Mail me at anna@example.com"
+    )
     shadow(page, "textarea").press("Enter")
     shadow(page, ".message.assistant .bubble").filter(has_text="S to XL").wait_for()
     shadow(page, ".handover-bar button").click()
-    shadow(page, ".message.system").filter(has_text="A member of the team will reply here.").wait_for()
+    shadow(page, ".message.system").filter(
+        has_text="A member of the team will reply here."
+    ).wait_for()
     assert shadow(page, ".handover-bar").is_hidden(), "the control goes once a person is asked for"
 
     # --- staff in admin -----------------------------------------------------------------------
@@ -88,7 +92,9 @@ def test_visitor_asks_for_a_person_and_staff_replies_from_admin(
         admin.locator("#live-turns li.staff").filter(has_text="106 cm").wait_for()
 
         # --- the visitor sees the reply, and their next message appears live, masked -----------
-        shadow(page, ".message.staff .bubble").filter(has_text="L fits up to a 106 cm chest.").wait_for()
+        shadow(page, ".message.staff .bubble").filter(
+            has_text="L fits up to a 106 cm chest."
+        ).wait_for()
         page.screenshot(path=str(artifact("handover-widget-staff-reply.png")))
         shadow(page, "textarea").fill("Great, or call me on +49 30 1234567")
         shadow(page, "textarea").press("Enter")

@@ -47,14 +47,16 @@ def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
     stack = presence_stack
     first = browser.new_context()
     second = browser.new_context()
-    staff_ctx = browser.new_context(viewport={"width": 1280, "height": 1000},
-                                    permissions=["notifications"])
+    staff_ctx = browser.new_context(
+        viewport={"width": 1280, "height": 1000}, permissions=["notifications"]
+    )
     # what the page hands the browser's Notification API (headless shows none), recorded
     staff_ctx.add_init_script(
         "window.__notes = [];"
         "window.Notification = function (title, opts) { window.__notes.push(title); };"
         "window.Notification.permission = 'granted';"
-        "window.Notification.requestPermission = () => Promise.resolve('granted');")
+        "window.Notification.requestPermission = () => Promise.resolve('granted');"
+    )
     try:
         # --- nobody online: the widget says so and asks for an e-mail address ------------------
         visitor1 = first.new_page()
@@ -78,7 +80,8 @@ def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
         visitor2.set_default_timeout(15_000)
         ask_for_a_person(stack, visitor2, "My parcel 4712 has not arrived.")
         shadow(visitor2, ".message.system").filter(
-            has_text="A member of the team will reply here.").wait_for()
+            has_text="A member of the team will reply here."
+        ).wait_for()
         row = inbox.locator("#inbox-rows tr[data-status='waiting']").nth(1)
         row.wait_for()
         assert inbox.evaluate("window.__notes") == ["A visitor is waiting for a person"]
@@ -143,16 +146,20 @@ def test_the_email_link_reopens_the_conversation_in_the_widget(presence_stack, b
         visitor.set_default_timeout(15_000)
         ask_for_a_person(stack, visitor, "Where is parcel 4720? Write to anna@example.com")
         shadow(visitor, ".message.system").filter(has_text=NOBODY).wait_for()
-        code = stack.shell(
-            "from handover import services\n"
-            "from handover.models import Case\n"
-            "from django.contrib.auth.models import User\n"
-            "from handover.services.continuation import continuation_code\n"
-            "case = Case.objects.order_by('-pk').first()\n"
-            "sam = User.objects.get(username='sam')\n"
-            "services.staff_reply(case_id=case.pk, user=sam, text='Parcel 4720 arrives Monday.')\n"
-            "print(continuation_code(conversation_id=case.conversation_id))\n"
-        ).strip().splitlines()[-1]
+        code = (
+            stack.shell(
+                "from handover import services\n"
+                "from handover.models import Case\n"
+                "from django.contrib.auth.models import User\n"
+                "from handover.services.continuation import continuation_code\n"
+                "case = Case.objects.order_by('-pk').first()\n"
+                "sam = User.objects.get(username='sam')\n"
+                "services.staff_reply(case_id=case.pk, user=sam, text='Parcel 4720 arrives Monday.')\n"
+                "print(continuation_code(conversation_id=case.conversation_id))\n"
+            )
+            .strip()
+            .splitlines()[-1]
+        )
     finally:
         visitor_ctx.close()  # the visitor has left
 
@@ -170,7 +177,8 @@ def test_the_email_link_reopens_the_conversation_in_the_widget(presence_stack, b
         shadow(page, "button[aria-controls='cw-menu']").click()
         shadow(page, "#cw-menu button").filter(has_text="E-mail me the conversation").click()
         shadow(page, "[aria-live='polite']").filter(has_text="on its way").first.wait_for(
-            state="attached")
+            state="attached"
+        )
 
         other = browser.new_context()  # the same link a second time, elsewhere: used up
         try:

@@ -25,32 +25,77 @@ def demo_stack():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     tmp = Path(tempfile.mkdtemp(prefix="cw-e2e-knowledge-"))
     port, shop_port = free_port(), free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-           "DATABASE_URL": f"sqlite:///{tmp / 'demo.sqlite3'}", "OPENAI_API_KEY": "",
-           "CELERY_BROKER_URL": "memory://", "DEBUG": "1", "PYTHONUNBUFFERED": "1",
-           "TIKTOKEN_CACHE_DIR": os.environ.get("TIKTOKEN_CACHE_DIR",
-                                                str(ROOT.parent / "shared" / "tiktoken"))}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+        "DATABASE_URL": f"sqlite:///{tmp / 'demo.sqlite3'}",
+        "OPENAI_API_KEY": "",
+        "CELERY_BROKER_URL": "memory://",
+        "DEBUG": "1",
+        "PYTHONUNBUFFERED": "1",
+        "TIKTOKEN_CACHE_DIR": os.environ.get(
+            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+        ),
+    }
     env.pop("REDIS_URL", None)
 
     def manage(*args):
-        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=120, check=True).stdout
+        return subprocess.run(
+            [sys.executable, "manage.py", *args],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
 
     manage("migrate", "--noinput")
     shop_url = f"http://127.0.0.1:{shop_port}"
-    key = re.search(r"Site key: (\S+)", manage(
-        "createsite", "--name", "Demo shop", "--origin", shop_url)).group(1)
-    imported = manage("knowledge_import", f"--site={key}", str(DEMO_DATA / "catalogue.jsonl"),
-                      str(DEMO_DATA / "pages"))
+    key = re.search(
+        r"Site key: (\S+)", manage("createsite", "--name", "Demo shop", "--origin", shop_url)
+    ).group(1)
+    imported = manage(
+        "knowledge_import",
+        f"--site={key}",
+        str(DEMO_DATA / "catalogue.jsonl"),
+        str(DEMO_DATA / "pages"),
+    )
     assert "33 documents" in imported
     log = open(tmp / "server.log", "w")  # noqa: SIM115
     procs = [
-        subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                          "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log,
-                         stderr=subprocess.STDOUT),
-        subprocess.Popen([sys.executable, "manage.py", "demoshop", "--port", str(shop_port),
-                          "--widget-url", f"http://127.0.0.1:{port}", f"--site-key={key}"],
-                         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT),
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "chatwidget.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        ),
+        subprocess.Popen(
+            [
+                sys.executable,
+                "manage.py",
+                "demoshop",
+                "--port",
+                str(shop_port),
+                "--widget-url",
+                f"http://127.0.0.1:{port}",
+                f"--site-key={key}",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        ),
     ]
     try:
         wait_port(port, procs[0])
@@ -70,8 +115,9 @@ def demo_stack():
 
 def test_demo_answers_a_follow_up_from_memory_and_the_catalogue(demo_stack, page):
     page.goto(demo_stack + "/product/kurta")
-    assert page.locator("h1").inner_text() == "Cotton kurta, mint", \
+    assert page.locator("h1").inner_text() == "Cotton kurta, mint", (
         "the product page is rendered from the catalogue"
+    )
     shadow(page, "button.launcher").click()
     shadow(page, "textarea").fill("Cotton kurta in mint.")
     shadow(page, "textarea").press("Enter")

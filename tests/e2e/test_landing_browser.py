@@ -38,7 +38,8 @@ def admin_login(live_stack):
 
 
 def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
-        live_stack, admin_login, page):
+    live_stack, admin_login, page
+):
     page.goto(live_stack.widget_url + "/")
     assert page.locator("h1").inner_text() == "Shop chat assistant"
     assert "self-hosted AI chat assistant for web shops" in page.content()
@@ -69,8 +70,10 @@ def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
     cell = page.locator("#result_list td.field-requested").first
     assert cell.inner_text().replace("\xa0", " ") == expected
     # Its text is inside the visible part of the results (admin scrolls what is wider).
-    text_right = cell.evaluate("td => { const r = document.createRange(); "
-                               "r.selectNodeContents(td); return r.getBoundingClientRect().right; }")
+    text_right = cell.evaluate(
+        "td => { const r = document.createRange(); "
+        "r.selectNodeContents(td); return r.getBoundingClientRect().right; }"
+    )
     frame = page.locator("#changelist .results").bounding_box()
     assert text_right <= frame["x"] + frame["width"], "Requested is cut off"
 

@@ -11,8 +11,15 @@ from tests.fakellm import JsonReply, Reply
 pytestmark = pytest.mark.e2e
 
 OWNER_PASSWORD = "a-long-e2e-owner-password"
-CORE = {"request": "a parcel that has not arrived", "objects": [], "constraints": [],
-        "open_points": [], "promises": [], "corrections": [], "settled": []}
+CORE = {
+    "request": "a parcel that has not arrived",
+    "objects": [],
+    "constraints": [],
+    "open_points": [],
+    "promises": [],
+    "corrections": [],
+    "settled": [],
+}
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +37,8 @@ def owner_login(live_stack):
 
 
 def test_visitor_rates_the_resolved_case_and_owner_sees_it(
-        live_stack, fake, owner_login, browser, page):
+    live_stack, fake, owner_login, browser, page
+):
     # --- the visitor asks for a person ----------------------------------------------------------
     fake.script.extend([Reply("Let me check that for you."), JsonReply(CORE)])
     page.goto(live_stack.shop_url + "/")
@@ -53,10 +61,14 @@ def test_visitor_rates_the_resolved_case_and_owner_sees_it(
         admin.click("input[type=submit]")
         admin.wait_for_url("**/admin/handover/case/")
         # this visitor's case: the newest waiting one (other browser tests leave cases too)
-        case_id = live_stack.shell(
-            "from handover.models import Case\n"
-            "print('case', Case.objects.filter(status='waiting').latest('requested_at').pk)"
-        ).split("case ")[-1].split()[0]
+        case_id = (
+            live_stack.shell(
+                "from handover.models import Case\n"
+                "print('case', Case.objects.filter(status='waiting').latest('requested_at').pk)"
+            )
+            .split("case ")[-1]
+            .split()[0]
+        )
         case_url = f"{live_stack.widget_url}/admin/handover/case/{case_id}/change/"
         admin.goto(case_url)
         admin.fill("#reply-text", "Hi, Olga here: it arrives tomorrow.")

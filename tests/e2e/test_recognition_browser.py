@@ -24,8 +24,9 @@ def cookie(page, name: str) -> str | None:
 
 def server_count(stack, model: str, where: str = "") -> int:
     """Rows on the server; `where` narrows it (the live stack is shared by the e2e tests)."""
-    out = stack.shell(f"from memory.models import {model}; "
-                      f"print({model}.objects.filter({where}).count())")
+    out = stack.shell(
+        f"from memory.models import {model}; print({model}.objects.filter({where}).count())"
+    )
     return int(out.strip().splitlines()[-1])
 
 
@@ -62,9 +63,13 @@ def test_grant_and_withdraw_recognition(live_stack, page, fake):
     token = cookie(page, COOKIE)
     assert token and len(token) >= 40
     assert wait_for_count(live_stack, "Profile", 1) == 1
-    hashed = live_stack.shell(
-        "from memory.models import Profile; print(Profile.objects.get().token_hash)"
-    ).strip().splitlines()[-1]
+    hashed = (
+        live_stack.shell(
+            "from memory.models import Profile; print(Profile.objects.get().token_hash)"
+        )
+        .strip()
+        .splitlines()[-1]
+    )
     assert hashed == hashlib.sha256(token.encode()).hexdigest(), "only the hash is stored"
 
     # a later page load: the box shows the consent, and the server recognises the cookie
@@ -89,8 +94,11 @@ def test_grant_and_withdraw_recognition(live_stack, page, fake):
     assert cookie(page, COOKIE) is None, "withdrawal deletes the cookie at once"
     assert wait_for_count(live_stack, "Profile", 0) == 0, "and the profile on the server"
     this_one = f"token_hash='{hashlib.sha256(session.encode()).hexdigest()}'"
-    assert wait_for_count(live_stack, "Conversation", 0, where=this_one) == 0, \
+    assert wait_for_count(live_stack, "Conversation", 0, where=this_one) == 0, (
         "with the linked transcript"
+    )
     assert server_count(live_stack, "ProfileFact") == 0
-    shadow(page, ".transcript > .note").last.wait_for()  # the widget says the conversation is deleted
+    shadow(
+        page, ".transcript > .note"
+    ).last.wait_for()  # the widget says the conversation is deleted
     page.screenshot(path=str(artifact("recognition-withdrawn.png")))

@@ -27,7 +27,8 @@ MARKDOWN_ANSWER = (
 
 
 def test_no_violations_closed_open_after_an_exchange_with_the_menu_and_in_handover(
-        live_stack, fake, shop, page):
+    live_stack, fake, shop, page
+):
     page.goto(shop)
     shadow(page, "button.launcher").wait_for()
     assert_no_violations(page, "panel closed")
@@ -57,10 +58,10 @@ def test_no_violations_closed_open_after_an_exchange_with_the_menu_and_in_handov
     assert set(roles) == {None}, "messages carry no made-up role attribute"
 
 
-def test_phone_width_panel_is_modal_traps_focus_and_returns_it(live_stack, fake, browser,
-                                                                shop):
-    ctx = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True,
-                              has_touch=True)
+def test_phone_width_panel_is_modal_traps_focus_and_returns_it(live_stack, fake, browser, shop):
+    ctx = browser.new_context(
+        viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True
+    )
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     try:
@@ -93,8 +94,7 @@ def test_phone_width_panel_is_modal_traps_focus_and_returns_it(live_stack, fake,
         ctx.close()
 
 
-def test_a_finished_answer_is_announced_once_and_not_chunk_by_chunk(live_stack, fake, shop,
-                                                                     page):
+def test_a_finished_answer_is_announced_once_and_not_chunk_by_chunk(live_stack, fake, shop, page):
     page.goto(shop)
     open_panel(page)
     page.evaluate(RECORD_ANNOUNCEMENTS)

@@ -34,11 +34,13 @@ def seen(page, name=None):
 
 
 def test_commands_pushed_before_the_loader_run_in_order_once_it_is_ready(
-        live_stack, fake, page_server, page):
+    live_stack, fake, page_server, page
+):
     before = LISTEN + 'ChatWidget.push(["prefill", "Do you ship to Austria?"]);'
     widget_pages.allow_origin(live_stack, live_stack.site_key, page_server.origin)
-    url = page_server.add("/before-load/", shop_page(live_stack, live_stack.site_key,
-                                                     before=before))
+    url = page_server.add(
+        "/before-load/", shop_page(live_stack, live_stack.site_key, before=before)
+    )
     page.goto(url)
     composer = shadow(page, "textarea")
     composer.wait_for()
@@ -61,8 +63,11 @@ def test_methods_after_load_and_message_open_close_events(live_stack, fake, shop
     page.wait_for_function("window.seen.filter(e => e[0] === 'message').length >= 2")
     visitor, assistant = seen(page, "message")[:2]
     assert visitor["role"] == "visitor" and visitor["text"] == "Do you ship to Austria?"
-    assert assistant == {"role": "assistant", "seq": visitor["seq"] + 1,
-                         "text": "We ship to Austria in three to five days."}
+    assert assistant == {
+        "role": "assistant",
+        "seq": visitor["seq"] + 1,
+        "text": "We ship to Austria in three to five days.",
+    }
     assert page.evaluate("window.__cwWidget.open"), "send opens the panel"
 
     page.evaluate("ChatWidget.close()")
@@ -82,8 +87,7 @@ def test_methods_after_load_and_message_open_close_events(live_stack, fake, shop
     assert any("unknown command" in w for w in warnings), warnings
 
 
-def test_set_language_relabels_the_widget_and_keeps_the_conversation(live_stack, fake, shop,
-                                                                     page):
+def test_set_language_relabels_the_widget_and_keeps_the_conversation(live_stack, fake, shop, page):
     page.goto(shop)
     widget_pages.open_panel(page)
     send(page, "hello in English")
@@ -96,7 +100,8 @@ def test_set_language_relabels_the_widget_and_keeps_the_conversation(live_stack,
 
 
 def test_handover_state_unread_events_and_a_staff_reply_announced_while_closed(
-        live_stack, fake, shop, browser, context, page):
+    live_stack, fake, shop, browser, context, page
+):
     live_stack.shell("from chatwidget.models import Site\nSite.objects.update(staff_hours='')")
     page.goto(shop)
     page.evaluate(LISTEN)

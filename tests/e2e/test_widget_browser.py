@@ -27,22 +27,27 @@ def widget_cookies(context, live_stack):
     return [c for c in context.cookies(live_stack.shop_url)]
 
 
-def test_chat_streams_survives_page_change_and_keeps_only_a_token(live_stack, fake, context,
-                                                                    page):
+def test_chat_streams_survives_page_change_and_keeps_only_a_token(live_stack, fake, context, page):
     page.goto(live_stack.shop_url + "/")
     assert widget_cookies(context, live_stack) == [], "no cookie on page load"
     shadow(page, "button.launcher").click()
     assert widget_cookies(context, live_stack) == [], "no cookie on opening the panel"
 
-    fake.script.append(Reply("The mint kurta KU-2291-M ships in two to four working days.",
-                             first_token_ms=200, token_ms=60))
+    fake.script.append(
+        Reply(
+            "The mint kurta KU-2291-M ships in two to four working days.",
+            first_token_ms=200,
+            token_ms=60,
+        )
+    )
     send(page, "When does the mint kurta ship?")
     answer = shadow(page, ".message.assistant .bubble").last
     # streamed: partial text is visible before the whole answer has arrived
     page.wait_for_function(
         """() => { const r = document.querySelector('#cw-root').shadowRoot;
                    const b = [...r.querySelectorAll('.message.assistant .bubble')].pop();
-                   return b && b.textContent.length > 0 && !b.textContent.endsWith('days.'); }""")
+                   return b && b.textContent.length > 0 && !b.textContent.endsWith('days.'); }"""
+    )
     answer.filter(has_text="two to four working days.").wait_for()
     page.screenshot(path=str(artifact("widget-desktop.png")))
 
@@ -55,14 +60,17 @@ def test_chat_streams_survives_page_change_and_keeps_only_a_token(live_stack, fa
     page.click("text=Shipping and returns")
     page.wait_for_url("**/shipping")
     shadow(page, ".message.visitor .bubble").filter(
-        has_text="When does the mint kurta ship?").wait_for()
+        has_text="When does the mint kurta ship?"
+    ).wait_for()
     shadow(page, ".message.assistant .bubble").filter(
-        has_text="two to four working days.").wait_for()
+        has_text="two to four working days."
+    ).wait_for()
 
     storage = page.evaluate(
         """async () => ({local: localStorage.length,
                          idb: (await indexedDB.databases()).length,
-                         session: Object.keys(sessionStorage)})""")
+                         session: Object.keys(sessionStorage)})"""
+    )
     assert storage["local"] == 0 and storage["idb"] == 0
     assert set(storage["session"]) <= {"cw_open"}, "sessionStorage holds only the open flag"
     assert len(widget_cookies(context, live_stack)) == 1
@@ -78,9 +86,12 @@ def test_markup_in_a_message_is_text_and_runs_nothing(live_stack, fake, page):
     shadow(page, ".message.assistant .bubble").filter(has_text="You said: " + payload).wait_for()
     page.wait_for_timeout(300)
     assert dialogs == []
-    assert page.evaluate(
-        "() => document.querySelector('#cw-root').shadowRoot.querySelectorAll('img').length"
-    ) == 0
+    assert (
+        page.evaluate(
+            "() => document.querySelector('#cw-root').shadowRoot.querySelectorAll('img').length"
+        )
+        == 0
+    )
 
 
 def test_two_tabs_of_one_session_show_every_message(live_stack, fake, context):
@@ -94,12 +105,14 @@ def test_two_tabs_of_one_session_show_every_message(live_stack, fake, context):
     send(b, "and from the second")
     shadow(a, ".message.visitor .bubble").filter(has_text="and from the second").wait_for()
     shadow(a, ".message.assistant .bubble").filter(
-        has_text="You said: and from the second").wait_for()
+        has_text="You said: and from the second"
+    ).wait_for()
 
 
 def test_mobile_width_and_keyboard(live_stack, fake, browser):
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                              has_touch=True)
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True
+    )
     page = ctx.new_page()
     try:
         page.goto(live_stack.shop_url + "/")
@@ -109,7 +122,8 @@ def test_mobile_width_and_keyboard(live_stack, fake, browser):
         box = shadow(page, "#cw-panel").bounding_box()
         assert box["width"] >= 359 and box["x"] <= 1, "the panel takes the full width"
         focused = page.evaluate(
-            "() => document.querySelector('#cw-root').shadowRoot.activeElement?.tagName")
+            "() => document.querySelector('#cw-root').shadowRoot.activeElement?.tagName"
+        )
         assert focused == "TEXTAREA", "focus moves to the input on open"
         transcript = shadow(page, ".scroller")
         assert transcript.get_attribute("aria-live") is None, "no chunk-by-chunk announcements"

@@ -19,8 +19,9 @@ def test_served_widget_files_are_the_build_of_the_source():
         pytest.skip("node is not installed: cannot rebuild static/widget/v1 to compare")
     if not (BUILD / "node_modules" / "esbuild").exists():
         pytest.skip("esbuild is not installed: run `make setup-test` (npm ci in .widget-build)")
-    out = subprocess.run(["node", "build.mjs", "--check"], cwd=BUILD, capture_output=True,
-                         text=True, timeout=120)
+    out = subprocess.run(
+        ["node", "build.mjs", "--check"], cwd=BUILD, capture_output=True, text=True, timeout=120
+    )
     assert out.returncode == 0, out.stderr + out.stdout + "\nRun `make widget` and commit."
 
 

@@ -26,8 +26,7 @@ def test_ask_again_after_the_model_failed(live_stack, fake, page):
     again.wait_for()
     assert shadow(page, ".note.error").count() == 1
     again.click()
-    shadow(page, ".message.assistant .bubble").filter(
-        has_text="white and sand.").wait_for()
+    shadow(page, ".message.assistant .bubble").filter(has_text="white and sand.").wait_for()
     assert shadow(page, "button.retry").count() == 0
     assert shadow(page, ".note.error").count() == 0
     assert shadow(page, ".message.visitor").count() == 1, "the question is not stored twice"

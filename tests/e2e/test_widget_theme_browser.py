@@ -23,15 +23,24 @@ shop = widget_pages.shop
 ROOT_JS = "document.querySelector('#cw-root').shadowRoot"
 
 
-def test_theme_from_the_site_colour_position_label_and_dark_scheme(live_stack, fake,
-                                                                    page_server, page):
-    key = create_site(live_stack, "Themed shop", page_server.origin, theme_primary="#8a1538",
-                      theme_position="left", launcher_label="Questions?", theme_scheme="dark")
+def test_theme_from_the_site_colour_position_label_and_dark_scheme(
+    live_stack, fake, page_server, page
+):
+    key = create_site(
+        live_stack,
+        "Themed shop",
+        page_server.origin,
+        theme_primary="#8a1538",
+        theme_position="left",
+        launcher_label="Questions?",
+        theme_scheme="dark",
+    )
     page.goto(page_server.add("/themed/", shop_page(live_stack, key)))
     launcher = shadow(page, "button.launcher")
     launcher.filter(has_text="Questions?").wait_for()
-    colour = page.evaluate(f"getComputedStyle({ROOT_JS}.querySelector('.launcher'))"
-                           ".backgroundColor")
+    colour = page.evaluate(
+        f"getComputedStyle({ROOT_JS}.querySelector('.launcher')).backgroundColor"
+    )
     assert colour == "rgb(138, 21, 56)"
     assert launcher.bounding_box()["x"] < 100, "bottom left"
     assert_no_violations(page, "themed, closed")
@@ -57,16 +66,20 @@ def test_the_default_scheme_follows_the_visitors_device(live_stack, fake, shop, 
     assert panel == "rgb(255, 255, 255)"
 
 
-def test_markdown_answers_render_safely_and_javascript_links_stay_inert(live_stack, fake,
-                                                                          shop, page):
+def test_markdown_answers_render_safely_and_javascript_links_stay_inert(
+    live_stack, fake, shop, page
+):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    fake.script.append(Reply(
-        "**Mint kurta** is *in stock*:\n\n- size S\n- size M\n\n1. order\n2. pay\n\n"
-        "Details: [the product page](https://shop.example/kurta?x=1), "
-        "[click me](javascript:alert(1)), [data](data:text/html,<b>x</b>), "
-        "`<img src=x onerror=alert(2)>` and https://shop.example/returns.\n\n"
-        "```\nif a < b: print('<script>')\n```"))
+    fake.script.append(
+        Reply(
+            "**Mint kurta** is *in stock*:\n\n- size S\n- size M\n\n1. order\n2. pay\n\n"
+            "Details: [the product page](https://shop.example/kurta?x=1), "
+            "[click me](javascript:alert(1)), [data](data:text/html,<b>x</b>), "
+            "`<img src=x onerror=alert(2)>` and https://shop.example/returns.\n\n"
+            "```\nif a < b: print('<script>')\n```"
+        )
+    )
     page.goto(shop)
     open_panel(page)
     send(page, "Is the mint kurta in stock?")
@@ -80,8 +93,12 @@ def test_markdown_answers_render_safely_and_javascript_links_stay_inert(live_sta
         .map(a => [a.textContent, a.getAttribute('href'), a.rel, a.target])""")
     assert links == [
         ["the product page", "https://shop.example/kurta?x=1", "noopener noreferrer", "_blank"],
-        ["https://shop.example/returns", "https://shop.example/returns", "noopener noreferrer",
-         "_blank"],
+        [
+            "https://shop.example/returns",
+            "https://shop.example/returns",
+            "noopener noreferrer",
+            "_blank",
+        ],
     ]
     assert "click me" in bubble.inner_text() and "data" in bubble.inner_text()
     bubble.get_by_text("click me").click()
@@ -92,8 +109,9 @@ def test_markdown_answers_render_safely_and_javascript_links_stay_inert(live_sta
     assert page.evaluate(f"{ROOT_JS}.querySelectorAll('img, script, [onerror]').length") == 0
 
 
-def test_a_page_whose_origin_is_not_allowed_shows_no_bubble_and_says_why(live_stack,
-                                                                         page_server, page):
+def test_a_page_whose_origin_is_not_allowed_shows_no_bubble_and_says_why(
+    live_stack, page_server, page
+):
     warnings = []
     page.on("console", lambda m: warnings.append(m.text))
     url = page_server.add("/not-allowed/", shop_page(live_stack, live_stack.site_key))
@@ -103,8 +121,7 @@ def test_a_page_whose_origin_is_not_allowed_shows_no_bubble_and_says_why(live_st
     assert not any("CORS" in w for w in warnings), "a clear message, not a generic CORS error"
 
 
-def test_two_sites_on_one_host_keep_separate_sessions(live_stack, fake, page_server, context,
-                                                      page):
+def test_two_sites_on_one_host_keep_separate_sessions(live_stack, fake, page_server, context, page):
     widget_pages.allow_origin(live_stack, live_stack.site_key, page_server.origin)
     other = create_site(live_stack, "Second shop", page_server.origin)
     first_url = page_server.add("/first/", shop_page(live_stack, live_stack.site_key))
@@ -127,8 +144,7 @@ def test_two_sites_on_one_host_keep_separate_sessions(live_stack, fake, page_ser
     assert shadow(page, ".bubble").filter(has_text="second shop").count() == 0
 
 
-def test_start_a_new_conversation_after_the_case_was_closed(live_stack, fake, shop, context,
-                                                            page):
+def test_start_a_new_conversation_after_the_case_was_closed(live_stack, fake, shop, context, page):
     page.goto(shop)
     open_panel(page)
     send(page, "I want to return my kurta")

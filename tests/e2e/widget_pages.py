@@ -82,18 +82,22 @@ def allow_origin(stack, site_key: str, origin: str) -> None:
 
 
 def create_site(stack, name: str, origin: str, **fields) -> str:
-    out = stack.manage("createsite", "--name", name, "--origin", origin,
-                       "--base-url", stack.widget_url)
+    out = stack.manage(
+        "createsite", "--name", name, "--origin", origin, "--base-url", stack.widget_url
+    )
     key = re.search(r"Site key: (\S+)", out).group(1)
     if fields:
-        stack.shell("from chatwidget.models import Site\n"
-                    f"Site.objects.filter(key={key!r}).update(**{fields!r})\n")
+        stack.shell(
+            "from chatwidget.models import Site\n"
+            f"Site.objects.filter(key={key!r}).update(**{fields!r})\n"
+        )
     return key
 
 
 def session_cookies(context, url: str) -> dict[str, str]:
-    return {c["name"]: c["value"] for c in context.cookies(url)
-            if c["name"].startswith("cw_session_")}
+    return {
+        c["name"]: c["value"] for c in context.cookies(url) if c["name"].startswith("cw_session_")
+    }
 
 
 def axe_violations(page) -> list[dict]:
@@ -111,7 +115,8 @@ def axe_violations(page) -> list[dict]:
              return (await axe.run(document, {resultTypes: ['violations']})).violations
              .map(v => ({id: v.id, impact: v.impact, help: v.help,
                          nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}));
-           }""")
+           }"""
+    )
     return found
 
 
@@ -147,11 +152,15 @@ def staff_user(stack, username: str = "wendy") -> tuple[str, str]:
 def staff_reply_in_admin(stack, browser, token: str, text: str) -> None:
     """A staff member logs in, opens the case of the conversation with `token` and replies."""
     username, password = staff_user(stack)
-    case_id = stack.shell(
-        "import hashlib\nfrom handover.models import Case\n"
-        f"print(Case.objects.filter(conversation__token_hash="
-        f"hashlib.sha256({token!r}.encode()).hexdigest()).latest('pk').pk)\n"
-    ).strip().splitlines()[-1]
+    case_id = (
+        stack.shell(
+            "import hashlib\nfrom handover.models import Case\n"
+            f"print(Case.objects.filter(conversation__token_hash="
+            f"hashlib.sha256({token!r}.encode()).hexdigest()).latest('pk').pk)\n"
+        )
+        .strip()
+        .splitlines()[-1]
+    )
     ctx = browser.new_context()
     try:
         admin = ctx.new_page()
@@ -176,5 +185,3 @@ def open_panel(page) -> None:
 def send(page, text: str) -> None:
     shadow(page, "textarea").fill(text)
     shadow(page, "textarea").press("Enter")
-
-

@@ -23,7 +23,10 @@ def outsider(db):
 
 @pytest.fixture
 def conversation(site):
-    return ConversationFactory(site=site, texts=[
-        "I need the mint kurta KU-2291-M in size L.",
-        "Please write to anna@example.com or call +49 30 1234567.",
-    ])
+    return ConversationFactory(
+        site=site,
+        texts=[
+            "I need the mint kurta KU-2291-M in size L.",
+            "Please write to anna@example.com or call +49 30 1234567.",
+        ],
+    )

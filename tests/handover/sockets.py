@@ -18,7 +18,16 @@ async def staff_socket(user, path: str, *, origin: str | None = "http://testserv
         client.force_login(user)
         return client.cookies[settings.SESSION_COOKIE_NAME].value
 
-    headers = [(b"cookie", f"{settings.SESSION_COOKIE_NAME}={await database_sync_to_async(login)()}".encode())] if user else []
+    headers = (
+        [
+            (
+                b"cookie",
+                f"{settings.SESSION_COOKIE_NAME}={await database_sync_to_async(login)()}".encode(),
+            )
+        ]
+        if user
+        else []
+    )
     if origin:
         headers.append((b"origin", origin.encode()))
     headers.append((b"host", b"testserver"))  # as a browser sends it (the admin's host)

@@ -35,10 +35,15 @@ def action_url(case, action) -> str:
 
 @pytest.fixture
 def case(conversation):
-    Core.objects.create(conversation=conversation, version=1, covers_through_seq=2,
-                        source="model", data=CORE)
-    return services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                     reason="wants to talk about the fit", now=OPEN_TIME)
+    Core.objects.create(
+        conversation=conversation, version=1, covers_through_seq=2, source="model", data=CORE
+    )
+    return services.handover_request(
+        conversation_id=conversation.pk,
+        trigger="visitor",
+        reason="wants to talk about the fit",
+        now=OPEN_TIME,
+    )
 
 
 def login(client, user):
@@ -51,8 +56,10 @@ def login(client, user):
 
 def test_list_shows_waiting_cases_first_oldest_first_with_a_count(client, site, staff_user):
     convs = [ConversationFactory(site=site, texts=[f"visitor {i}"]) for i in range(4)]
-    cases = [services.handover_request(conversation_id=c.pk, trigger="visitor", now=OPEN_TIME)
-             for c in convs]
+    cases = [
+        services.handover_request(conversation_id=c.pk, trigger="visitor", now=OPEN_TIME)
+        for c in convs
+    ]
     services.case_claim(case_id=cases[0].pk, user=staff_user)  # oldest, but not waiting
     now = timezone.now()
     for i, c in enumerate(cases):
@@ -70,10 +77,16 @@ def test_list_filters_by_state_site_and_waiting_time(client, site, staff_user):
     from chatwidget.services import site_create
 
     other = site_create(name="Other shop", origins=["http://other.test"])
-    old = services.handover_request(conversation_id=ConversationFactory(site=site, texts=["a"]).pk,
-                                    trigger="visitor", now=OPEN_TIME)
-    new = services.handover_request(conversation_id=ConversationFactory(site=other, texts=["b"]).pk,
-                                    trigger="visitor", now=OPEN_TIME)
+    old = services.handover_request(
+        conversation_id=ConversationFactory(site=site, texts=["a"]).pk,
+        trigger="visitor",
+        now=OPEN_TIME,
+    )
+    new = services.handover_request(
+        conversation_id=ConversationFactory(site=other, texts=["b"]).pk,
+        trigger="visitor",
+        now=OPEN_TIME,
+    )
     Case.objects.filter(pk=old.pk).update(requested_at=timezone.now() - timedelta(minutes=45))
     client = login(client, staff_user)
     url = reverse("admin:handover_case_changelist")
@@ -93,20 +106,34 @@ def test_list_filters_by_state_site_and_waiting_time(client, site, staff_user):
 
 
 def test_case_page_shows_reason_core_contact_then_collapsed_transcript_masked(
-        client, case, staff_user):
+    client, case, staff_user
+):
     response = login(client, staff_user).get(case_url(case))
     assert response.status_code == 200
     html = response.content.decode()
-    positions = [html.index(marker) for marker in (
-        'id="case-reason"', 'id="case-core"', 'id="case-contact"', 'id="case-transcript"')]
+    positions = [
+        html.index(marker)
+        for marker in (
+            'id="case-reason"',
+            'id="case-core"',
+            'id="case-contact"',
+            'id="case-transcript"',
+        )
+    ]
     assert positions == sorted(positions), "reason, core, contact, transcript: in this order"
     assert "wants to talk about the fit" in html
-    for shown in ("a mint cotton kurta in size L for the office", "KU-2291-M",
-                  "cotton kurta, mint", "size: L", "asked for the postcode",
-                  "send the size chart", "for the small flat \u2192 for the office"):
+    for shown in (
+        "a mint cotton kurta in size L for the office",
+        "KU-2291-M",
+        "cotton kurta, mint",
+        "size: L",
+        "asked for the postcode",
+        "send the size chart",
+        "for the small flat \u2192 for the office",
+    ):
         assert shown in html, shown
-    transcript = html[html.index('<details id="transcript">'):]
-    assert "<details id=\"transcript\">" in html and "<details id=\"transcript\" open" not in html
+    transcript = html[html.index('<details id="transcript">') :]
+    assert '<details id="transcript">' in html and '<details id="transcript" open' not in html
     assert "I need the mint kurta KU-2291-M in size L." in transcript
     assert "anna@example.com" not in html and "1234567" not in html, "masked everywhere"
     assert "a\u2022\u2022\u2022@e\u2022\u2022\u2022.com" in html
@@ -117,8 +144,10 @@ def test_staff_sees_no_reveal_and_cannot_reveal(client, case, staff_user):
     client = login(client, staff_user)
     html = client.get(case_url(case)).content.decode()
     assert 'name="reason"' not in html
-    response = client.post(reverse("admin:handover_case_reveal", args=[case.pk]),
-                           {"target": "contact:0", "reason": "customer called back"})
+    response = client.post(
+        reverse("admin:handover_case_reveal", args=[case.pk]),
+        {"target": "contact:0", "reason": "customer called back"},
+    )
     assert response.status_code == 403
     assert "anna@example.com" not in response.content.decode()
     assert not AuditEvent.objects.filter(action="reveal").exists()
@@ -128,20 +157,26 @@ def test_staff_sees_no_reveal_and_cannot_reveal(client, case, staff_user):
 def test_owner_reveals_one_field_with_a_reason_and_it_is_logged(client, case, owner_user):
     client = login(client, owner_user)
     assert 'name="reason"' in client.get(case_url(case)).content.decode()
-    refused = client.post(reverse("admin:handover_case_reveal", args=[case.pk]),
-                          {"target": "contact:0", "reason": ""})
+    refused = client.post(
+        reverse("admin:handover_case_reveal", args=[case.pk]), {"target": "contact:0", "reason": ""}
+    )
     assert "anna@example.com" not in refused.content.decode()
     assert not AuditEvent.objects.exists(), "no reason, no reveal"
 
-    response = client.post(reverse("admin:handover_case_reveal", args=[case.pk]),
-                           {"target": "contact:0", "reason": "calling the customer back"})
+    response = client.post(
+        reverse("admin:handover_case_reveal", args=[case.pk]),
+        {"target": "contact:0", "reason": "calling the customer back"},
+    )
     html = response.content.decode()
     assert response.status_code == 200 and "anna@example.com" in html
     assert "1234567" not in html, "only the field asked for"
     assert "no-store" in response["Cache-Control"]
     event = AuditEvent.objects.get()
-    assert (event.action, event.actor, event.reason) == ("reveal", owner_user,
-                                                         "calling the customer back")
+    assert (event.action, event.actor, event.reason) == (
+        "reveal",
+        owner_user,
+        "calling the customer back",
+    )
     assert event.target == f"case {case.pk} / contact 0"
     assert event.conversation_ref == case.conversation_id and event.at
     assert "anna" not in str(event.details), "the log holds no values"
@@ -152,16 +187,19 @@ def test_owner_reveals_one_field_with_a_reason_and_it_is_logged(client, case, ow
 
 def test_owner_reveals_the_transcript(client, case, owner_user):
     client = login(client, owner_user)
-    response = client.post(reverse("admin:handover_case_reveal", args=[case.pk]),
-                           {"target": "transcript", "reason": "dispute about the order"})
+    response = client.post(
+        reverse("admin:handover_case_reveal", args=[case.pk]),
+        {"target": "transcript", "reason": "dispute about the order"},
+    )
     html = response.content.decode()
     assert "Please write to anna@example.com or call +49 30 1234567." in html
     assert AuditEvent.objects.get().details["field"] == "transcript"
 
 
 def test_reveal_log_is_read_only(client, case, owner_user):
-    services.plaintext_reveal(case_id=case.pk, user=owner_user, target="contact:1",
-                              reason="verify the phone number")
+    services.plaintext_reveal(
+        case_id=case.pk, user=owner_user, target="contact:1", reason="verify the phone number"
+    )
     client = login(client, owner_user)
     event = AuditEvent.objects.get()
     url = reverse("admin:handover_revealevent_change", args=[event.pk])
@@ -169,8 +207,9 @@ def test_reveal_log_is_read_only(client, case, owner_user):
     client.post(url, {"reason": "changed"})
     event.refresh_from_db()
     assert event.reason == "verify the phone number"
-    assert client.get(reverse("admin:handover_revealevent_delete", args=[event.pk])
-                      ).status_code == 403
+    assert (
+        client.get(reverse("admin:handover_revealevent_delete", args=[event.pk])).status_code == 403
+    )
 
 
 def test_user_without_a_role_sees_no_cases(client, case, outsider):
@@ -197,8 +236,9 @@ def test_claim_reply_and_resolve_from_the_case_page(client, case, staff_user):
     case.refresh_from_db()
     assert case.status == "human" and case.claimed_by == staff_user
 
-    response = client.post(action_url(case, "reply"), {"text": "The kurta ships today."},
-                           HTTP_X_REQUESTED_WITH="fetch")
+    response = client.post(
+        action_url(case, "reply"), {"text": "The kurta ships today."}, HTTP_X_REQUESTED_WITH="fetch"
+    )
     assert response.status_code == 200 and response.json()["ok"]
     staff_turn = Turn.objects.get(role="staff")
     assert staff_turn.text == "The kurta ships today." and staff_turn.author == staff_user
@@ -216,8 +256,9 @@ def test_claim_reply_and_resolve_from_the_case_page(client, case, staff_user):
 def test_reply_to_a_closed_case_is_refused(client, case, staff_user):
     services.case_release(case_id=case.pk, user=staff_user)
     client = login(client, staff_user)
-    response = client.post(action_url(case, "reply"), {"text": "hello"},
-                           HTTP_X_REQUESTED_WITH="fetch")
+    response = client.post(
+        action_url(case, "reply"), {"text": "hello"}, HTTP_X_REQUESTED_WITH="fetch"
+    )
     assert response.status_code == 409 and not response.json()["ok"]
     assert not Turn.objects.filter(role="staff").exists()
 
@@ -252,9 +293,10 @@ def test_case_page_queries_do_not_grow_with_the_transcript(client, site, staff_u
     client = login(client, staff_user)
     counts = []
     for n in (2, 20):
-        conv = ConversationFactory(site=site, texts=[f"message {i} from anna@example.com" for i in range(n)])
-        case = services.handover_request(conversation_id=conv.pk, trigger="visitor",
-                                         now=OPEN_TIME)
+        conv = ConversationFactory(
+            site=site, texts=[f"message {i} from anna@example.com" for i in range(n)]
+        )
+        case = services.handover_request(conversation_id=conv.pk, trigger="visitor", now=OPEN_TIME)
         with CaptureQueriesContext(connection) as ctx:
             assert client.get(case_url(case)).status_code == 200
         counts.append(len(ctx.captured_queries))

@@ -17,13 +17,15 @@ pytestmark = pytest.mark.django_db
 
 
 def resolved_case(conversation, staff_user, *, days_ago: int) -> Case:
-    case = services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                     reason="my parcel to Hauptstrasse 5 never came",
-                                     now=OPEN_TIME)
+    case = services.handover_request(
+        conversation_id=conversation.pk,
+        trigger="visitor",
+        reason="my parcel to Hauptstrasse 5 never came",
+        now=OPEN_TIME,
+    )
     services.case_claim(case_id=case.pk, user=staff_user)
     services.case_resolve(case_id=case.pk, user=staff_user, note="Resent the parcel.")
-    Case.objects.filter(pk=case.pk).update(
-        resolved_at=timezone.now() - timedelta(days=days_ago))
+    Case.objects.filter(pk=case.pk).update(resolved_at=timezone.now() - timedelta(days=days_ago))
     return Case.objects.get(pk=case.pk)
 
 
@@ -44,12 +46,15 @@ def test_a_case_within_its_run_off_keeps_its_reason(conversation, staff_user):
 
 @pytest.mark.parametrize("target", ["transcript", "contact:0"])
 def test_reveal_of_an_expired_case_says_so_and_writes_no_audit_event(
-        client, conversation, staff_user, owner_user, target):
+    client, conversation, staff_user, owner_user, target
+):
     case = resolved_case(conversation, staff_user, days_ago=31)  # not purged yet
     client.force_login(owner_user)
-    response = client.post(reverse("admin:handover_case_reveal", args=[case.pk]),
-                           {"target": target, "reason": "customer asked for a copy"},
-                           follow=True)  # back to the case page, with the message
+    response = client.post(
+        reverse("admin:handover_case_reveal", args=[case.pk]),
+        {"target": target, "reason": "customer asked for a copy"},
+        follow=True,
+    )  # back to the case page, with the message
     html = response.content.decode()
     assert "This case has expired" in html
     assert "anna@example.com" not in html and "KU-2291-M" not in html
@@ -59,7 +64,9 @@ def test_reveal_of_an_expired_case_says_so_and_writes_no_audit_event(
 def test_reveal_within_the_run_off_still_works(client, conversation, staff_user, owner_user):
     case = resolved_case(conversation, staff_user, days_ago=5)
     client.force_login(owner_user)
-    response = client.post(reverse("admin:handover_case_reveal", args=[case.pk]),
-                           {"target": "transcript", "reason": "customer asked for a copy"})
+    response = client.post(
+        reverse("admin:handover_case_reveal", args=[case.pk]),
+        {"target": "transcript", "reason": "customer asked for a copy"},
+    )
     assert "anna@example.com" in response.content.decode()
     assert AuditEvent.objects.count() == 1

@@ -22,11 +22,11 @@ def hold(conversation):
     return conv.case_hold, conv.case_resolved_at
 
 
-def test_open_cases_hold_the_transcript_and_resolution_starts_the_run_off(
-        conversation, staff_user):
+def test_open_cases_hold_the_transcript_and_resolution_starts_the_run_off(conversation, staff_user):
     assert hold(conversation) == (False, None)
-    case = services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                     now=OPEN_TIME)
+    case = services.handover_request(
+        conversation_id=conversation.pk, trigger="visitor", now=OPEN_TIME
+    )
     assert hold(conversation) == (True, None)
     services.case_claim(case_id=case.pk, user=staff_user)
     assert hold(conversation) == (True, None), "claiming changes nothing: still open"
@@ -35,8 +35,9 @@ def test_open_cases_hold_the_transcript_and_resolution_starts_the_run_off(
 
 
 def test_release_ends_the_hold_without_a_run_off(conversation, staff_user):
-    case = services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                     now=OPEN_TIME)
+    case = services.handover_request(
+        conversation_id=conversation.pk, trigger="visitor", now=OPEN_TIME
+    )
     services.case_release(case_id=case.pk, user=staff_user)
     assert hold(conversation) == (False, None)
 
@@ -47,8 +48,9 @@ def test_take_over_holds_the_transcript(conversation, staff_user):
 
 
 def test_case_copies_go_after_the_run_off_and_the_note_stays(conversation, staff_user):
-    case = services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                     now=OPEN_TIME)
+    case = services.handover_request(
+        conversation_id=conversation.pk, trigger="visitor", now=OPEN_TIME
+    )
     services.case_claim(case_id=case.pk, user=staff_user)
     services.case_resolve(case_id=case.pk, user=staff_user, note="Sent the size chart.")
     assert Case.objects.get(pk=case.pk).contact, "the case holds the visitor's contact"

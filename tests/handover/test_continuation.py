@@ -80,11 +80,11 @@ def test_the_link_leads_to_the_shop_and_the_code_works_once(shop):
     response = client.get(f"/continue/{code}/")
     assert response.status_code == 302 and response["Location"] == f"{SHOP}/#cw-continue={code}"
     url = f"/widget/v1/{shop.key}/continue"
-    refused = client.post(url, {"code": code}, content_type="application/json",
-                          HTTP_ORIGIN="http://evil.test")
+    refused = client.post(
+        url, {"code": code}, content_type="application/json", HTTP_ORIGIN="http://evil.test"
+    )
     assert refused.status_code == 403
-    answer = client.post(url, {"code": code}, content_type="application/json",
-                         HTTP_ORIGIN=SHOP)
+    answer = client.post(url, {"code": code}, content_type="application/json", HTTP_ORIGIN=SHOP)
     assert answer.status_code == 200 and answer["Access-Control-Allow-Origin"] == SHOP
     token = answer.json()["session"]
     assert conversation_get_by_token(site_id=shop.pk, token=token).pk == case.conversation_id
@@ -107,7 +107,8 @@ def test_a_forged_expired_or_foreign_code_is_refused(shop, settings):
 
 @pytest.mark.django_db
 def test_the_transcript_by_email_goes_only_to_an_address_written_in_the_chat(
-        shop, django_capture_on_commit_callbacks):
+    shop, django_capture_on_commit_callbacks
+):
     from handover.services.continuation import transcript_email_send
 
     with_address = ConversationFactory(site=shop, texts=["Mail me at anna@example.com"])
@@ -117,16 +118,21 @@ def test_the_transcript_by_email_goes_only_to_an_address_written_in_the_chat(
     url = f"/widget/v1/{shop.key}/transcript-email"
 
     def ask(conv):
-        return client.post(url, {"session": conv.token}, content_type="application/json",
-                           HTTP_ORIGIN=SHOP)
+        return client.post(
+            url, {"session": conv.token}, content_type="application/json", HTTP_ORIGIN=SHOP
+        )
 
     with django_capture_on_commit_callbacks() as queued:
         assert ask(without).status_code == 409
         assert ask(with_address).status_code == 202
         assert ask(with_address).status_code == 202  # accepted, but not queued twice
     assert len(queued) == 1
-    assert client.post(url, {"session": "nope"}, content_type="application/json",
-                       HTTP_ORIGIN=SHOP).status_code == 404
+    assert (
+        client.post(
+            url, {"session": "nope"}, content_type="application/json", HTTP_ORIGIN=SHOP
+        ).status_code
+        == 404
+    )
 
     assert transcript_email_send(conversation_id=with_address.pk)
     assert not transcript_email_send(conversation_id=without.pk)

@@ -54,21 +54,42 @@ def worker(tmp_path, smtp):
         pytest.skip("needs PostgreSQL (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL)")
     db = connection.settings_dict
     env = {k: v for k, v in os.environ.items() if k != "TEST_DB_NAME"}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
-        "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
-                             f"{db['PORT'] or 5432}/{db['NAME']}",
-        "TEST_WORKER_EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}",
-        "PUBLIC_URL": "http://chat.test",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
+            "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}",
+            "TEST_WORKER_EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}",
+            "PUBLIC_URL": "http://chat.test",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     log_path = tmp_path / "worker.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "chatwidget", "-b", settings.TEST_REDIS_URL,
-             "worker", "--pool", "solo", "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "-l", "INFO"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "chatwidget",
+                "-b",
+                settings.TEST_REDIS_URL,
+                "worker",
+                "--pool",
+                "solo",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-l",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     # this process queues on the same broker (the web process's role): the connection and
     # producer pools an earlier test made for the in-memory broker are dropped
     old = app.conf.broker_url
@@ -102,7 +123,8 @@ def wait_for(check, *, what: str, log_path: Path, timeout: float = 60):
 
 
 def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
-        site, smtp, worker, settings):
+    site, smtp, worker, settings
+):
     inbox, _ = smtp
     site.allowed_origins = [SHOP]
     site.staff_hours = "mon-fri 09:00-17:00"
@@ -114,8 +136,9 @@ def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     services.case_claim(case_id=case.pk, user=staff)
     services.staff_reply(case_id=case.pk, user=staff, text="Your parcel left today.")
 
-    rcpt, message = wait_for(lambda: inbox.messages and inbox.messages[0], what="the e-mail",
-                             log_path=worker[1])
+    rcpt, message = wait_for(
+        lambda: inbox.messages and inbox.messages[0], what="the e-mail", log_path=worker[1]
+    )
     assert rcpt == ["anna@example.com"]
     body = message.get_payload(decode=True).decode()
     assert "Your parcel left today." in body
@@ -125,8 +148,12 @@ def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     landing = client.get(link)
     assert landing.status_code == 302 and landing["Location"].startswith(SHOP + "/#cw-continue=")
     code = landing["Location"].split("#cw-continue=", 1)[1]
-    answer = client.post(f"/widget/v1/{site.key}/continue", {"code": code},
-                         content_type="application/json", HTTP_ORIGIN=SHOP)
+    answer = client.post(
+        f"/widget/v1/{site.key}/continue",
+        {"code": code},
+        content_type="application/json",
+        HTTP_ORIGIN=SHOP,
+    )
     assert answer.status_code == 200
     token = answer.json()["session"]
 
@@ -135,8 +162,9 @@ def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     from chatwidget.asgi import application
 
     async def hello() -> dict:
-        comm = WebsocketCommunicator(application, f"/ws/chat/{site.key}/",
-                                     headers=[(b"origin", SHOP.encode())])
+        comm = WebsocketCommunicator(
+            application, f"/ws/chat/{site.key}/", headers=[(b"origin", SHOP.encode())]
+        )
         connected, _ = await comm.connect()
         assert connected
         await comm.send_json_to({"type": "hello", "session": token})

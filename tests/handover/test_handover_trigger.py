@@ -55,8 +55,11 @@ def closed_today(site) -> None:
 
 async def test_model_tool_call_hands_over_and_the_bot_falls_silent(site, connect, fake_llm):
     await always_open(site)
-    fake_llm.script.append(ToolCallReply(arguments={"reason": "refund needs a decision"},
-                                         text="Let me get a colleague."))
+    fake_llm.script.append(
+        ToolCallReply(
+            arguments={"reason": "refund needs a decision"}, text="Let me get a colleague."
+        )
+    )
     c = await connect(site.key)
     await c.hello()
     await c.say("I want a refund for order 55-1031 and the bot cannot decide", "m1")
@@ -67,11 +70,15 @@ async def test_model_tool_call_hands_over_and_the_bot_falls_silent(site, connect
     assistant = [f for f in frames if f["type"] == "message" and f["role"] == "assistant"]
     assert assistant and assistant[0]["text"] == "Let me get a colleague."
     case = await only_case()
-    assert (case.trigger, case.reason, case.status) == ("model", "refund needs a decision",
-                                                        "waiting")
+    assert (case.trigger, case.reason, case.status) == (
+        "model",
+        "refund needs a decision",
+        "waiting",
+    )
     # the tool was offered to the model with the request; the reply text was never parsed
-    assert any(t["function"]["name"] == "request_handover"
-               for t in fake_llm.requests[0].get("tools", []))
+    assert any(
+        t["function"]["name"] == "request_handover" for t in fake_llm.requests[0].get("tools", [])
+    )
 
     n = answers_asked(fake_llm)
     await c.say("hello? is anyone there?", "m2")
@@ -107,7 +114,8 @@ async def test_visitor_control_hands_over(site, connect, fake_llm):
 
 
 async def test_staff_reply_reaches_every_tab_and_release_brings_the_bot_back(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     await always_open(site)
     tab1 = await connect(site.key)
     await tab1.hello()
@@ -119,7 +127,9 @@ async def test_staff_reply_reaches_every_tab_and_release_brings_the_bot_back(
     await tab1.send({"type": "handover", "reason": ""})
     for tab in (tab1, tab2):
         await tab.recv_until("state", state="waiting")
-    staff = await database_sync_to_async(UserFactory)(username="sam", role="Staff", first_name="Sam")
+    staff = await database_sync_to_async(UserFactory)(
+        username="sam", role="Staff", first_name="Sam"
+    )
     case = await only_case()
 
     await database_sync_to_async(services.case_claim)(case_id=case.pk, user=staff)
@@ -129,7 +139,8 @@ async def test_staff_reply_reaches_every_tab_and_release_brings_the_bot_back(
         assert joined["text"] == "Sam from the team has joined the conversation."
 
     await database_sync_to_async(services.staff_reply)(
-        case_id=case.pk, user=staff, text="Hi, Sam here. The kurta ships tomorrow.")
+        case_id=case.pk, user=staff, text="Hi, Sam here. The kurta ships tomorrow."
+    )
     for tab in (tab1, tab2):
         msg, _ = await tab.recv_until("message", role="staff")
         assert msg["text"] == "Hi, Sam here. The kurta ships tomorrow."
@@ -155,8 +166,9 @@ async def test_resolve_closes_the_widget(site, connect, fake_llm):
     case = await only_case()
     await database_sync_to_async(services.staff_reply)(case_id=case.pk, user=staff, text="Hi!")
     await c.recv_until("state", state="human")
-    await database_sync_to_async(services.case_resolve)(case_id=case.pk, user=staff,
-                                                        note="Answered.")
+    await database_sync_to_async(services.case_resolve)(
+        case_id=case.pk, user=staff, note="Answered."
+    )
     await c.recv_until("state", state="closed")
     note, _ = await c.recv_until("message", role="system")
     assert "closed this conversation" in note["text"]
@@ -179,7 +191,9 @@ async def test_outside_hours_the_visitor_leaves_contact_for_a_call_back(site, co
     assert case.outside_hours and case.callback_requested
     assert [c_["kind"] for c_ in case.contact] == ["phone"]
     core = await database_sync_to_async(
-        lambda: Core.objects.filter(conversation_id=case.conversation_id)
-        .order_by("-version").first())()
+        lambda: (
+            Core.objects.filter(conversation_id=case.conversation_id).order_by("-version").first()
+        )
+    )()
     assert any("Call back" in p for p in core.data["promises"])
     await asyncio.sleep(0)

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 def test_hours_are_described_with_the_zone_they_are_in():
     spec = "mon-fri 09:00-17:00"
     assert hours_describe(spec=spec, language="en", time_zone="America/New_York") == (
-        "Mon\u2013Fri 09:00\u201317:00 (America/New_York)")
+        "Mon\u2013Fri 09:00\u201317:00 (America/New_York)"
+    )
     assert hours_describe(spec=spec, language="en") == "Mon\u2013Fri 09:00\u201317:00"
 
 
@@ -24,8 +25,9 @@ def test_outside_hours_notice_names_the_site_zone_and_the_banner_agrees(site):
     site.time_zone = "Asia/Kolkata"
     site.save()
     conv = ConversationFactory(site=site, texts=["Where is my parcel?"])
-    services.handover_request(conversation_id=conv.pk, trigger="visitor", reason="parcel",
-                              now=CLOSED_TIME)
+    services.handover_request(
+        conversation_id=conv.pk, trigger="visitor", reason="parcel", now=CLOSED_TIME
+    )
     notice = Turn.objects.filter(conversation=conv, role="system").latest("seq").text
     assert "not available right now" in notice and "(Asia/Kolkata)" in notice
     banner = str(WIDGET_STRINGS["waiting"])

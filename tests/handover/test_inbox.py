@@ -30,8 +30,11 @@ def _open_case(site, texts=("I need KU-2291-M in L",)) -> Case:
 
 
 def _notices(case: Case) -> list[str]:
-    return list(Turn.objects.filter(conversation_id=case.conversation_id, role=TurnRole.SYSTEM)
-                .values_list("text", flat=True))
+    return list(
+        Turn.objects.filter(conversation_id=case.conversation_id, role=TurnRole.SYSTEM).values_list(
+            "text", flat=True
+        )
+    )
 
 
 def _limit(user, site) -> None:
@@ -92,9 +95,11 @@ async def test_inbox_socket_sends_rows_for_new_message_claim_and_resolve(site):
     assert row["id"] == case.pk and row["status"] == "waiting" and row["unread"] == 0
 
     def visitor_writes():
-        turn = turn_append(conversation_id=case.conversation_id, role=TurnRole.VISITOR,
-                           text="Hello? Anyone there?").turn
+        turn = turn_append(
+            conversation_id=case.conversation_id, role=TurnRole.VISITOR, text="Hello? Anyone there?"
+        ).turn
         services.handover_visitor_message(conversation_id=case.conversation_id, seq=turn.seq)
+
     await database_sync_to_async(visitor_writes)()
     frame = await recv_json(comm)
     assert frame["type"] == "inbox" and frame["row"]["unread"] == 1
@@ -204,6 +209,7 @@ def test_owners_manage_canned_replies_and_staff_read_them(site):
     assert staff.has_perm("handover.view_cannedreply")
     assert not staff.has_perm("handover.change_cannedreply")
     url = reverse("admin:handover_cannedreply_add")
-    response = _client(owner).post(url, {"site": site.pk, "title": "Hi", "shortcut": "hi",
-                                         "text": "Hello!", "position": 0})
+    response = _client(owner).post(
+        url, {"site": site.pk, "title": "Hi", "shortcut": "hi", "text": "Hello!", "position": 0}
+    )
     assert response.status_code == 302 and CannedReply.objects.get().shortcut == "hi"

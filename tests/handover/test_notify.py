@@ -21,12 +21,17 @@ def eager_celery():
 
 
 def test_new_case_sends_one_mail_after_commit_without_conversation_text(
-        conversation, settings, eager_celery, django_capture_on_commit_callbacks):
+    conversation, settings, eager_celery, django_capture_on_commit_callbacks
+):
     settings.HANDOVER_NOTIFY_EMAIL = "team@shop.test"
     settings.PUBLIC_URL = "https://chat.shop.test"
     with django_capture_on_commit_callbacks(execute=False) as pending:
-        case = services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                         reason="KU-2291-M fit question", now=OPEN_TIME)
+        case = services.handover_request(
+            conversation_id=conversation.pk,
+            trigger="visitor",
+            reason="KU-2291-M fit question",
+            now=OPEN_TIME,
+        )
     assert mail.outbox == [], "nothing is sent before the transaction commits"
     for callback in pending:
         callback()
@@ -39,19 +44,20 @@ def test_new_case_sends_one_mail_after_commit_without_conversation_text(
         assert private not in message.body + message.subject
 
 
-def test_no_mail_without_an_address(conversation, settings, eager_celery,
-                                    django_capture_on_commit_callbacks):
+def test_no_mail_without_an_address(
+    conversation, settings, eager_celery, django_capture_on_commit_callbacks
+):
     settings.HANDOVER_NOTIFY_EMAIL = ""
     with django_capture_on_commit_callbacks(execute=True):
-        services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                  now=OPEN_TIME)
+        services.handover_request(conversation_id=conversation.pk, trigger="visitor", now=OPEN_TIME)
     assert mail.outbox == []
 
 
 def test_no_mail_once_someone_has_claimed(conversation, settings, staff_user):
     settings.HANDOVER_NOTIFY_EMAIL = "team@shop.test"
-    case = services.handover_request(conversation_id=conversation.pk, trigger="visitor",
-                                     now=OPEN_TIME)
+    case = services.handover_request(
+        conversation_id=conversation.pk, trigger="visitor", now=OPEN_TIME
+    )
     services.case_claim(case_id=case.pk, user=staff_user)
     from handover.tasks import case_notify
 

@@ -34,10 +34,16 @@ async def test_widget_rates_the_resolved_case_and_the_comment_is_redacted(site, 
     c = await connect(site.key)
     welcome = await c.hello(session=conv.token)
     assert welcome["state"] == "closed"
-    assert await c.recv() == {"type": "rating", "askable": True, "score": None}, \
+    assert await c.recv() == {"type": "rating", "askable": True, "score": None}, (
         "a closed conversation with a resolved case: the widget asks"
-    await c.send({"type": "rating", "score": 4, "comment":
-                  "Quick help. Card 4111 1111 1111 1111, mail me at anna@example.com"})
+    )
+    await c.send(
+        {
+            "type": "rating",
+            "score": 4,
+            "comment": "Quick help. Card 4111 1111 1111 1111, mail me at anna@example.com",
+        }
+    )
     assert await c.recv() == {"type": "rating", "askable": True, "score": 4}
     rating = await database_sync_to_async(Rating.objects.get)(case=case)
     assert rating.score == 4 and rating.site_id == site.pk
@@ -59,8 +65,7 @@ async def test_widget_rates_the_resolved_case_and_the_comment_is_redacted(site, 
 
 
 @pytest.mark.asyncio
-async def test_rating_a_conversation_without_resolved_case_stores_nothing(site, connect,
-                                                                           fake_llm):
+async def test_rating_a_conversation_without_resolved_case_stores_nothing(site, connect, fake_llm):
     c = await connect(site.key)
     await c.hello()
     await c.say("Hello", "m1")

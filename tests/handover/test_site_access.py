@@ -22,8 +22,9 @@ def two_shops():
     for name in ("Kurta shop", "Tea shop"):
         site = site_create(name=name, origins=["http://shop.test"])
         conv = ConversationFactory(site=site, texts=[f"A question for the {name}."])
-        cases.append(services.handover_request(conversation_id=conv.pk, trigger="visitor",
-                                               now=OPEN_TIME))
+        cases.append(
+            services.handover_request(conversation_id=conv.pk, trigger="visitor", now=OPEN_TIME)
+        )
         shops.append(site)
     return shops, cases
 

@@ -20,8 +20,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
-
 def recv_until(ws, kind: str, timeout: float = 10, **match) -> dict:
     deadline = time.monotonic() + timeout
     while True:
@@ -43,13 +41,16 @@ def test_staff_reply_from_another_process_reaches_the_visitor(site, settings, tm
     site.staff_hours = ""
     site.save(update_fields=["staff_hours"])
     db = connection.settings_dict
-    database_url = (f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST']}:"
-                    f"{db['PORT']}/{db['NAME']}")
+    database_url = (
+        f"postgres://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    )
     # this process publishes through the same Redis as the Daphne process
-    settings.CHANNEL_LAYERS = {"default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [settings.TEST_REDIS_URL]},
-    }}
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [settings.TEST_REDIS_URL]},
+        }
+    }
     port = free_port()
     env = {
         **os.environ,
@@ -63,12 +64,29 @@ def test_staff_reply_from_another_process_reaches_the_visitor(site, settings, tm
     }
     log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115
     daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "chatwidget.asgi:application"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "chatwidget.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         wait_port(port, daphne)
-        with connect(f"ws://127.0.0.1:{port}/ws/chat/{site.key}/", origin="http://shop.test",
-                     open_timeout=10, close_timeout=2) as ws:
+        with connect(
+            f"ws://127.0.0.1:{port}/ws/chat/{site.key}/",
+            origin="http://shop.test",
+            open_timeout=10,
+            close_timeout=2,
+        ) as ws:
             ws.send(json.dumps({"type": "hello", "session": None, "last_seq": None}))
             recv_until(ws, "welcome")
             ws.send(json.dumps({"type": "message", "id": "m1", "text": "Is KU-2291-M in L?"}))

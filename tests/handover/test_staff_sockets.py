@@ -20,22 +20,26 @@ def open_case(site, texts=("I need KU-2291-M in L",)):
     return case, conv
 
 
-@pytest.mark.parametrize(("role", "origin", "allowed"), [
-    (None, "http://testserver", False),          # not logged in
-    ("outsider", "http://testserver", False),    # staff flag, but no role
-    ("Staff", "http://evil.example", False),     # another site's page with the cookie
-    ("Staff", None, False),                      # no Origin header
-    ("Staff", "http://testserver:8081", False),  # the same host, another port
-    ("Staff", "https://testserver", False),      # the same host, another scheme
-    ("Staff", "http://testserver", True),
-    ("Owner", "http://testserver", True),
-])
+@pytest.mark.parametrize(
+    ("role", "origin", "allowed"),
+    [
+        (None, "http://testserver", False),  # not logged in
+        ("outsider", "http://testserver", False),  # staff flag, but no role
+        ("Staff", "http://evil.example", False),  # another site's page with the cookie
+        ("Staff", None, False),  # no Origin header
+        ("Staff", "http://testserver:8081", False),  # the same host, another port
+        ("Staff", "https://testserver", False),  # the same host, another scheme
+        ("Staff", "http://testserver", True),
+        ("Owner", "http://testserver", True),
+    ],
+)
 async def test_who_may_open_the_case_socket(site, role, origin, allowed):
     case, _ = await open_case(site)
     user = None
     if role:
         user = await database_sync_to_async(UserFactory)(
-            username="u", role=None if role == "outsider" else role)
+            username="u", role=None if role == "outsider" else role
+        )
     comm, connected, _ = await staff_socket(user, f"/ws/staff/case/{case.pk}/", origin=origin)
     assert connected is allowed
     await comm.disconnect()

@@ -16,8 +16,14 @@ from tests.factories import CLOSED_TIME, OPEN_TIME, ConversationFactory, UserFac
 pytestmark = pytest.mark.django_db
 
 STATES = [s.value for s in ConversationState]
-ALLOWED = {("bot", "waiting"), ("bot", "human"), ("waiting", "human"), ("waiting", "bot"),
-           ("human", "bot"), ("human", "closed")}
+ALLOWED = {
+    ("bot", "waiting"),
+    ("bot", "human"),
+    ("waiting", "human"),
+    ("waiting", "bot"),
+    ("human", "bot"),
+    ("human", "closed"),
+}
 
 
 def state(conv) -> str:
@@ -25,8 +31,11 @@ def state(conv) -> str:
 
 
 def system_texts(conv) -> list[str]:
-    return list(Turn.objects.filter(conversation=conv, role="system").order_by("seq")
-                .values_list("text", flat=True))
+    return list(
+        Turn.objects.filter(conversation=conv, role="system")
+        .order_by("seq")
+        .values_list("text", flat=True)
+    )
 
 
 def callback_promises(conv) -> list[str]:
@@ -35,9 +44,12 @@ def callback_promises(conv) -> list[str]:
 
 
 def request(conv, **kw):
-    return services.handover_request(conversation_id=conv.pk, trigger=kw.pop("trigger", "visitor"),
-                                     reason=kw.pop("reason", "wants a person"),
-                                     now=kw.pop("now", OPEN_TIME))
+    return services.handover_request(
+        conversation_id=conv.pk,
+        trigger=kw.pop("trigger", "visitor"),
+        reason=kw.pop("reason", "wants a person"),
+        now=kw.pop("now", OPEN_TIME),
+    )
 
 
 @pytest.mark.parametrize(("current", "target"), list(itertools.product(STATES, STATES)))
@@ -59,7 +71,9 @@ def test_request_moves_to_waiting_and_stores_the_case(conversation):
     assert case.status == Case.Status.WAITING and case.trigger == "visitor"
     assert case.reason == "the visitor wants a person" and not case.outside_hours
     assert [(c["kind"], c["value"]) for c in case.contact] == [
-        ("email", "anna@example.com"), ("phone", "+49 30 1234567")]
+        ("email", "anna@example.com"),
+        ("phone", "+49 30 1234567"),
+    ]
     assert system_texts(conversation)[-1] == "A member of the team will reply here."
 
 
@@ -71,7 +85,9 @@ def test_a_second_request_changes_nothing(conversation):
 
 
 def test_request_tells_the_visitor_in_their_language(site):
-    conv = ConversationFactory(site=site, texts=["Ich möchte mit jemandem sprechen."], language="de")
+    conv = ConversationFactory(
+        site=site, texts=["Ich möchte mit jemandem sprechen."], language="de"
+    )
     request(conv)
     from django.utils import translation
     from django.utils.translation import gettext
@@ -91,10 +107,17 @@ def test_assistant_contact_details_are_not_taken_for_the_visitors(site):
 
 
 def test_the_case_stores_the_latest_core(conversation):
-    Core.objects.create(conversation=conversation, version=1, covers_through_seq=2,
-                        source="model", data={**core_empty(), "request": "mint kurta in L",
-                                              "objects": [{"kind": "article", "id": "KU-2291-M",
-                                                           "label": "cotton kurta, mint"}]})
+    Core.objects.create(
+        conversation=conversation,
+        version=1,
+        covers_through_seq=2,
+        source="model",
+        data={
+            **core_empty(),
+            "request": "mint kurta in L",
+            "objects": [{"kind": "article", "id": "KU-2291-M", "label": "cotton kurta, mint"}],
+        },
+    )
     case = request(conversation)
     case.refresh_from_db()
     assert case.core["request"] == "mint kurta in L" and case.core_version >= 1
@@ -115,13 +138,15 @@ def test_outside_hours_offers_a_call_back_and_the_contact_makes_it_a_promise(sit
     assert "e-mail address or phone number" in offer
     assert callback_promises(conv) == [], "no promise before contact details"
 
-    seq = turn_append(conversation_id=conv.pk, role="visitor",
-                      text="Sure: anna@example.com", client_id="x").turn.seq
+    seq = turn_append(
+        conversation_id=conv.pk, role="visitor", text="Sure: anna@example.com", client_id="x"
+    ).turn.seq
     services.handover_visitor_message(conversation_id=conv.pk, seq=seq)
     case.refresh_from_db()
     assert case.callback_requested
     assert [(c["kind"], c["value"], c["seq"]) for c in case.contact] == [
-        ("email", "anna@example.com", seq)]
+        ("email", "anna@example.com", seq)
+    ]
     core = Core.objects.filter(conversation=conv).order_by("-version").first()
     assert len(callback_promises(conv)) == 1
     assert case.core["promises"] == core.data["promises"]
@@ -129,8 +154,9 @@ def test_outside_hours_offers_a_call_back_and_the_contact_makes_it_a_promise(sit
     assert system_texts(conv)[-1].startswith("Thank you. We will get back to you")
 
     # a second contact detail adds to the case but makes no second promise
-    seq = turn_append(conversation_id=conv.pk, role="visitor", text="or +49 30 1234567",
-                      client_id="y").turn.seq
+    seq = turn_append(
+        conversation_id=conv.pk, role="visitor", text="or +49 30 1234567", client_id="y"
+    ).turn.seq
     services.handover_visitor_message(conversation_id=conv.pk, seq=seq)
     case.refresh_from_db()
     assert len(case.contact) == 2
@@ -146,9 +172,13 @@ def test_outside_hours_with_known_contact_promises_at_once(conversation):
 
 
 def test_core_promise_add_copies_the_latest_core(conversation):
-    Core.objects.create(conversation=conversation, version=3, covers_through_seq=2,
-                        source="model", data={**core_empty(), "request": "kurta",
-                                              "promises": ["send the size chart"]})
+    Core.objects.create(
+        conversation=conversation,
+        version=3,
+        covers_through_seq=2,
+        source="model",
+        data={**core_empty(), "request": "kurta", "promises": ["send the size chart"]},
+    )
     core = core_promise_add(conversation_id=conversation.pk, text="call back Monday")
     again = core_promise_add(conversation_id=conversation.pk, text="call back Monday")
     assert core.version == 4 and core.covers_through_seq == 2 and core.data["request"] == "kurta"
@@ -187,8 +217,11 @@ def test_assign_refuses_users_outside_the_roles(conversation, staff_user, outsid
 
 def test_staff_reply_to_a_waiting_case_claims_it(conversation, staff_user):
     case = request(conversation)
-    turn = services.staff_reply(case_id=case.pk, user=staff_user,
-                                text="Hello, I am Sam. My card 4111 1111 1111 1111 is not needed.")
+    turn = services.staff_reply(
+        case_id=case.pk,
+        user=staff_user,
+        text="Hello, I am Sam. My card 4111 1111 1111 1111 is not needed.",
+    )
     case.refresh_from_db()
     assert case.status == "human" and case.claimed_by == staff_user
     assert turn.role == "staff" and turn.author == staff_user
@@ -274,14 +307,32 @@ def test_roles_exist_after_migrations(db):
 
     staff = set(Group.objects.get(name="Staff").permissions.values_list("codename", flat=True))
     owner = set(Group.objects.get(name="Owner").permissions.values_list("codename", flat=True))
-    assert staff == {"view_case", "change_case", "view_conversation", "view_profile",
-                     "view_profilefact", "approve_profilefact", "view_cannedreply",
-                     "view_actioncall"}
-    assert not staff & {"reveal_plaintext", "change_retentionpolicy", "export_conversation",
-                        "erase_conversation", "view_auditevent"}
+    assert staff == {
+        "view_case",
+        "change_case",
+        "view_conversation",
+        "view_profile",
+        "view_profilefact",
+        "approve_profilefact",
+        "view_cannedreply",
+        "view_actioncall",
+    }
+    assert not staff & {
+        "reveal_plaintext",
+        "change_retentionpolicy",
+        "export_conversation",
+        "erase_conversation",
+        "view_auditevent",
+    }
     assert staff < owner
-    assert {"reveal_plaintext", "change_retentionpolicy", "export_conversation",
-            "erase_conversation", "approve_profilefact", "view_revealevent"} <= owner
+    assert {
+        "reveal_plaintext",
+        "change_retentionpolicy",
+        "export_conversation",
+        "erase_conversation",
+        "approve_profilefact",
+        "view_revealevent",
+    } <= owner
 
 
 def test_staff_role_cannot_reveal(db):
@@ -304,9 +355,22 @@ def test_a_promise_added_during_condensation_is_carried_forward(conversation, fa
     base = core_latest(conversation_id=conversation.pk)
     base_version = base.version if base else 0
     core_promise_add(conversation_id=conversation.pk, text="call back Monday 9-12")
-    step = _Step(data={"request": "a kurta", "objects": [], "constraints": [], "open_points": [],
-                       "promises": [], "corrections": [], "settled": []},
-                 covers_through=10_000, source="model", prompt_tokens=0, completion_tokens=0,
-                 repairs={}, base_version=base_version)
+    step = _Step(
+        data={
+            "request": "a kurta",
+            "objects": [],
+            "constraints": [],
+            "open_points": [],
+            "promises": [],
+            "corrections": [],
+            "settled": [],
+        },
+        covers_through=10_000,
+        source="model",
+        prompt_tokens=0,
+        completion_tokens=0,
+        repairs={},
+        base_version=base_version,
+    )
     stored = _core_store(conversation_id=conversation.pk, step=step, model="gpt-4o-mini")
     assert "call back Monday 9-12" in stored.data["promises"]

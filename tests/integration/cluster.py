@@ -42,8 +42,7 @@ def wait_until(predicate, *, timeout: float, interval: float = 0.2, what: str = 
         time.sleep(interval)
 
 
-async def await_until(predicate, *, timeout: float, interval: float = 0.3,
-                      what: str = "condition"):
+async def await_until(predicate, *, timeout: float, interval: float = 0.3, what: str = "condition"):
     """`predicate` is an async callable; polled until truthy (bounded)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -77,8 +76,14 @@ class Process:
 
     def start(self) -> Process:
         log = self.log_path.open("ab")
-        self.popen = subprocess.Popen(self.args, cwd=ROOT, env=self.env, stdout=log,
-                                      stderr=subprocess.STDOUT, start_new_session=True)
+        self.popen = subprocess.Popen(
+            self.args,
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         log.close()
         return self
 
@@ -115,7 +120,7 @@ class Process:
 
     def new_log(self) -> str:
         text = self.log_text()
-        new, self._log_offset = text[self._log_offset:], len(text)
+        new, self._log_offset = text[self._log_offset :], len(text)
         return new
 
 
@@ -133,9 +138,21 @@ class RedisServer:
     def start(self) -> None:
         # No persistence: a restart forgets everything (groups, queues, locks), the worst case.
         self.process = Process(
-            self.name, [shutil.which("redis-server") or "redis-server", "--port", str(self.port),
-                      "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            dict(os.environ), self.log_dir).start()
+            self.name,
+            [
+                shutil.which("redis-server") or "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            dict(os.environ),
+            self.log_dir,
+        ).start()
         wait_until(self.ping, timeout=20, what=f"redis-server on {self.port}")
 
     def ping(self) -> bool:
@@ -160,8 +177,20 @@ class Daphne:
         self.name = name
         self.port = free_port()
         self.process = Process(
-            name, [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                   "chatwidget.asgi:application"], env, log_dir)
+            name,
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "chatwidget.asgi:application",
+            ],
+            env,
+            log_dir,
+        )
 
     @property
     def http(self) -> str:
@@ -172,8 +201,9 @@ class Daphne:
 
     def start(self) -> Daphne:
         self.process.start()
-        wait_until(self._healthy, timeout=START_TIMEOUT, interval=0.3,
-                   what=f"daphne {self.name} /healthz")
+        wait_until(
+            self._healthy, timeout=START_TIMEOUT, interval=0.3, what=f"daphne {self.name} /healthz"
+        )
         return self
 
     def _healthy(self) -> bool:
@@ -207,10 +237,26 @@ class Worker:
         env = {**self.env, "SERVER_LOG_LEVEL": "INFO"}
         self.process = Process(
             f"worker-{self.starts}",
-            [sys.executable, "-m", "celery", "-A", "chatwidget", "worker", "-l", "info",
-             "--concurrency", "1", "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "-n", f"scale{self.starts}@%h"],
-            env, self.log_dir).start()
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "chatwidget",
+                "worker",
+                "-l",
+                "info",
+                "--concurrency",
+                "1",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"scale{self.starts}@%h",
+            ],
+            env,
+            self.log_dir,
+        ).start()
         wait_until(self._ready, timeout=START_TIMEOUT, what="celery worker ready")
         return self
 
@@ -275,9 +321,11 @@ class TcpProxy:
 
     def stop(self) -> None:
         if self._loop is not None and self._server is not None:
+
             def close() -> None:
                 self._cut_all()
                 self._server.close()
+
             self._loop.call_soon_threadsafe(close)
 
     def _cut_all(self) -> None:
@@ -327,14 +375,23 @@ def admin_staff_reply(base: str, *, username: str, password: str, path: str, tex
         return next(c.value for c in jar if c.name == name)
 
     opener.open(f"{base}/admin/login/", timeout=20).read()
-    login = urlencode({"username": username, "password": password, "next": "/admin/",
-                       "csrfmiddlewaretoken": cookie("csrftoken")}).encode()
-    opener.open(urllib.request.Request(f"{base}/admin/login/?next=/admin/", data=login),
-                timeout=20).read()
+    login = urlencode(
+        {
+            "username": username,
+            "password": password,
+            "next": "/admin/",
+            "csrfmiddlewaretoken": cookie("csrftoken"),
+        }
+    ).encode()
+    opener.open(
+        urllib.request.Request(f"{base}/admin/login/?next=/admin/", data=login), timeout=20
+    ).read()
     assert any(c.name == "sessionid" for c in jar), "staff login failed"
     request = urllib.request.Request(
-        f"{base}{path}", data=urlencode({"text": text}).encode(),
-        headers={"X-CSRFToken": cookie("csrftoken"), "X-Requested-With": "fetch"})
+        f"{base}{path}",
+        data=urlencode({"text": text}).encode(),
+        headers={"X-CSRFToken": cookie("csrftoken"), "X-Requested-With": "fetch"},
+    )
     with opener.open(request, timeout=20) as response:
         return json.loads(response.read())
 
@@ -381,8 +438,10 @@ class Visitor:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"no {kind} frame {match} within {timeout:.0f}s; "
-                                     f"last frames: {self.frames[-5:]}")
+                raise AssertionError(
+                    f"no {kind} frame {match} within {timeout:.0f}s; "
+                    f"last frames: {self.frames[-5:]}"
+                )
             frame = await self.recv(left)
             if frame.get("type") == kind and all(frame.get(k) == v for k, v in match.items()):
                 return frame
@@ -398,8 +457,9 @@ class Visitor:
             frame = await self.recv_until_any(("ack", "error"), id=cid)
             if frame["type"] == "ack":
                 self.session = frame["session"]
-                self.complete.setdefault(frame["seq"], {"seq": frame["seq"], "role": "visitor",
-                                                        "text": text})
+                self.complete.setdefault(
+                    frame["seq"], {"seq": frame["seq"], "role": "visitor", "text": text}
+                )
             return frame
 
     async def recv_until_any(self, kinds: tuple[str, ...], timeout: float = 20, **match) -> dict:
@@ -407,8 +467,10 @@ class Visitor:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"no {kinds} frame {match} within {timeout:.0f}s; "
-                                     f"last frames: {self.frames[-5:]}")
+                raise AssertionError(
+                    f"no {kinds} frame {match} within {timeout:.0f}s; "
+                    f"last frames: {self.frames[-5:]}"
+                )
             frame = await self.recv(left)
             if frame.get("type") in kinds and all(frame.get(k) == v for k, v in match.items()):
                 return frame

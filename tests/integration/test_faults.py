@@ -47,42 +47,57 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 LEASE_SECONDS = 2  # ANSWER_LEASE_SECONDS in the processes: a SIGKILLed holder's lease lapses
 GRACE_SECONDS = 0.3  # WS_SHUTDOWN_GRACE_SECONDS: shorter than the stream, so SIGTERM hands over
-ANSWER = ("Linen shirts come in white, blue, sand and olive; every size from S to XXL is in "
-          "stock, they ship within two working days, and returns are free for thirty days.")
+ANSWER = (
+    "Linen shirts come in white, blue, sand and olive; every size from S to XXL is in "
+    "stock, they ship within two working days, and returns are free for thirty days."
+)
 PER_ADDRESS = 40  # WS_MAX_SOCKETS_PER_ADDRESS in the processes
 PER_PROCESS = 150  # WS_MAX_SOCKETS_PER_PROCESS
-_INHERITED_NOT = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
-                  "TEST_DATABASE_URL", "TEST_DB_NAME", "TEST_REDIS_URL", "OPENAI_API_KEY",
-                  "OPENAI_BASE_URL", "ALLOWED_HOSTS"}
+_INHERITED_NOT = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "TEST_DATABASE_URL",
+    "TEST_DB_NAME",
+    "TEST_REDIS_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "ALLOWED_HOSTS",
+}
 
 
 class FaultCluster:
     def __init__(self, log_dir: Path, db_settings: dict) -> None:
         # every streamed answer takes about 1.5 s: first token after 150 ms, a word per 40 ms
-        self.fake = FakeLLM(default=lambda body: Reply(ANSWER, first_token_ms=150,
-                                                       token_ms=40)).start()
+        self.fake = FakeLLM(
+            default=lambda body: Reply(ANSWER, first_token_ms=150, token_ms=40)
+        ).start()
         self.redis = RedisServer(log_dir, "redis")
         self.broker = RedisServer(log_dir, "broker")
         env = {k: v for k, v in os.environ.items() if k not in _INHERITED_NOT}
-        env.update({
-            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-            "DEBUG": "0",
-            "DATABASE_URL": database_url(db_settings),
-            "REDIS_URL": self.redis.url,
-            "CELERY_BROKER_URL": self.broker.url,
-            "OPENAI_API_KEY": "test-key",
-            "OPENAI_BASE_URL": self.fake.base_url,
-            "TIKTOKEN_CACHE_DIR": os.environ.get("TIKTOKEN_CACHE_DIR",
-                                                 str(ROOT.parent / "shared" / "tiktoken")),
-            "RATE_LIMIT_PER_ADDRESS": "1000/60",
-            "RATE_LIMIT_PER_SESSION": "1000/60",
-            "ANSWER_LEASE_SECONDS": str(LEASE_SECONDS),
-            "WS_SHUTDOWN_GRACE_SECONDS": str(GRACE_SECONDS),
-            "WS_MAX_SOCKETS_PER_ADDRESS": str(PER_ADDRESS),
-            "WS_MAX_SOCKETS_PER_PROCESS": str(PER_PROCESS),
-            "WS_HELLO_TIMEOUT_SECONDS": "5",
-            "PYTHONUNBUFFERED": "1",
-        })
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+                "DEBUG": "0",
+                "DATABASE_URL": database_url(db_settings),
+                "REDIS_URL": self.redis.url,
+                "CELERY_BROKER_URL": self.broker.url,
+                "OPENAI_API_KEY": "test-key",
+                "OPENAI_BASE_URL": self.fake.base_url,
+                "TIKTOKEN_CACHE_DIR": os.environ.get(
+                    "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+                ),
+                "RATE_LIMIT_PER_ADDRESS": "1000/60",
+                "RATE_LIMIT_PER_SESSION": "1000/60",
+                "ANSWER_LEASE_SECONDS": str(LEASE_SECONDS),
+                "WS_SHUTDOWN_GRACE_SECONDS": str(GRACE_SECONDS),
+                "WS_MAX_SOCKETS_PER_ADDRESS": str(PER_ADDRESS),
+                "WS_MAX_SOCKETS_PER_PROCESS": str(PER_PROCESS),
+                "WS_HELLO_TIMEOUT_SECONDS": "5",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         self.daphnes = [Daphne(f"daphne-{name}", env, log_dir) for name in "abc"]
         self.env, self.db_settings, self.log_dir = env, db_settings, log_dir
         self._starting: dict[str, threading.Thread] = {}
@@ -98,6 +113,7 @@ class FaultCluster:
 
     def restart_later(self, daphne: Daphne) -> None:
         """Start a killed process again in the background (it takes seconds)."""
+
         def run() -> None:
             try:
                 daphne.process.wait_exit(30)
@@ -112,8 +128,11 @@ class FaultCluster:
     def up(self, exclude: Daphne | None, rng: random.Random) -> Daphne:
         """A running process other than `exclude`, waiting for one if all are starting."""
         while True:
-            ready = [d for d in self.daphnes if d is not exclude and d.process.alive
-                     and not self._is_starting(d)]
+            ready = [
+                d
+                for d in self.daphnes
+                if d is not exclude and d.process.alive and not self._is_starting(d)
+            ]
             if ready:
                 return rng.choice(ready)
             for name, thread in list(self._starting.items()):
@@ -124,8 +143,9 @@ class FaultCluster:
         return thread is not None and thread.is_alive()
 
     def logs(self) -> str:
-        return "\n".join(f"----- {d.name} -----\n{d.process.log_text()[-4000:]}"
-                         for d in self.daphnes)
+        return "\n".join(
+            f"----- {d.name} -----\n{d.process.log_text()[-4000:]}" for d in self.daphnes
+        )
 
     def shutdown(self) -> None:
         for d in self.daphnes:
@@ -139,8 +159,10 @@ class FaultCluster:
 @pytest.fixture(scope="module")
 def faults(django_db_setup, django_db_blocker, tmp_path_factory):
     if connection.vendor != "postgresql":
-        pytest.skip("fault tests need PostgreSQL (set TEST_DATABASE_URL): several processes "
-                    "share the database")
+        pytest.skip(
+            "fault tests need PostgreSQL (set TEST_DATABASE_URL): several processes "
+            "share the database"
+        )
     if shutil.which("redis-server") is None:
         pytest.skip("fault tests need the redis-server binary (apt install redis-server)")
     c = FaultCluster(tmp_path_factory.mktemp("fault-logs"), dict(connection.settings_dict))
@@ -156,8 +178,11 @@ def turns_of(session: str) -> list[tuple[int, str, str | None]]:
     from memory.models import Turn
     from memory.selectors import token_hash
 
-    return list(Turn.objects.filter(conversation__token_hash=token_hash(session))
-                .order_by("seq").values_list("seq", "role", "client_id"))
+    return list(
+        Turn.objects.filter(conversation__token_hash=token_hash(session))
+        .order_by("seq")
+        .values_list("seq", "role", "client_id")
+    )
 
 
 def answers_per_question(turns: list[tuple[int, str, str | None]]) -> dict[str, int]:
@@ -179,14 +204,19 @@ async def _until_answered(visitor: Visitor, after_seq: int | None, timeout: floa
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        done = [t for seq, t in visitor.complete.items()
-                if t.get("role") == "assistant" and (after_seq is None or seq > after_seq)]
+        done = [
+            t
+            for seq, t in visitor.complete.items()
+            if t.get("role") == "assistant" and (after_seq is None or seq > after_seq)
+        ]
         if done:
             return done[0]
         left = deadline - loop.time()
         if left <= 0:
-            raise AssertionError(f"no answer after seq {after_seq} within {timeout:.0f}s; "
-                                 f"last frames: {visitor.frames[-6:]}")
+            raise AssertionError(
+                f"no answer after seq {after_seq} within {timeout:.0f}s; "
+                f"last frames: {visitor.frames[-6:]}"
+            )
         await visitor.recv(left)
 
 
@@ -203,8 +233,7 @@ async def _drain(visitor: Visitor) -> None:
         await visitor.recv(60)
 
 
-async def test_acked_questions_survive_sigkill_and_sigterm_of_the_answering_process(
-        faults, site):
+async def test_acked_questions_survive_sigkill_and_sigterm_of_the_answering_process(faults, site):
     runs = int(os.environ.get("FAULT_RUNS", "20"))
     seed = int(os.environ.get("FAULT_SEED", str(random.randrange(1 << 30))))
     rng = random.Random(seed)
@@ -219,8 +248,13 @@ async def test_acked_questions_survive_sigkill_and_sigterm_of_the_answering_proc
             cid = f"q{run}"
             sig = rng.choice((signal.SIGKILL, signal.SIGTERM))
             point = rng.choice(("before_ack", "at_ack", "streaming", "streaming"))
-            await visitor.send({"type": "message", "id": cid, "text": f"Question {run}: "
-                                "which colours and sizes do the linen shirts come in?"})
+            await visitor.send(
+                {
+                    "type": "message",
+                    "id": cid,
+                    "text": f"Question {run}: which colours and sizes do the linen shirts come in?",
+                }
+            )
             if point == "before_ack":
                 await asyncio.sleep(rng.uniform(0, 0.05))
             else:
@@ -243,8 +277,14 @@ async def test_acked_questions_survive_sigkill_and_sigterm_of_the_answering_proc
             await visitor.open(holder.ws_url(site.key))
             await visitor.hello(last_seq=previous.last_complete_seq)
             if cid not in acked:
-                await visitor.send({"type": "message", "id": cid, "text": f"Question {run}: "
-                                    "which colours and sizes do the linen shirts come in?"})
+                await visitor.send(
+                    {
+                        "type": "message",
+                        "id": cid,
+                        "text": f"Question {run}: "
+                        "which colours and sizes do the linen shirts come in?",
+                    }
+                )
                 ack = await visitor.recv_until("ack", id=cid)
                 acked[cid] = ack["seq"]
                 visitor.session = ack["session"]
@@ -268,6 +308,7 @@ async def test_acked_questions_survive_sigkill_and_sigterm_of_the_answering_proc
 
 # --- a connection flood ------------------------------------------------------------------------
 
+
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -279,9 +320,16 @@ async def _flood_socket(url: str, *, local: str, forwarded_for: str) -> str:
     """One socket as a flooder opens it: 'held' (welcomed), 'refused' (too_many_connections
     and close 4429) or 'failed'."""
     try:
-        ws = await asyncio.wait_for(ws_connect(
-            url, origin=SHOP, open_timeout=20, local_addr=(local, 0),
-            additional_headers={"X-Forwarded-For": forwarded_for}), 30)
+        ws = await asyncio.wait_for(
+            ws_connect(
+                url,
+                origin=SHOP,
+                open_timeout=20,
+                local_addr=(local, 0),
+                additional_headers={"X-Forwarded-For": forwarded_for},
+            ),
+            30,
+        )
     except (OSError, TimeoutError, InvalidHandshake):
         return "failed"
     try:
@@ -307,9 +355,12 @@ async def _flood(url: str, sockets: list[tuple[str, str]], batch: int = 50) -> l
     machine runs the flooder and the server)."""
     results: list[str] = []
     for start in range(0, len(sockets), batch):
-        results += await asyncio.gather(*[
-            _flood_socket(url, local=local, forwarded_for=xff)
-            for local, xff in sockets[start:start + batch]])
+        results += await asyncio.gather(
+            *[
+                _flood_socket(url, local=local, forwarded_for=xff)
+                for local, xff in sockets[start : start + batch]
+            ]
+        )
     return results
 
 
@@ -320,8 +371,7 @@ async def test_a_connection_flood_is_held_to_the_limits_with_bounded_memory(faul
     before = _rss_kib(pid)
     try:
         # one address rotating X-Forwarded-For (a direct client: the header is not believed)
-        one = await _flood(url, [("127.0.0.1", f"10.{i // 250}.{i % 250}.1")
-                                 for i in range(300)])
+        one = await _flood(url, [("127.0.0.1", f"10.{i // 250}.{i % 250}.1") for i in range(300)])
         # a handshake may time out on a loaded 2-core machine ("failed"): never more held
         # than the limit, and every other socket refused
         failed = one.count("failed")
@@ -334,8 +384,10 @@ async def test_a_connection_flood_is_held_to_the_limits_with_bounded_memory(faul
         assert failed <= 30 and set(many) <= {"held", "refused", "failed"}, sorted(set(many))
         assert PER_PROCESS - failed <= held <= PER_PROCESS, held
         during = _rss_kib(pid)
-        print(f"flood: 900 sockets tried, {held} held, RSS {before // 1024} MiB before, "
-              f"{during // 1024} MiB with the flood held")
+        print(
+            f"flood: 900 sockets tried, {held} held, RSS {before // 1024} MiB before, "
+            f"{during // 1024} MiB with the flood held"
+        )
         assert during - before < 150 * 1024, "memory grows with sockets held, not tried"
     finally:
         await asyncio.gather(*[ws.close() for ws in FLOOD_HELD], return_exceptions=True)
@@ -355,15 +407,17 @@ async def test_a_connection_flood_is_held_to_the_limits_with_bounded_memory(faul
 
 # --- a database error exactly at hello ----------------------------------------------------------
 
-async def test_a_database_error_at_hello_closes_for_a_retry_and_the_retry_is_welcomed(
-        faults, site):
+
+async def test_a_database_error_at_hello_closes_for_a_retry_and_the_retry_is_welcomed(faults, site):
     """The widget says hello only when a socket opens: a hello that fails must not leave the
     socket open and un-greeted (every later frame would get "Say hello first"). The server
     answers `unavailable` and closes with 4503; the widget's reconnect is welcomed."""
     db = faults.db_settings
     proxy = TcpProxy(db.get("HOST") or "127.0.0.1", int(db.get("PORT") or 5432)).start()
-    env = {**faults.env, "DATABASE_URL": database_url({**db, "HOST": "127.0.0.1",
-                                                        "PORT": proxy.port})}
+    env = {
+        **faults.env,
+        "DATABASE_URL": database_url({**db, "HOST": "127.0.0.1", "PORT": proxy.port}),
+    }
     daphne = Daphne("daphne-via-proxy", env, faults.log_dir)
     try:
         await asyncio.to_thread(daphne.start)

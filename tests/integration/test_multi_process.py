@@ -61,12 +61,28 @@ from tests.integration.cluster import (
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 VISIBILITY_TIMEOUT = 3  # seconds until a task of a dead worker is delivered again (test value)
-CORE = {"request": "help choosing a cotton kurta for the office", "objects": [],
-        "constraints": [], "open_points": [], "promises": [], "corrections": [], "settled": []}
+CORE = {
+    "request": "help choosing a cotton kurta for the office",
+    "objects": [],
+    "constraints": [],
+    "open_points": [],
+    "promises": [],
+    "corrections": [],
+    "settled": [],
+}
 CONDENSE_RECEIVED = re.compile(r"memory\.tasks\.condense_conversation\[([0-9a-f-]+)\] received")
-_INHERITED_NOT = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
-                  "TEST_DATABASE_URL", "TEST_DB_NAME", "TEST_REDIS_URL", "OPENAI_API_KEY",
-                  "OPENAI_BASE_URL", "ALLOWED_HOSTS"}
+_INHERITED_NOT = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "TEST_DATABASE_URL",
+    "TEST_DB_NAME",
+    "TEST_REDIS_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "ALLOWED_HOSTS",
+}
 
 
 class ModelPolicy:
@@ -96,23 +112,26 @@ class Cluster:
         self.broker = RedisServer(log_dir, "broker")  # Celery's, so it can go down alone
         self.db_settings = db_settings
         env = {k: v for k, v in os.environ.items() if k not in _INHERITED_NOT}
-        env.update({
-            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-            "DEBUG": "0",
-            "DATABASE_URL": database_url(db_settings),
-            "REDIS_URL": self.redis.url,
-            "CELERY_BROKER_URL": self.broker.url,
-            "OPENAI_API_KEY": "test-key",
-            "OPENAI_BASE_URL": self.fake.base_url,
-            "TIKTOKEN_CACHE_DIR": os.environ.get("TIKTOKEN_CACHE_DIR",
-                                                 str(ROOT.parent / "shared" / "tiktoken")),
-            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
-            "MEMORY_CONDENSE_LOCK_SECONDS": "5",
-            "RATE_LIMIT_PER_ADDRESS": "1000/60",
-            "RATE_LIMIT_PER_SESSION": "1000/60",
-            "PYTHONUNBUFFERED": "1",
-            "STATIC_ROOT": str(log_dir / "static"),
-        })
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+                "DEBUG": "0",
+                "DATABASE_URL": database_url(db_settings),
+                "REDIS_URL": self.redis.url,
+                "CELERY_BROKER_URL": self.broker.url,
+                "OPENAI_API_KEY": "test-key",
+                "OPENAI_BASE_URL": self.fake.base_url,
+                "TIKTOKEN_CACHE_DIR": os.environ.get(
+                    "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+                ),
+                "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT),
+                "MEMORY_CONDENSE_LOCK_SECONDS": "5",
+                "RATE_LIMIT_PER_ADDRESS": "1000/60",
+                "RATE_LIMIT_PER_SESSION": "1000/60",
+                "PYTHONUNBUFFERED": "1",
+                "STATIC_ROOT": str(log_dir / "static"),
+            }
+        )
         self.env = env
         self.a = Daphne("daphne-a", env, log_dir)
         self.b = Daphne("daphne-b", env, log_dir)
@@ -162,17 +181,26 @@ class Cluster:
 @pytest.fixture(scope="module")
 def cluster(django_db_setup, django_db_blocker, tmp_path_factory):
     if connection.vendor != "postgresql":
-        pytest.skip("multi-process tests need PostgreSQL (set TEST_DATABASE_URL): SQLite in "
-                    "memory cannot be shared by several processes")
+        pytest.skip(
+            "multi-process tests need PostgreSQL (set TEST_DATABASE_URL): SQLite in "
+            "memory cannot be shared by several processes"
+        )
     if shutil.which("redis-server") is None:
-        pytest.skip("multi-process tests need the redis-server binary (apt install "
-                    "redis-server): they start, stop and restart their own Redis")
+        pytest.skip(
+            "multi-process tests need the redis-server binary (apt install "
+            "redis-server): they start, stop and restart their own Redis"
+        )
     log_dir = tmp_path_factory.mktemp("multi-process-logs")
     c = Cluster(log_dir, dict(connection.settings_dict))
     try:
         # As a release does: hashed, compressed static files for the admin's pages.
-        subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-                       cwd=ROOT, env=c.env, check=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=c.env,
+            check=True,
+            timeout=300,
+        )
         c.redis.start()
         c.broker.start()
         yield c
@@ -193,13 +221,17 @@ def running(cluster):
 
 # --- database reads (the test's own connection, never through the proxy) -------------------
 
+
 @sync_to_async
 def turns_of(session: str) -> list[tuple[int, str, str | None]]:
     from memory.models import Turn
     from memory.selectors import token_hash
 
-    return list(Turn.objects.filter(conversation__token_hash=token_hash(session))
-                .order_by("seq").values_list("seq", "role", "client_id"))
+    return list(
+        Turn.objects.filter(conversation__token_hash=token_hash(session))
+        .order_by("seq")
+        .values_list("seq", "role", "client_id")
+    )
 
 
 @sync_to_async
@@ -215,8 +247,11 @@ def cores_of(session: str) -> list[tuple[int, int]]:
     from memory.models import Core
     from memory.selectors import token_hash
 
-    return list(Core.objects.filter(conversation__token_hash=token_hash(session))
-                .order_by("version").values_list("version", "covers_through_seq"))
+    return list(
+        Core.objects.filter(conversation__token_hash=token_hash(session))
+        .order_by("version")
+        .values_list("version", "covers_through_seq")
+    )
 
 
 def assert_acks_stored_once(turns: list[tuple[int, str, str | None]], acks: dict[str, int]):
@@ -229,7 +264,8 @@ def assert_acks_stored_once(turns: list[tuple[int, str, str | None]], acks: dict
             by_client[client_id] = (seq, role)
     for client_id, seq in acks.items():
         assert by_client.get(client_id) == (seq, "visitor"), (
-            f"acked {client_id} as seq {seq}, stored: {by_client.get(client_id)}")
+            f"acked {client_id} as seq {seq}, stored: {by_client.get(client_id)}"
+        )
 
 
 async def exchange(visitor: Visitor, text: str, cid: str, acks: dict[str, int]) -> int:
@@ -241,6 +277,7 @@ async def exchange(visitor: Visitor, text: str, cid: str, acks: dict[str, int]) 
 
 
 # --- the scenarios ------------------------------------------------------------------------
+
 
 async def test_staff_reply_on_process_b_reaches_visitor_on_process_a(running, site):
     from django.contrib.auth import get_user_model
@@ -255,8 +292,12 @@ async def test_staff_reply_on_process_b_reaches_visitor_on_process_a(running, si
     # Hashed with a hasher the servers know (the test settings' MD5 is not in theirs).
     encoded = PBKDF2PasswordHasher().encode(password, uuid.uuid4().hex[:12], iterations=1000)
     await sync_to_async(get_user_model().objects.create)(
-        username="staff", email="staff@example.com", password=encoded, is_staff=True,
-        is_superuser=True)
+        username="staff",
+        email="staff@example.com",
+        password=encoded,
+        is_staff=True,
+        is_superuser=True,
+    )
 
     visitor = await Visitor().open(running.a.ws_url(site.key))
     try:
@@ -272,8 +313,13 @@ async def test_staff_reply_on_process_b_reaches_visitor_on_process_a(running, si
             pytest.skip("the admin's staff reply action (handover) is not installed")
 
         answer = await asyncio.to_thread(
-            admin_staff_reply, running.b.http, username="staff", password=password,
-            path=reply_path, text="Hello, this is Maria from the shop team.")
+            admin_staff_reply,
+            running.b.http,
+            username="staff",
+            password=password,
+            path=reply_path,
+            text="Hello, this is Maria from the shop team.",
+        )
         staff_seq = answer["seq"]
 
         message = await visitor.recv_until("message", role="staff")
@@ -293,15 +339,22 @@ async def test_worker_condenses_and_catches_up_after_sigkill_mid_condensation(ru
         pytest.skip("memory.tasks.condense_conversation is not there yet")
     # Condense as soon as one turn has left a window of six.
     await sync_to_async(Site.objects.filter(pk=site.pk).update)(
-        verbatim_window_turns=6, condense_after_turns=1)
+        verbatim_window_turns=6, condense_after_turns=1
+    )
     running.policy.hold.set()  # the first condensation request hangs in the model
 
     visitor = await Visitor().open(running.a.ws_url(site.key))
     acks: dict[str, int] = {}
     try:
         await visitor.hello()
-        for n, text in enumerate(["I look for a cotton kurta.", "It is for the office.",
-                                  "Mint or white would be fine.", "Which one ships sooner?"]):
+        for n, text in enumerate(
+            [
+                "I look for a cotton kurta.",
+                "It is for the office.",
+                "Mint or white would be fine.",
+                "Which one ships sooner?",
+            ]
+        ):
             await exchange(visitor, text, f"m{n}", acks)
         # turn 7 left the window of 6 -> the worker asks the model, which hangs
         held = await asyncio.to_thread(running.policy.held.wait, 60)
@@ -324,8 +377,9 @@ async def test_worker_condenses_and_catches_up_after_sigkill_mid_condensation(ru
         async def core_stored():
             return await cores_of(visitor.session)
 
-        cores = await await_until(core_stored, timeout=120, interval=0.5,
-                                  what="the restarted worker to store the core")
+        cores = await await_until(
+            core_stored, timeout=120, interval=0.5, what="the restarted worker to store the core"
+        )
         # acks_late: the very task the killed worker held was delivered again.
         assert delivered & set(CONDENSE_RECEIVED.findall(running.worker.process.log_text()))
         assert cores[-1][1] >= 1, cores
@@ -386,7 +440,8 @@ async def test_redis_restart_mid_conversation_loses_and_duplicates_nothing(runni
         turns = await turns_of(visitor.session)
         assert_acks_stored_once(turns, acks)
         assert [seq for seq, _, _ in turns] == sorted(visitor.complete), (
-            "the widget holds exactly what is stored")
+            "the widget holds exactly what is stored"
+        )
     finally:
         await visitor.close()
         if other_tab is not None:
@@ -399,7 +454,8 @@ async def test_broker_down_replies_continue_and_condensation_catches_up(running,
     if not await sync_to_async(_condensation_task_exists)():
         pytest.skip("memory.tasks.condense_conversation is not there yet")
     await sync_to_async(Site.objects.filter(pk=site.pk).update)(
-        verbatim_window_turns=6, condense_after_turns=1)
+        verbatim_window_turns=6, condense_after_turns=1
+    )
     visitor = await Visitor().open(running.a.ws_url(site.key))
     acks: dict[str, int] = {}
     try:
@@ -432,8 +488,12 @@ async def test_broker_down_replies_continue_and_condensation_catches_up(running,
         async def core_stored():
             return await cores_of(visitor.session)
 
-        cores = await await_until(core_stored, timeout=120, interval=0.5,
-                                  what="the condensation to catch up after the broker is back")
+        cores = await await_until(
+            core_stored,
+            timeout=120,
+            interval=0.5,
+            what="the condensation to catch up after the broker is back",
+        )
         assert cores[-1][1] >= 1
         assert_acks_stored_once(await turns_of(visitor.session), acks)
     finally:
@@ -502,16 +562,22 @@ async def test_daphne_sigterm_closes_cleanly_and_the_other_process_resumes(runni
         await exchange(visitor, "Hello, I look for a linen shirt.", "s1", acks)
 
         # An answer is streaming when process A is told to stop.
-        running.fake.script.append(Reply(
-            "We have linen shirts in white, blue and sand, all in sizes S to XL, and they "
-            "ship within two working days from our store.", first_token_ms=200, token_ms=60))
+        running.fake.script.append(
+            Reply(
+                "We have linen shirts in white, blue and sand, all in sizes S to XL, and they "
+                "ship within two working days from our store.",
+                first_token_ms=200,
+                token_ms=60,
+            )
+        )
         ack = await visitor.say("Which colours do you have?", "s2")
         acks["s2"] = ack["seq"]
         streaming_seq = (await visitor.recv_until("delta"))["seq"]
         running.a.process.signal(signal.SIGTERM)
         closed = await visitor.closed(timeout=30)
         assert closed.rcvd is not None and closed.rcvd.code == 4503, (
-            f"not a clean close: {closed!r}")
+            f"not a clean close: {closed!r}"
+        )
         exit_code = await asyncio.to_thread(running.a.process.wait_exit, 30)
         assert exit_code == 0, f"daphne A exited with {exit_code}"
         resume_after = visitor.last_complete_seq
@@ -532,7 +598,8 @@ async def test_daphne_sigterm_closes_cleanly_and_the_other_process_resumes(runni
         assert missing, "the reply stored during the shutdown grace and the other tab's turns"
         roles = {seq: role for seq, role, _ in turns}
         assert roles.get(streaming_seq) == "assistant", (
-            "the answer streaming at SIGTERM is finished and stored within the grace")
+            "the answer streaming at SIGTERM is finished and stored within the grace"
+        )
         assert_acks_stored_once(turns, acks)
     finally:
         await visitor.close()
@@ -545,27 +612,37 @@ async def test_production_settings_serve_probes_static_files_and_security_header
     the container's health check and the probes need no Host header; pages get HSTS and the
     CSP; collected static files are served compressed, hashed ones cached for good."""
     env = dict(running.env)
-    env.update({"DJANGO_SETTINGS_MODULE": "chatwidget.settings.production",
-                "SECRET_KEY": uuid.uuid4().hex + uuid.uuid4().hex,
-                "ALLOWED_HOSTS": "chat.example.com",
-                # the proxy in front (these requests come from it): its X-Forwarded-Proto counts
-                "TRUSTED_PROXIES": "127.0.0.1"})
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.production",
+            "SECRET_KEY": uuid.uuid4().hex + uuid.uuid4().hex,
+            "ALLOWED_HOSTS": "chat.example.com",
+            # the proxy in front (these requests come from it): its X-Forwarded-Proto counts
+            "TRUSTED_PROXIES": "127.0.0.1",
+        }
+    )
     env.pop("DEBUG", None)
     daphne = Daphne("daphne-production", env, running.log_dir)
     running.extra.append(daphne)
     try:
         await asyncio.to_thread(daphne.start)  # polls /healthz without a configured host
         check = await asyncio.to_thread(
-            subprocess.run, [sys.executable, str(ROOT / "deploy" / "docker" / "healthcheck.py")],
+            subprocess.run,
+            [sys.executable, str(ROOT / "deploy" / "docker" / "healthcheck.py")],
             env={"HEALTHCHECK_PORT": str(daphne.port), "PATH": os.environ.get("PATH", "")},
-            capture_output=True, text=True, timeout=30)
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert check.returncode == 0, check.stderr
         status, body = await asyncio.to_thread(daphne.readyz)
         assert status == 200, body
 
         def get(path: str, **headers: str):
-            request = urllib.request.Request(f"{daphne.http}{path}", headers={
-                "Host": "chat.example.com", "X-Forwarded-Proto": "https", **headers})
+            request = urllib.request.Request(
+                f"{daphne.http}{path}",
+                headers={"Host": "chat.example.com", "X-Forwarded-Proto": "https", **headers},
+            )
             try:
                 with urllib.request.urlopen(request, timeout=15) as response:
                     return response.status, response.headers, response.read()
@@ -582,10 +659,10 @@ async def test_production_settings_serve_probes_static_files_and_security_header
         manifest = json.loads((Path(env["STATIC_ROOT"]) / "staticfiles.json").read_text())
         hashed = manifest["paths"]["widget/v1/loader.js"]
         status, headers, _ = await asyncio.to_thread(
-            get, f"/static/{hashed}", **{"Accept-Encoding": "br, gzip"})
+            get, f"/static/{hashed}", **{"Accept-Encoding": "br, gzip"}
+        )
         assert status == 200
         assert headers["Content-Encoding"] in ("br", "gzip")
         assert "immutable" in headers["Cache-Control"]
     finally:
         daphne.process.kill()
-

@@ -26,13 +26,23 @@ from tests.integration.cluster import Process, RedisServer, database_url, wait_u
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
-_INHERITED_NOT = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE",
-                  "TEST_DATABASE_URL", "TEST_DB_NAME", "TEST_REDIS_URL", "OPENAI_API_KEY",
-                  "OPENAI_BASE_URL", "ALLOWED_HOSTS"}
+_INHERITED_NOT = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "TEST_DATABASE_URL",
+    "TEST_DB_NAME",
+    "TEST_REDIS_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "ALLOWED_HOSTS",
+}
 
 
 def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
-        site, tmp_path, django_capture_on_commit_callbacks):
+    site, tmp_path, django_capture_on_commit_callbacks
+):
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set TEST_DATABASE_URL): the worker shares the database")
     if shutil.which("redis-server") is None:
@@ -40,32 +50,61 @@ def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
     broker = RedisServer(tmp_path, "broker")
     broker.start()
     env = {k: v for k, v in os.environ.items() if k not in _INHERITED_NOT}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-        "DATABASE_URL": database_url(dict(connection.settings_dict)),
-        "REDIS_URL": broker.url,
-        "CELERY_BROKER_URL": broker.url,
-        "WEBHOOK_RETRY_BASE_SECONDS": "0.2",
-        "WEBHOOK_MAX_ATTEMPTS": "4",
-        "PYTHONUNBUFFERED": "1",
-        "TIKTOKEN_CACHE_DIR": os.environ.get("TIKTOKEN_CACHE_DIR",
-                                             str(ROOT.parent / "shared" / "tiktoken")),
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+            "DATABASE_URL": database_url(dict(connection.settings_dict)),
+            "REDIS_URL": broker.url,
+            "CELERY_BROKER_URL": broker.url,
+            "WEBHOOK_RETRY_BASE_SECONDS": "0.2",
+            "WEBHOOK_MAX_ATTEMPTS": "4",
+            "PYTHONUNBUFFERED": "1",
+            "TIKTOKEN_CACHE_DIR": os.environ.get(
+                "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
+            ),
+        }
+    )
     # started directly: readiness is not waited for (the task waits in the broker meanwhile)
-    worker = Process("worker", [sys.executable, "-m", "celery", "-A", "chatwidget", "worker",
-                                "-l", "info", "--concurrency", "1", "--without-gossip",
-                                "--without-mingle", "--without-heartbeat", "-n", "hooks@%h"],
-                     env, tmp_path)
+    worker = Process(
+        "worker",
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "chatwidget",
+            "worker",
+            "-l",
+            "info",
+            "--concurrency",
+            "1",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            "hooks@%h",
+        ],
+        env,
+        tmp_path,
+    )
     sender = Celery("test-sender", broker=broker.url)
     try:
         worker.start()
         with Receiver([500, 502]) as receiver:
-            hook = Webhook.objects.create(site=site, url=receiver.url,
-                                          events=[WebhookEvent.CASE_RESOLVED.value])
+            hook = Webhook.objects.create(
+                site=site, url=receiver.url, events=[WebhookEvent.CASE_RESOLVED.value]
+            )
             webhook_hint_clear(site_id=site.pk)
             with django_capture_on_commit_callbacks():  # queued below, on the real broker
-                assert webhook_emit(site_id=site.pk, event=WebhookEvent.CASE_RESOLVED,
-                                    data={"case": 7}, text={"note": "never sent"}) == 1
+                assert (
+                    webhook_emit(
+                        site_id=site.pk,
+                        event=WebhookEvent.CASE_RESOLVED,
+                        data={"case": 7},
+                        text={"note": "never sent"},
+                    )
+                    == 1
+                )
             delivery = WebhookDelivery.objects.get()
             sender.send_task(WEBHOOK_DELIVER_TASK, args=[str(delivery.pk)])
 
@@ -77,8 +116,9 @@ def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
             assert len(receiver.seen) == 3, "two failed attempts, then the delivered one"
             assert (delivery.attempts, delivery.response_code) == (3, 200)
             for item in receiver.seen:
-                assert webhook_signature_verify(secret=hook.secret, body=item["body"],
-                                                header=item["headers"][SIGNATURE_HEADER])
+                assert webhook_signature_verify(
+                    secret=hook.secret, body=item["body"], header=item["headers"][SIGNATURE_HEADER]
+                )
                 assert item["headers"][DELIVERY_HEADER] == str(delivery.pk)
             assert json.loads(receiver.seen[-1]["body"])["data"] == {"case": 7}
     finally:

@@ -18,11 +18,17 @@ def conversation(site):
     site.verbatim_window_turns = 8
     site.save()
     conv, _ = conversation_start(site_id=site.pk)
-    turn_append(conversation_id=conv.pk, role="visitor",
-                text="I need the cotton kurta KU-2291-M in size L. Mail me at anna@example.com")
+    turn_append(
+        conversation_id=conv.pk,
+        role="visitor",
+        text="I need the cotton kurta KU-2291-M in size L. Mail me at anna@example.com",
+    )
     for i in range(13):
-        turn_append(conversation_id=conv.pk, role="assistant" if i % 2 == 0 else "visitor",
-                    text=f"Message {i} about delivery to Hamburg.")
+        turn_append(
+            conversation_id=conv.pk,
+            role="assistant" if i % 2 == 0 else "visitor",
+            text=f"Message {i} about delivery to Hamburg.",
+        )
     core_condense(conversation_id=conv.pk)
     context_build(conversation_id=conv.pk, request_seq=14)
     return Conversation.objects.get(pk=conv.pk)
@@ -43,8 +49,9 @@ def test_the_list_shows_turns_and_core_version(owner, conversation):
 
 
 def test_the_detail_shows_core_versions_and_what_the_model_was_sent(owner, conversation):
-    page = owner.get(reverse("admin:memory_conversation_change",
-                             args=[conversation.pk])).content.decode()
+    page = owner.get(
+        reverse("admin:memory_conversation_change", args=[conversation.pk])
+    ).content.decode()
     assert "Current condensed core" in page
     assert "Condensed from turns 1–6" in page
     assert "<strong>KU-2291-M</strong>" in page, "the core as a readable form"
@@ -54,8 +61,9 @@ def test_the_detail_shows_core_versions_and_what_the_model_was_sent(owner, conve
 
 
 def test_the_transcript_is_masked(owner, conversation):
-    page = owner.get(reverse("admin:memory_conversation_change",
-                             args=[conversation.pk])).content.decode()
+    page = owner.get(
+        reverse("admin:memory_conversation_change", args=[conversation.pk])
+    ).content.decode()
     assert "anna@example.com" not in page, "staff never see contact details here"
     assert "a•••@e•••.com" in page
     assert "Message 12 about delivery to Hamburg." in page
@@ -63,6 +71,7 @@ def test_the_transcript_is_masked(owner, conversation):
 
 def test_it_is_read_only(owner, conversation):
     assert owner.get(reverse("admin:memory_conversation_add")).status_code == 403
-    page = owner.get(reverse("admin:memory_conversation_change",
-                             args=[conversation.pk])).content.decode()
+    page = owner.get(
+        reverse("admin:memory_conversation_change", args=[conversation.pk])
+    ).content.decode()
     assert 'name="_save"' not in page

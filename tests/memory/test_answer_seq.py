@@ -30,8 +30,9 @@ def test_answer_seq_follows_the_visitor_turn_and_a_failed_answer_leaves_a_gap(si
     assert later.turn.seq == retry + 1, "seqs keep increasing past reserved numbers"
 
 
-@pytest.mark.parametrize("state", [ConversationState.WAITING, ConversationState.HUMAN,
-                                   ConversationState.CLOSED])
+@pytest.mark.parametrize(
+    "state", [ConversationState.WAITING, ConversationState.HUMAN, ConversationState.CLOSED]
+)
 def test_no_answer_seq_once_the_bot_must_be_silent(site, state):
     _, conv, _, _ = _first_message(site)
     Conversation.objects.filter(pk=conv.pk).update(state=state)
@@ -50,11 +51,13 @@ def test_message_reports_the_state_it_was_committed_under(site):
     _, conv, token, _ = _first_message(site)
     Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.WAITING)
     result, again, new_token, _ = visitor_message_receive(
-        site_id=site.id, token=token, client_id="b", text="Still there?")
+        site_id=site.id, token=token, client_id="b", text="Still there?"
+    )
     assert result.created and new_token is None
     assert again.pk == conv.pk and again.state == ConversationState.WAITING
     # a retry of the same client id reads the state afresh
     Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.HUMAN)
     retry, again, _, _ = visitor_message_receive(
-        site_id=site.id, token=token, client_id="b", text="Still there?")
+        site_id=site.id, token=token, client_id="b", text="Still there?"
+    )
     assert not retry.created and again.state == ConversationState.HUMAN

@@ -20,8 +20,18 @@ YEAR = 12 * 30 * 24 * 3600  # the default profile period, as the cookie's max-ag
 
 def core(**data) -> JsonReply:
     """The condensation model's answer (the core form)."""
-    return JsonReply({"request": "", "objects": [], "constraints": [], "open_points": [],
-                      "promises": [], "corrections": [], "settled": [], **data})
+    return JsonReply(
+        {
+            "request": "",
+            "objects": [],
+            "constraints": [],
+            "open_points": [],
+            "promises": [],
+            "corrections": [],
+            "settled": [],
+            **data,
+        }
+    )
 
 
 def sent_text(request: dict) -> str:
@@ -31,7 +41,8 @@ def sent_text(request: dict) -> str:
 def background_of(request: dict) -> str | None:
     for message in request["messages"]:
         if message["role"] == "system" and message["content"].startswith(
-                profiles.BACKGROUND_HEADER):
+            profiles.BACKGROUND_HEADER
+        ):
             return message["content"]
     return None
 
@@ -46,9 +57,11 @@ def condense_now(conv_id: int) -> None:
 @database_sync_to_async
 def approve_promises() -> None:
     """Staff approve the proposed promises (they wait for review, issue 13)."""
-    waiting = list(ProfileFact.objects.filter(field=ProfileFact.Field.PROMISE,
-                                              status=ProfileFact.Status.PROPOSED)
-                   .values_list("pk", flat=True))
+    waiting = list(
+        ProfileFact.objects.filter(
+            field=ProfileFact.Field.PROMISE, status=ProfileFact.Status.PROPOSED
+        ).values_list("pk", flat=True)
+    )
     assert waiting, "the promise waits for approval"
     profiles.profilefact_approve(fact_ids=waiting, actor=None)
 
@@ -67,8 +80,9 @@ async def visit(connect, site, *, recognition=None, session=None, ip="10.0.0.1")
     """A page load: connect and say hello, with the recognition cookie if the browser has
     one. Returns the client, the welcome and the consent frame (or None)."""
     c = await connect(site.key, client=(ip, 1))
-    await c.send({"type": "hello", "session": session, "last_seq": None,
-                  "recognition": recognition})
+    await c.send(
+        {"type": "hello", "session": session, "last_seq": None, "recognition": recognition}
+    )
     welcome = await c.recv()
     assert welcome["type"] == "welcome"
     consent = await c.recv() if recognition else None
@@ -109,7 +123,8 @@ async def test_without_consent_no_cookie_token_no_profile_no_background(site, co
 
 
 async def test_consent_gives_a_token_records_the_wording_and_links_the_conversation(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     c, _, _ = await visit(connect, site)
     ack = await c.say("Hello", "m1")
     await c.answer()
@@ -121,8 +136,11 @@ async def test_consent_gives_a_token_records_the_wording_and_links_the_conversat
     @database_sync_to_async
     def stored():
         profile = Profile.objects.get()
-        return (profile.token_hash, Conversation.objects.get().profile_id == profile.pk,
-                list(Consent.objects.values_list("wording_version", "withdrawn_at")))
+        return (
+            profile.token_hash,
+            Conversation.objects.get().profile_id == profile.pk,
+            list(Consent.objects.values_list("wording_version", "withdrawn_at")),
+        )
 
     hashed, linked, consents = await stored()
     assert hashed == token_hash(frame["token"]) and linked
@@ -130,22 +148,31 @@ async def test_consent_gives_a_token_records_the_wording_and_links_the_conversat
 
 
 async def test_second_visit_is_recognised_and_the_model_gets_the_profile_as_background(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     # the promise is the assistant's (a visitor's "call me back" alone is only a claim), and
     # a promise enters the profile only once staff approved it
     fake_llm.script.append(Reply("We will call you back tomorrow morning."))
     granted, _ = await first_visit_with_consent(
-        connect, site, fake_llm,
+        connect,
+        site,
+        fake_llm,
         "My order 55-1031 has not arrived. Please call me back tomorrow morning.",
-        core(request="order 55-1031 has not arrived",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
-             promises=["call back tomorrow morning"]))
+        core(
+            request="order 55-1031 has not arrived",
+            objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+            promises=["call back tomorrow morning"],
+        ),
+    )
     await approve_promises()
-    c, welcome, renewed = await visit(connect, site, recognition=granted["token"],
-                                      ip="10.0.0.2")
+    c, welcome, renewed = await visit(connect, site, recognition=granted["token"], ip="10.0.0.2")
     assert welcome["resumed"] is False and welcome["session"] is None, "a new session"
-    assert renewed == {"type": "consent", "recognition": True, "token": granted["token"],
-                       "max_age": YEAR}
+    assert renewed == {
+        "type": "consent",
+        "recognition": True,
+        "token": granted["token"],
+        "max_age": YEAR,
+    }
     fake_llm.script.append(Reply("Let me look at order 55-1031."))
     ack = await c.say("Any news about my parcel?", "m1")
     await c.answer()
@@ -159,6 +186,7 @@ async def test_second_visit_is_recognised_and_the_model_gets_the_profile_as_back
         conv = Conversation.objects.get(token_hash=token_hash(ack["session"]))
         trace = ContextTrace.objects.filter(conversation=conv).latest("id")
         return conv.profile_id, Profile.objects.get().pk, trace.sections
+
     linked, profile_id, sections = await state()
     assert linked == profile_id
     assert sections.get("profile", 0) > 0, "the trace shows the profile section"
@@ -170,12 +198,21 @@ async def test_second_visit_is_recognised_and_the_model_gets_the_profile_as_back
 
 
 async def test_withdrawal_deletes_everything_at_once_and_the_next_visit_is_anonymous(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     granted, first_session = await first_visit_with_consent(
-        connect, site, fake_llm, "Customer number 77123, my order 55-1031 is late",
-        core(request="late order 55-1031",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"},
-                      {"kind": "customer", "id": "77123", "label": "customer"}]))
+        connect,
+        site,
+        fake_llm,
+        "Customer number 77123, my order 55-1031 is late",
+        core(
+            request="late order 55-1031",
+            objects=[
+                {"kind": "order", "id": "55-1031", "label": "parcel"},
+                {"kind": "customer", "id": "77123", "label": "customer"},
+            ],
+        ),
+    )
     c, _, _ = await visit(connect, site, recognition=granted["token"], ip="10.0.0.2")
     await c.say("Hello again", "m1")
     await c.answer()
@@ -186,12 +223,14 @@ async def test_withdrawal_deletes_everything_at_once_and_the_next_visit_is_anony
     assert await count(Profile) == 0 and await count(ProfileFact) == 0
     assert await count(Conversation) == 0, "every linked transcript is deleted"
     withdrawn = await database_sync_to_async(
-        lambda: list(Consent.objects.values_list("withdrawn_at", flat=True)))()
+        lambda: list(Consent.objects.values_list("withdrawn_at", flat=True))
+    )()
     assert len(withdrawn) == 1 and withdrawn[0] is not None, "the evidence stays, withdrawn"
 
     # a browser that still sends the old cookie is not recognised, and is told to drop it
-    c3, welcome, stale = await visit(connect, site, recognition=granted["token"],
-                                     session=first_session, ip="10.0.0.3")
+    c3, welcome, stale = await visit(
+        connect, site, recognition=granted["token"], session=first_session, ip="10.0.0.3"
+    )
     assert welcome["resumed"] is False
     assert stale == {"type": "consent", "recognition": False, "token": None, "max_age": 0}
     ack = await c3.say("Hi, where is my order?", "m1")
@@ -204,18 +243,28 @@ async def test_withdrawal_deletes_everything_at_once_and_the_next_visit_is_anony
 
 
 async def test_a_correction_overwrites_and_the_old_value_never_reaches_the_model_again(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     granted, _ = await first_visit_with_consent(
-        connect, site, fake_llm, "Where is order 55-1031?",
-        core(request="where is order 55-1031",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}]))
+        connect,
+        site,
+        fake_llm,
+        "Where is order 55-1031?",
+        core(
+            request="where is order 55-1031",
+            objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+        ),
+    )
     c, _, _ = await visit(connect, site, recognition=granted["token"], ip="10.0.0.2")
     ack = await c.say("Sorry, my order number is 55-1301, not 55-1031.", "m1")
     await c.answer()
-    fake_llm.script.append(core(
-        request="where is order 55-1301",
-        objects=[{"kind": "order", "id": "55-1301", "label": "parcel"}],
-        corrections=[{"was": "55-1031", "now": "55-1301", "turn": 1}]))
+    fake_llm.script.append(
+        core(
+            request="where is order 55-1301",
+            objects=[{"kind": "order", "id": "55-1301", "label": "parcel"}],
+            corrections=[{"was": "55-1031", "now": "55-1301", "turn": 1}],
+        )
+    )
     await condense_now((await conv_of(ack["session"])).pk)
     await c.close()
 
@@ -226,15 +275,21 @@ async def test_a_correction_overwrites_and_the_old_value_never_reaches_the_model
     assert "55-1301" in background_of(fake_llm.requests[-1])
     assert "55-1031" not in request, "the corrected value is nowhere in the context"
     values = await database_sync_to_async(
-        lambda: " ".join(ProfileFact.objects.values_list("value", flat=True)))()
+        lambda: " ".join(ProfileFact.objects.values_list("value", flat=True))
+    )()
     assert "55-1031" not in values
 
 
 async def test_contact_details_wait_for_approval_before_the_model_sees_them(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     granted, _ = await first_visit_with_consent(
-        connect, site, fake_llm, "Please send the invoice to ida.k@example.org",
-        core(request="invoice by e-mail"))
+        connect,
+        site,
+        fake_llm,
+        "Please send the invoice to ida.k@example.org",
+        core(request="invoice by e-mail"),
+    )
     c, _, _ = await visit(connect, site, recognition=granted["token"], ip="10.0.0.2")
     await c.send({"type": "profile"})
     fields = (await c.recv_until("profile"))[0]["fields"]
@@ -249,8 +304,9 @@ async def test_contact_details_wait_for_approval_before_the_model_sees_them(
         from django.contrib.auth.models import User
 
         ids = list(ProfileFact.objects.filter(status="proposed").values_list("pk", flat=True))
-        return profiles.profilefact_approve(fact_ids=ids, actor=User.objects.create(
-            username="owner"))
+        return profiles.profilefact_approve(
+            fact_ids=ids, actor=User.objects.create(username="owner")
+        )
 
     assert await approve() == 1
     c3, _, _ = await visit(connect, site, recognition=granted["token"], ip="10.0.0.3")
@@ -260,19 +316,27 @@ async def test_contact_details_wait_for_approval_before_the_model_sees_them(
 
 
 async def test_resumed_session_is_linked_when_the_recognition_cookie_is_present(
-        site, connect, fake_llm):
+    site, connect, fake_llm
+):
     granted, _ = await first_visit_with_consent(
-        connect, site, fake_llm, "Contract 88-20931 question",
-        core(request="contract question",
-             objects=[{"kind": "contract", "id": "88-20931", "label": "contract"}]))
+        connect,
+        site,
+        fake_llm,
+        "Contract 88-20931 question",
+        core(
+            request="contract question",
+            objects=[{"kind": "contract", "id": "88-20931", "label": "contract"}],
+        ),
+    )
     # a session started before (no cookie sent then), resumed now with the cookie
     c, _, _ = await visit(connect, site, ip="10.0.0.2")
     ack = await c.say("Hi", "m1")
     await c.answer()
     await c.close()
     assert (await conv_of(ack["session"])).profile_id is None
-    c2, welcome, frame = await visit(connect, site, recognition=granted["token"],
-                                     session=ack["session"], ip="10.0.0.2")
+    c2, welcome, frame = await visit(
+        connect, site, recognition=granted["token"], session=ack["session"], ip="10.0.0.2"
+    )
     assert welcome["resumed"] is True and frame["recognition"] is True
     assert (await conv_of(ack["session"])).profile_id is not None
 

@@ -104,22 +104,33 @@ def test_injection_leaves_no_visitor_promise_approval_or_instruction(
     turns = _turns(injection, language)
     reference = core_extract(previous=None, turns=turns)
     proposal = reference if condenser == "extractive" else _poisoned(injection)
-    core, repairs = core_verify(data=proposal, previous=None, turns=turns, through_seq=5,
-                                reference=reference)
+    core, repairs = core_verify(
+        data=proposal, previous=None, turns=turns, through_seq=5, reference=reference
+    )
     _assert_clean(core, injection)
     # and the next step, built on this core, stays clean too
-    later = [{"turn": 6, "role": "visitor", "text": "Any news?"},
-             {"turn": 7, "role": "assistant", "text": REPLY[language]}]
-    again, _ = core_verify(data=_poisoned(injection), previous=core, turns=later,
-                           through_seq=7, reference=core_extract(previous=core, turns=later))
+    later = [
+        {"turn": 6, "role": "visitor", "text": "Any news?"},
+        {"turn": 7, "role": "assistant", "text": REPLY[language]},
+    ]
+    again, _ = core_verify(
+        data=_poisoned(injection),
+        previous=core,
+        turns=later,
+        through_seq=7,
+        reference=core_extract(previous=core, turns=later),
+    )
     _assert_clean(again, injection)
 
 
 def test_a_shop_promise_is_kept_with_its_source() -> None:
     turns = [
         {"turn": 1, "role": "visitor", "text": "My parcel for order 55-1031 is damaged."},
-        {"turn": 2, "role": "assistant",
-         "text": "Sorry about that. We will send a replacement for order 55-1031 tomorrow."},
+        {
+            "turn": 2,
+            "role": "assistant",
+            "text": "Sorry about that. We will send a replacement for order 55-1031 tomorrow.",
+        },
     ]
     proposal = _poisoned("We will send a replacement for order 55-1031 tomorrow")
     proposal["request"] = "My parcel for order 55-1031 is damaged."
@@ -152,8 +163,9 @@ def test_corrections_are_literal(value: str) -> None:
     ]
     reference = core_extract(previous=None, turns=turns)
     proposal = dict(reference, corrections=[{"was": "red", "now": value, "turn": 2}])
-    core, _ = core_verify(data=proposal, previous=None, turns=turns, through_seq=2,
-                          reference=reference)
+    core, _ = core_verify(
+        data=proposal, previous=None, turns=turns, through_seq=2, reference=reference
+    )
     assert "red" not in core["request"].split()
     assert value in core["request"]
 
@@ -175,8 +187,13 @@ def test_condensation_inputs_redact_old_turns_again(site) -> None:
     from memory.services import conversation_start
 
     conv, _ = conversation_start(site_id=site.pk)
-    old = Turn.objects.create(conversation=conv, seq=1, role="visitor",
-                              text="order 4111 1111 1111 1111 is late", token_count=9)
+    old = Turn.objects.create(
+        conversation=conv,
+        seq=1,
+        role="visitor",
+        text="order 4111 1111 1111 1111 is late",
+        token_count=9,
+    )
     assert turn_inputs([old])[0]["text"] == "order [card number removed] is late"
 
 
@@ -226,8 +243,11 @@ async def test_injection_through_the_consumer_reaches_model_and_staff_only_as_vi
     def case_page() -> str:
         user = django_user_model.objects.create_superuser("owner", "owner@shop.test", "pw")
         client.force_login(user)
-        case = handover_request(conversation_id=conv.pk, trigger="visitor",
-                                reason="refund approved, note for the summary")
+        case = handover_request(
+            conversation_id=conv.pk,
+            trigger="visitor",
+            reason="refund approved, note for the summary",
+        )
         return client.get(reverse("admin:handover_case_change", args=[case.pk])).content.decode()
 
     page = await database_sync_to_async(case_page)()

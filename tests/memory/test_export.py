@@ -28,8 +28,13 @@ def session(site):
 
 def export(client, site, body, origin=SHOP, **extra):
     headers = {"HTTP_ORIGIN": origin} if origin else {}
-    return client.post(f"/widget/v1/{site.key}/export", data=json.dumps(body),
-                       content_type="application/json", **headers, **extra)
+    return client.post(
+        f"/widget/v1/{site.key}/export",
+        data=json.dumps(body),
+        content_type="application/json",
+        **headers,
+        **extra,
+    )
 
 
 # --- the visitor's download ------------------------------------------------------------------------
@@ -74,13 +79,13 @@ def test_cors_only_for_allowed_origins(client, site, session):
     assert no_origin.status_code == 403
     preflight = client.options(f"/widget/v1/{site.key}/export", HTTP_ORIGIN=SHOP)
     assert preflight.status_code == 204 and preflight["Access-Control-Allow-Origin"] == SHOP
-    evil_preflight = client.options(f"/widget/v1/{site.key}/export",
-                                    HTTP_ORIGIN="http://evil.test")
+    evil_preflight = client.options(f"/widget/v1/{site.key}/export", HTTP_ORIGIN="http://evil.test")
     assert "Access-Control-Allow-Origin" not in evil_preflight
 
 
-@pytest.mark.parametrize("case", ["unknown", "forged", "expired", "other_site", "missing",
-                                  "erased"])
+@pytest.mark.parametrize(
+    "case", ["unknown", "forged", "expired", "other_site", "missing", "erased"]
+)
 def test_404_for_tokens_that_do_not_open_a_live_conversation(client, site, session, case):
     from chatwidget.services import site_create
     from memory.erasure import conversation_erase
@@ -92,7 +97,8 @@ def test_404_for_tokens_that_do_not_open_a_live_conversation(client, site, sessi
         token = token[:-2] + ("AA" if not token.endswith("AA") else "BB")
     elif case == "expired":
         Conversation.objects.filter(pk=conv.pk).update(
-            last_activity_at=timezone.now() - timedelta(hours=25))
+            last_activity_at=timezone.now() - timedelta(hours=25)
+        )
     elif case == "other_site":
         other = site_create(name="Other shop", origins=[SHOP])
         response = export(client, other, {"session": token})
@@ -108,8 +114,12 @@ def test_404_for_tokens_that_do_not_open_a_live_conversation(client, site, sessi
 
 
 def test_unknown_site_is_404(client):
-    assert client.post("/widget/v1/nope/export", data="{}", content_type="application/json",
-                       HTTP_ORIGIN=SHOP).status_code == 404
+    assert (
+        client.post(
+            "/widget/v1/nope/export", data="{}", content_type="application/json", HTTP_ORIGIN=SHOP
+        ).status_code
+        == 404
+    )
 
 
 def test_the_token_never_travels_in_a_url(client, site, session):
@@ -118,14 +128,19 @@ def test_the_token_never_travels_in_a_url(client, site, session):
     assert token not in url
     assert client.get(f"{url}?session={token}", HTTP_ORIGIN=SHOP).status_code == 405
     # a token in the query string is ignored: only the body counts
-    response = client.post(f"{url}?session={token}", data="{}",
-                           content_type="application/json", HTTP_ORIGIN=SHOP)
+    response = client.post(
+        f"{url}?session={token}", data="{}", content_type="application/json", HTTP_ORIGIN=SHOP
+    )
     assert response.status_code == 404
 
 
 def test_bad_body_is_400(client, site):
-    response = client.post(f"/widget/v1/{site.key}/export", data="not json",
-                           content_type="application/json", HTTP_ORIGIN=SHOP)
+    response = client.post(
+        f"/widget/v1/{site.key}/export",
+        data="not json",
+        content_type="application/json",
+        HTTP_ORIGIN=SHOP,
+    )
     assert response.status_code == 400
 
 
@@ -136,8 +151,9 @@ def staff_user(*codenames: str, name: str = "staff") -> User:
     user = User.objects.create_user(name, password="pw", is_staff=True)
     for codename in ("memory.view_conversation", *codenames):
         app, _, code = codename.partition(".")
-        user.user_permissions.add(Permission.objects.get(content_type__app_label=app,
-                                                         codename=code))
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app, codename=code)
+        )
     return User.objects.get(pk=user.pk)
 
 
@@ -160,8 +176,9 @@ def test_staff_export_needs_a_reason_and_is_masked_by_default(client, session):
     assert b'name="plaintext"' not in page.content, "plaintext needs the reveal permission"
     assert client.post(url, {"confirm": "yes", "reason": ""}).context["form"].errors
     assert not AuditEvent.objects.exists()
-    response = client.post(url, {"confirm": "yes", "reason": "Art. 15 request, ticket 981",
-                                 "plaintext": "on"})
+    response = client.post(
+        url, {"confirm": "yes", "reason": "Art. 15 request, ticket 981", "plaintext": "on"}
+    )
     assert response.status_code == 200
     assert response["Content-Disposition"].startswith("attachment;")
     data = json.loads(response.content)
@@ -169,18 +186,23 @@ def test_staff_export_needs_a_reason_and_is_masked_by_default(client, session):
     assert "jane.roe@example.org" not in text and "[card number removed]" in text
     event = AuditEvent.objects.get(action="export")
     assert (event.actor, event.reason, event.conversation_ref) == (
-        owner, "Art. 15 request, ticket 981", conv.pk)
+        owner,
+        "Art. 15 request, ticket 981",
+        conv.pk,
+    )
     assert event.details["masked"] is True
 
 
 def test_owner_with_reveal_permission_may_export_plaintext(client, session):
     conv, _ = session
-    client.force_login(staff_user("memory.export_conversation", "handover.reveal_plaintext",
-                                  name="owner"))
+    client.force_login(
+        staff_user("memory.export_conversation", "handover.reveal_plaintext", name="owner")
+    )
     url = f"/admin/memory/conversation/{conv.pk}/export/"
     assert b'name="plaintext"' in client.get(url).content
-    response = client.post(url, {"confirm": "yes", "reason": "visitor wants the full copy",
-                                 "plaintext": "on"})
+    response = client.post(
+        url, {"confirm": "yes", "reason": "visitor wants the full copy", "plaintext": "on"}
+    )
     assert "jane.roe@example.org" in json.loads(response.content)["turns"][0]["text"]
     assert AuditEvent.objects.get(action="export").details["masked"] is False
 
@@ -191,12 +213,20 @@ def test_staff_export_several_from_the_list_action(client, site, session):
     turn_append(conversation_id=other.pk, role="visitor", text="second conversation")
     client.force_login(staff_user("memory.export_conversation", name="owner"))
     chosen = [str(conv.pk), str(other.pk)]
-    confirm = client.post("/admin/memory/conversation/",
-                          {"action": "export_conversations", "_selected_action": chosen})
+    confirm = client.post(
+        "/admin/memory/conversation/",
+        {"action": "export_conversations", "_selected_action": chosen},
+    )
     assert confirm.status_code == 200 and b'name="reason"' in confirm.content
-    response = client.post("/admin/memory/conversation/",
-                           {"action": "export_conversations", "_selected_action": chosen,
-                            "confirm": "yes", "reason": "audit by the data protection officer"})
+    response = client.post(
+        "/admin/memory/conversation/",
+        {
+            "action": "export_conversations",
+            "_selected_action": chosen,
+            "confirm": "yes",
+            "reason": "audit by the data protection officer",
+        },
+    )
     data = json.loads(response.content)
     assert len(data["conversations"]) == 2
     assert AuditEvent.objects.filter(action="export").count() == 2

@@ -42,8 +42,14 @@ def test_identifiers_and_values_are_found(text, expected):
 
 def test_several_in_order_of_appearance():
     found = kinds("Cotton kurta KU-2291-M in size L, mint, 2 pcs by 05.10.2026; order 55-1031.")
-    assert found == [("article", "KU-2291-M"), ("size", "L"), ("colour", "mint"),
-                     ("quantity", "2 pcs"), ("date", "05.10.2026"), ("order", "55-1031")]
+    assert found == [
+        ("article", "KU-2291-M"),
+        ("size", "L"),
+        ("colour", "mint"),
+        ("quantity", "2 pcs"),
+        ("date", "05.10.2026"),
+        ("order", "55-1031"),
+    ]
 
 
 def test_plain_prose_has_no_identifiers():
@@ -52,7 +58,10 @@ def test_plain_prose_has_no_identifiers():
 
 def test_numberish_tokens_skip_turn_references():
     assert numberish_tokens("label for order 55-1031 sent (turn 5), 3 pcs, KU-2291-M.") == [
-        "55-1031", "3", "KU-2291-M"]
+        "55-1031",
+        "3",
+        "KU-2291-M",
+    ]
 
 
 def test_occurs_is_whole_token():

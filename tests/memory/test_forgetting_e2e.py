@@ -50,8 +50,9 @@ class Capture(logging.Handler):
 @pytest.fixture
 def debug_logs():
     capture = Capture()
-    loggers = [logging.getLogger()] + [logging.getLogger(n)
-                                       for n in list(logging.root.manager.loggerDict)]
+    loggers = [logging.getLogger()] + [
+        logging.getLogger(n) for n in list(logging.root.manager.loggerDict)
+    ]
     saved = [(lg, lg.level, lg.disabled) for lg in loggers]
     for lg in loggers:
         lg.setLevel(logging.DEBUG)
@@ -74,8 +75,9 @@ def dump_everything() -> tuple[str, str, int]:
     scanned = 0
     with connection.cursor() as cursor:
         for table in connection.introspection.table_names(cursor):
-            columns = [c.name for c in connection.introspection.get_table_description(cursor,
-                                                                                      table)]
+            columns = [
+                c.name for c in connection.introspection.get_table_description(cursor, table)
+            ]
             quoted = ", ".join(connection.ops.quote_name(c) for c in columns)
             cursor.execute(f"SELECT {quoted} FROM {connection.ops.quote_name(table)}")  # noqa: S608
             for row in cursor.fetchall():
@@ -115,8 +117,12 @@ async def test_never_kept_values_leave_no_trace_anywhere(site, connect, fake_llm
 
     texts = await database_sync_to_async(stored_texts)()
     joined = "\n".join(texts)
-    for placeholder in ("[card number removed]", "[security code removed]",
-                        "[password removed]", "[one-time code removed]"):
+    for placeholder in (
+        "[card number removed]",
+        "[security code removed]",
+        "[password removed]",
+        "[one-time code removed]",
+    ):
         assert placeholder in joined, placeholder
     assert len(texts) >= 8, "turns were stored (visitor, hints, answers)"
 

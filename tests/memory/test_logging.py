@@ -32,10 +32,16 @@ class Capture(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         # raw first (the filter mutates the record, as it does in production)
-        self.raw.append(" ".join([
-            str(record.msg), repr(record.args), repr(vars(record)),
-            repr(record.exc_info[1]) if record.exc_info else "",
-        ]))
+        self.raw.append(
+            " ".join(
+                [
+                    str(record.msg),
+                    repr(record.args),
+                    repr(vars(record)),
+                    repr(record.exc_info[1]) if record.exc_info else "",
+                ]
+            )
+        )
         self.scrub.filter(record)
         self.formatted.append(self.formatter_.format(record))
 
@@ -69,8 +75,9 @@ async def test_a_whole_conversation_logs_no_text_at_debug(site, connect, fake_ll
     fake_llm.script.append(Reply(f"Noted: {SENTENCE}. Please never send {EMAIL} a password."))
     c = await connect(site.key)
     await c.hello()
-    ack = await c.say(f"My card is {CARD}, my password is {PASSWORD}, mail me at {EMAIL}. "
-                      f"Also, {SENTENCE}.", "m1")
+    ack = await c.say(
+        f"My card is {CARD}, my password is {PASSWORD}, mail me at {EMAIL}. Also, {SENTENCE}.", "m1"
+    )
     await c.answer()
     await c.say(f"And {SENTENCE} again", "m2")
     await c.answer()
@@ -106,7 +113,8 @@ def test_exception_with_user_text_is_logged_scrubbed(all_logs):
 
 def test_text_like_extra_fields_are_scrubbed(all_logs):
     logging.getLogger("memory.test").warning(
-        "odd turn", extra={"text": SENTENCE, "content": EMAIL, "conversation": 3})
+        "odd turn", extra={"text": SENTENCE, "content": EMAIL, "conversation": 3}
+    )
     line = json.loads(all_logs.formatted[-1])
     assert line["text"] == "[scrubbed]" and line["content"] == "[scrubbed]"
     assert line["conversation"] == 3
@@ -122,9 +130,12 @@ def test_configured_console_handler_scrubs(settings):
 @pytest.mark.django_db
 def test_error_reports_of_views_do_not_carry_the_body(client, site, all_logs):
     """A failing request logs path and status, never the posted body."""
-    response = client.post(f"/widget/v1/{site.key}/export",
-                           data=json.dumps({"session": SENTENCE}),
-                           content_type="application/json", HTTP_ORIGIN="http://evil.test")
+    response = client.post(
+        f"/widget/v1/{site.key}/export",
+        data=json.dumps({"session": SENTENCE}),
+        content_type="application/json",
+        HTTP_ORIGIN="http://evil.test",
+    )
     assert response.status_code == 403
     assert any("Forbidden" in line for line in all_logs.formatted)
     assert leaks(all_logs.formatted) == [] and leaks(all_logs.raw) == []

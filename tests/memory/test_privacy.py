@@ -40,10 +40,16 @@ def test_privacy_page_lists_every_place_with_the_current_policy(client, site):
         for key in ("name", "kind", "content", "lifetime", "purpose"):
             assert str(place[key]) in row, (key, place["name"])
     text = page_text(response)
-    for expected in ("48 hours after your last message", "48 hours after the last message",
-                     "60 days after the case is resolved", "6 months after your last visit",
-                     "400 days", settings.SESSION_COOKIE_NAME_WIDGET,
-                     settings.RECOGNITION_COOKIE_NAME, "cw_open"):
+    for expected in (
+        "48 hours after your last message",
+        "48 hours after the last message",
+        "60 days after the case is resolved",
+        "6 months after your last visit",
+        "400 days",
+        settings.SESSION_COOKIE_NAME_WIDGET,
+        settings.RECOGNITION_COOKIE_NAME,
+        "cw_open",
+    ):
         assert expected in text, expected
     assert "24 hours" not in text, "the site's policy, not the defaults"
 
@@ -69,8 +75,10 @@ def test_privacy_page_in_german(client, site):
     for number in ("36", "14", "3", "90"):
         assert re.search(rf"\b{number}\b", text), number
     if not translated:
-        pytest.skip("German catalogue not compiled yet (python -m chatwidget.i18n); "
-                    "numbers and structure checked, wording not")
+        pytest.skip(
+            "German catalogue not compiled yet (python -m chatwidget.i18n); "
+            "numbers and structure checked, wording not"
+        )
     assert "Datenschutz" in text
     assert "36 Stunden" in text and "14 Tage" in text and "3 Monate" in text
     assert "Privacy and cookies" not in text

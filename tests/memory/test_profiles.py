@@ -40,8 +40,7 @@ def chat(site, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             conv, _ = conversation_start(site_id=site.pk, language=language)
             if profile_id:
-                profiles.profile_link_conversation(profile_id=profile_id,
-                                                   conversation_id=conv.pk)
+                profiles.profile_link_conversation(profile_id=profile_id, conversation_id=conv.pk)
         for i, line in enumerate(lines):
             role = TurnRole.VISITOR if i % 2 == 0 else TurnRole.ASSISTANT
             with django_capture_on_commit_callbacks(execute=True):
@@ -56,22 +55,36 @@ def condense(conv: Conversation, **data) -> Core:
     version = (conv.cores.order_by("-version").values_list("version", flat=True).first() or 0) + 1
     covers = conv.turns.order_by("-seq").values_list("seq", flat=True).first()
     core = Core.objects.create(
-        conversation=conv, version=version, covers_through_seq=covers, source="model",
-        data={"request": "", "objects": [], "constraints": [], "open_points": [],
-              "promises": [], "corrections": [], "settled": [], **data},
+        conversation=conv,
+        version=version,
+        covers_through_seq=covers,
+        source="model",
+        data={
+            "request": "",
+            "objects": [],
+            "constraints": [],
+            "open_points": [],
+            "promises": [],
+            "corrections": [],
+            "settled": [],
+            **data,
+        },
     )
     profiles.profile_update_from_core(conversation_id=conv.pk)
     return core
 
 
 def facts(profile_id) -> dict[tuple[str, str], tuple[str, str]]:
-    return {(f.field, f.key): (f.value, f.status)
-            for f in ProfileFact.objects.filter(profile_id=profile_id)}
+    return {
+        (f.field, f.key): (f.value, f.status)
+        for f in ProfileFact.objects.filter(profile_id=profile_id)
+    }
 
 
 def everything_stored(profile_id) -> str:
-    return " ".join(ProfileFact.objects.filter(profile_id=profile_id)
-                    .values_list("value", flat=True))
+    return " ".join(
+        ProfileFact.objects.filter(profile_id=profile_id).values_list("value", flat=True)
+    )
 
 
 def test_grant_creates_profile_with_hashed_token_and_records_the_wording(site, chat):
@@ -84,7 +97,10 @@ def test_grant_creates_profile_with_hashed_token_and_records_the_wording(site, c
     assert result.token not in str(list(Profile.objects.values()))
     consent = Consent.objects.get()
     assert (consent.profile_id, consent.wording_version, consent.withdrawn_at) == (
-        profile.pk, "v1", None)
+        profile.pk,
+        "v1",
+        None,
+    )
     conv.refresh_from_db()
     assert conv.profile_id == profile.pk
     assert profiles.profile_get_by_token(site_id=site.pk, token=result.token) == profile
@@ -93,24 +109,34 @@ def test_grant_creates_profile_with_hashed_token_and_records_the_wording(site, c
 
 def test_nothing_is_kept_without_consent(site, chat):
     conv = chat("My order 55-1031 has not arrived", "Let me check.")
-    condense(conv, request="order 55-1031 missing",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}])
+    condense(
+        conv,
+        request="order 55-1031 missing",
+        objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+    )
     assert Profile.objects.count() == 0 and ProfileFact.objects.count() == 0
     assert profiles.profile_background(conversation=conv).text is None
 
 
 def test_light_facts_come_from_the_core_with_their_source_turn(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
-    conv = chat("Customer number 77123, my order 55-1031 is late",
-                "I am sorry. We will call you back tomorrow between 9 and 12.",
-                "Also I like the mint kurta KU-2291-M", "Noted.",
-                profile_id=profile_id, language="de")
+    conv = chat(
+        "Customer number 77123, my order 55-1031 is late",
+        "I am sorry. We will call you back tomorrow between 9 and 12.",
+        "Also I like the mint kurta KU-2291-M",
+        "Noted.",
+        profile_id=profile_id,
+        language="de",
+    )
     condense(
-        conv, request="late order 55-1031",
-        objects=[{"kind": "customer", "id": "77123", "label": "customer"},
-                 {"kind": "order", "id": "55-1031", "label": "late parcel"},
-                 {"kind": "article", "id": "KU-2291-M", "label": "mint kurta"},
-                 {"kind": "order", "id": "99-9999", "label": "invented by the model"}],
+        conv,
+        request="late order 55-1031",
+        objects=[
+            {"kind": "customer", "id": "77123", "label": "customer"},
+            {"kind": "order", "id": "55-1031", "label": "late parcel"},
+            {"kind": "article", "id": "KU-2291-M", "label": "mint kurta"},
+            {"kind": "order", "id": "99-9999", "label": "invented by the model"},
+        ],
         promises=["call back tomorrow, 9-12"],
         settled=["tracking link sent"],
     )
@@ -124,8 +150,10 @@ def test_light_facts_come_from_the_core_with_their_source_turn(site, chat):
     assert got[(Field.PROMISE, f"{conv.pk}:0")] == ("call back tomorrow, 9-12", "proposed")
     case = ProfileFact.objects.get(profile_id=profile_id, field=Field.PAST_CASE)
     assert past_case(case.value) == {
-        "date": conv.created_at.date().isoformat(), "topic": "late order 55-1031",
-        "resolution": "tracking link sent"}
+        "date": conv.created_at.date().isoformat(),
+        "topic": "late order 55-1031",
+        "resolution": "tracking link sent",
+    }
     order = ProfileFact.objects.get(profile_id=profile_id, field=Field.OBJECT, key="order")
     assert (order.source_conversation, order.source_seq) == (conv.pk, 1)
     # safe to run twice: nothing accumulates
@@ -136,15 +164,21 @@ def test_light_facts_come_from_the_core_with_their_source_turn(site, chat):
 
 def test_health_details_and_placeholders_never_enter_the_profile(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
-    conv = chat("I have diabetes and need the compression stockings, order RX-4411",
-                "I see.",
-                "My card is 4111 1111 1111 1111, contract 88-20931", "Please do not share it.",
-                profile_id=profile_id)
+    conv = chat(
+        "I have diabetes and need the compression stockings, order RX-4411",
+        "I see.",
+        "My card is 4111 1111 1111 1111, contract 88-20931",
+        "Please do not share it.",
+        profile_id=profile_id,
+    )
     assert conv.turns.get(seq=1).health, "the redaction flags the first turn"
     condense(
-        conv, request="stockings because of diabetes",
-        objects=[{"kind": "order", "id": "RX-4411", "label": "stockings"},
-                 {"kind": "contract", "id": "88-20931", "label": "contract"}],
+        conv,
+        request="stockings because of diabetes",
+        objects=[
+            {"kind": "order", "id": "RX-4411", "label": "stockings"},
+            {"kind": "contract", "id": "88-20931", "label": "contract"},
+        ],
         promises=["refund to card [card number removed]"],
     )
     stored = everything_stored(profile_id)
@@ -156,16 +190,23 @@ def test_health_details_and_placeholders_never_enter_the_profile(site, chat):
 def test_a_correction_overwrites_and_the_old_value_is_gone_everywhere(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     first = chat("Where is order 55-1031?", "It ships tomorrow.", profile_id=profile_id)
-    condense(first, request="where is order 55-1031",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
-             settled=["order 55-1031 ships tomorrow"])
+    condense(
+        first,
+        request="where is order 55-1031",
+        objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+        settled=["order 55-1031 ships tomorrow"],
+    )
     assert facts(profile_id)[(Field.OBJECT, "order")][0] == "55-1031"
 
-    second = chat("Sorry, my order number is 55-1301, not the other one", "Thanks.",
-                  profile_id=profile_id)
-    condense(second, request="status of order 55-1301",
-             objects=[{"kind": "order", "id": "55-1301", "label": "parcel"}],
-             corrections=[{"was": "55-1031", "now": "55-1301", "turn": 1}])
+    second = chat(
+        "Sorry, my order number is 55-1301, not the other one", "Thanks.", profile_id=profile_id
+    )
+    condense(
+        second,
+        request="status of order 55-1301",
+        objects=[{"kind": "order", "id": "55-1301", "label": "parcel"}],
+        corrections=[{"was": "55-1031", "now": "55-1301", "turn": 1}],
+    )
     assert facts(profile_id)[(Field.OBJECT, "order")] == ("55-1301", "active")
     assert "55-1031" not in everything_stored(profile_id)
     third = chat("Hi again", profile_id=profile_id)
@@ -178,10 +219,14 @@ def test_a_correction_overwrites_and_the_old_value_is_gone_everywhere(site, chat
 
 def test_contact_details_wait_for_approval_and_stay_out_of_the_context(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
-    conv = chat("Please write to anna.berg@example.org, I prefer e-mail", "Will do.",
-                profile_id=profile_id)
-    condense(conv, request="wants updates",
-             constraints=[{"what": "contact preference", "value": "e-mail", "turn": 1}])
+    conv = chat(
+        "Please write to anna.berg@example.org, I prefer e-mail", "Will do.", profile_id=profile_id
+    )
+    condense(
+        conv,
+        request="wants updates",
+        constraints=[{"what": "contact preference", "value": "e-mail", "turn": 1}],
+    )
     got = facts(profile_id)
     assert got[(Field.EMAIL, "")] == ("anna.berg@example.org", "proposed")
     assert got[(Field.CONTACT_PREFERENCE, "")] == ("e-mail", "proposed")
@@ -207,7 +252,8 @@ def test_contact_details_wait_for_approval_and_stay_out_of_the_context(site, cha
 
 
 def test_a_rejected_proposal_does_not_come_back_from_the_same_turns(
-        site, chat, django_capture_on_commit_callbacks):
+    site, chat, django_capture_on_commit_callbacks
+):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     conv = chat("My neighbour's mail is nosy@example.org", "OK.", profile_id=profile_id)
     fact = ProfileFact.objects.get(field=Field.EMAIL)
@@ -229,8 +275,9 @@ def test_short_conversations_teach_the_profile_without_a_stored_core(site, chat)
     """Most chats end long before condensation: the fold after each answer condenses the
     uncovered turns extractively, so the next visit still knows the order number."""
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
-    conv = chat("Hi, my order 55-1031 has not arrived", "I am sorry, let me check.",
-                profile_id=profile_id)
+    conv = chat(
+        "Hi, my order 55-1031 has not arrived", "I am sorry, let me check.", profile_id=profile_id
+    )
     assert not conv.cores.exists()
     assert facts(profile_id)[(Field.OBJECT, "order")] == ("55-1031", "active")
     later = chat("Hello again", profile_id=profile_id)
@@ -240,8 +287,11 @@ def test_short_conversations_teach_the_profile_without_a_stored_core(site, chat)
 def test_background_is_marked_as_data_and_skips_this_conversations_own_facts(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     first = chat("Contract 88-20931 renewal", "Done.", profile_id=profile_id)
-    condense(first, request="renew contract 88-20931",
-             objects=[{"kind": "contract", "id": "88-20931", "label": "contract"}])
+    condense(
+        first,
+        request="renew contract 88-20931",
+        objects=[{"kind": "contract", "id": "88-20931", "label": "contract"}],
+    )
     assert profiles.profile_background(conversation=first).text is None
     second = chat("Hello again", profile_id=profile_id)
     section = profiles.profile_background(conversation=second)
@@ -255,8 +305,11 @@ def test_withdrawal_deletes_profile_and_every_linked_transcript_at_once(site, ch
     first = chat("Order 55-1031", "Ok", profile_id=granted.profile_id)
     second = chat("Order 55-1031 again", "Ok", profile_id=granted.profile_id)
     unrelated = chat("Just browsing")
-    condense(first, request="order 55-1031",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}])
+    condense(
+        first,
+        request="order 55-1031",
+        objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+    )
     result = profiles.consent_withdraw(site_id=site.pk, profile_id=granted.profile_id)
     assert (result.recognition, result.token, result.max_age) == (False, None, 0)
     assert Profile.objects.count() == 0 and ProfileFact.objects.count() == 0
@@ -273,10 +326,16 @@ def test_erasing_one_conversation_removes_what_it_taught_the_profile(site, chat)
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     first = chat("Contract 88-20931", "Ok", profile_id=profile_id)
     second = chat("Customer number 77123", "Ok", profile_id=profile_id)
-    condense(first, request="contract question",
-             objects=[{"kind": "contract", "id": "88-20931", "label": "c"}])
-    condense(second, request="customer question",
-             objects=[{"kind": "customer", "id": "77123", "label": "c"}])
+    condense(
+        first,
+        request="contract question",
+        objects=[{"kind": "contract", "id": "88-20931", "label": "c"}],
+    )
+    condense(
+        second,
+        request="customer question",
+        objects=[{"kind": "customer", "id": "77123", "label": "c"}],
+    )
     conversation_erase(conversation_id=first.pk, reason="visitor request")
     stored = everything_stored(profile_id)
     assert "88-20931" not in stored and "contract question" not in stored
@@ -309,8 +368,11 @@ def test_past_cases_are_capped(site, chat):
 def test_visitor_view_lists_everything_with_pending_entries_marked(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     conv = chat("Order 55-1031, mail me at ida@example.org", "Ok", profile_id=profile_id)
-    condense(conv, request="order 55-1031",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}])
+    condense(
+        conv,
+        request="order 55-1031",
+        objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+    )
     fields = profiles.profile_fields_for_visitor(site_id=site.pk, profile_id=profile_id)
     assert fields["Named object (order)"] == "55-1031"
     assert fields["Preferred language"] == "English"
@@ -326,8 +388,11 @@ def test_visitor_view_lists_everything_with_pending_entries_marked(site, chat):
 def with_facts(site, chat):
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     conv = chat("Order 55-1031, write to ida.k@example.org", "Ok", profile_id=profile_id)
-    condense(conv, request="order 55-1031",
-             objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}])
+    condense(
+        conv,
+        request="order 55-1031",
+        objects=[{"kind": "order", "id": "55-1031", "label": "parcel"}],
+    )
     return Profile.objects.get(pk=profile_id)
 
 
@@ -377,12 +442,26 @@ def test_reveal_needs_a_reason_and_is_logged(client, with_facts):
 def test_admin_export_and_erase_are_logged(client, with_facts):
     client.force_login(staff_user("olga", "Owner"))
     url = reverse("admin:memory_profile_changelist")
-    response = client.post(url, {"action": "export_profiles", "_selected_action": [with_facts.pk],
-                                 "confirm": "yes", "reason": "visitor asked for a copy"})
+    response = client.post(
+        url,
+        {
+            "action": "export_profiles",
+            "_selected_action": [with_facts.pk],
+            "confirm": "yes",
+            "reason": "visitor asked for a copy",
+        },
+    )
     assert response.status_code == 200 and b"55-1031" in response.content
     assert b"ida.k@example.org" not in response.content, "export is masked without reveal"
-    response = client.post(url, {"action": "erase_profiles", "_selected_action": [with_facts.pk],
-                                 "confirm": "yes", "reason": "visitor asked to be forgotten"})
+    response = client.post(
+        url,
+        {
+            "action": "erase_profiles",
+            "_selected_action": [with_facts.pk],
+            "confirm": "yes",
+            "reason": "visitor asked to be forgotten",
+        },
+    )
     assert response.status_code == 302
     assert Profile.objects.count() == 0 and Conversation.objects.count() == 0
     actions = set(AuditEvent.objects.values_list("action", flat=True))
@@ -390,7 +469,8 @@ def test_admin_export_and_erase_are_logged(client, with_facts):
 
 
 def test_the_context_hook_costs_no_query_without_a_profile_and_one_with(
-        site, chat, django_assert_num_queries):
+    site, chat, django_assert_num_queries
+):
     from memory.context import _profile_section
 
     anonymous = Conversation.objects.select_related("site").get(pk=chat("Hello").pk)
@@ -398,8 +478,7 @@ def test_the_context_hook_costs_no_query_without_a_profile_and_one_with(
         assert _profile_section(anonymous) == (None, 0)
     profile_id = profiles.consent_grant(site_id=site.pk).profile_id
     chat("Contract 88-20931 please", "Sure.", profile_id=profile_id)
-    later = Conversation.objects.select_related("site").get(
-        pk=chat("Hi", profile_id=profile_id).pk)
+    later = Conversation.objects.select_related("site").get(pk=chat("Hi", profile_id=profile_id).pk)
     with django_assert_num_queries(1):
         text, tokens = _profile_section(later)
     assert "88-20931" in text and tokens > 10

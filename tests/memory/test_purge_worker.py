@@ -30,8 +30,10 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 def _needs_real_services() -> None:
     if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL: set TEST_DATABASE_URL=postgres://... (the worker "
-                    "process must share the test database)")
+        pytest.skip(
+            "needs PostgreSQL: set TEST_DATABASE_URL=postgres://... (the worker "
+            "process must share the test database)"
+        )
     if not settings.TEST_REDIS_URL:
         pytest.skip("needs Redis as the Celery broker: set TEST_REDIS_URL=redis://...")
 
@@ -46,12 +48,19 @@ def _setup(site) -> dict:
         turn_append(conversation_id=conv.pk, role="visitor", text=text)
         turn_append(conversation_id=conv.pk, role="assistant", text="Noted.")
         version = 1 + max(conv.cores.values_list("version", flat=True), default=0)
-        Core.objects.create(conversation=conv, version=version, data={"request": text},
-                            covers_through_seq=1, source="extractive")
-        ContextTrace.objects.create(conversation=conv, request_seq=1, budget=8000, reserve=500,
-                                    total_tokens=50)
+        Core.objects.create(
+            conversation=conv,
+            version=version,
+            data={"request": text},
+            covers_through_seq=1,
+            source="extractive",
+        )
+        ContextTrace.objects.create(
+            conversation=conv, request_seq=1, budget=8000, reserve=500, total_tokens=50
+        )
         Conversation.objects.filter(pk=conv.pk).update(
-            last_activity_at=now - timedelta(hours=hours_ago))
+            last_activity_at=now - timedelta(hours=hours_ago)
+        )
         return conv, token
 
     expired, expired_token = conversation(25, "expired session: blue kettle")
@@ -60,16 +69,29 @@ def _setup(site) -> dict:
     Case.objects.create(site=site, conversation=held, trigger="visitor", status="human")
     conversation_hold_set(conversation_id=held.pk, open=True)  # what handover writes
     run_off, _ = conversation(24 * 40, "resolved case: black kettle")
-    case = Case.objects.create(site=site, conversation=run_off, trigger="visitor",
-                               status="resolved", resolved_at=now - timedelta(days=31),
-                               reason="broken lid", note="replacement sent",
-                               contact=[{"kind": "email", "value": "k@example.org"}],
-                               core={"request": "broken lid"})
+    case = Case.objects.create(
+        site=site,
+        conversation=run_off,
+        trigger="visitor",
+        status="resolved",
+        resolved_at=now - timedelta(days=31),
+        reason="broken lid",
+        note="replacement sent",
+        contact=[{"kind": "email", "value": "k@example.org"}],
+        core={"request": "broken lid"},
+    )
     profile = Profile.objects.create(site=site, token_hash="c" * 64)
     Profile.objects.filter(pk=profile.pk).update(last_visit_at=now - timedelta(days=400))
-    return {"expired": expired.pk, "expired_token": expired_token, "live": live.pk,
-            "live_token": live_token, "held": held.pk, "run_off": run_off.pk,
-            "case": case.pk, "profile": profile.pk}
+    return {
+        "expired": expired.pk,
+        "expired_token": expired_token,
+        "live": live.pk,
+        "live_token": live_token,
+        "held": held.pk,
+        "run_off": run_off.pk,
+        "case": case.pk,
+        "profile": profile.pk,
+    }
 
 
 def _state(ids: dict) -> dict:
@@ -98,23 +120,46 @@ def _clear_broker(url: str) -> None:
 def _start_worker(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
     db = connection.settings_dict
     env = {k: v for k, v in os.environ.items() if k != "TEST_DB_NAME"}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
-        # the worker connects to the very database this test uses
-        "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
-                             f"{db['PORT'] or 5432}/{db['NAME']}",
-        "CHATWIDGET_PURGE_INTERVAL_SECONDS": "2",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
+            # the worker connects to the very database this test uses
+            "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
+            f"{db['PORT'] or 5432}/{db['NAME']}",
+            "CHATWIDGET_PURGE_INTERVAL_SECONDS": "2",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     if db.get("PASSWORD"):
         env["PGPASSWORD"] = db["PASSWORD"]
     log_path = tmp_path / "worker.log"
     log_file = log_path.open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "chatwidget", "-b", settings.TEST_REDIS_URL,
-         "worker", "-B", "-s", str(tmp_path / "beat-schedule"), "--pool", "solo",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO"],
-        cwd=ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "chatwidget",
+            "-b",
+            settings.TEST_REDIS_URL,
+            "worker",
+            "-B",
+            "-s",
+            str(tmp_path / "beat-schedule"),
+            "--pool",
+            "solo",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-l",
+            "INFO",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     log_file.close()
     return proc, log_path
@@ -152,13 +197,22 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
         state = before
         while time.monotonic() < deadline:
             state = await database_sync_to_async(_state)(ids)
-            if (state["expired_rows"] == 0 and state["run_off_turns"] == 0
-                    and state["case_purged"] and state["profile"] == 0):
+            if (
+                state["expired_rows"] == 0
+                and state["run_off_turns"] == 0
+                and state["case_purged"]
+                and state["profile"] == 0
+            ):
                 break
             assert proc.poll() is None, log_path.read_text()[-3000:]
             await asyncio.sleep(0.5)
-        assert state == {"expired_turns": 0, "expired_rows": 0, "run_off_turns": 0,
-                         "case_purged": True, "profile": 0}, log_path.read_text()[-3000:]
+        assert state == {
+            "expired_turns": 0,
+            "expired_rows": 0,
+            "run_off_turns": 0,
+            "case_purged": True,
+            "profile": 0,
+        }, log_path.read_text()[-3000:]
         assert "chatwidget.tasks.purge_expired" in log_path.read_text(), "beat sent the task"
     finally:
         _stop(proc)
@@ -172,14 +226,20 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
         }
 
     assert await database_sync_to_async(survivors)() == {
-        "live_turns": 2, "held_turns": 2,
+        "live_turns": 2,
+        "held_turns": 2,
         "case": ("broken lid", "replacement sent", {}, [], None),
     }
 
     # a session resumed after expiry starts empty; the live one still resumes
     c = await connect(site.key, client=("10.0.0.5", 1))
     assert await c.hello(session=ids["expired_token"]) == {
-        "type": "welcome", "session": None, "resumed": False, "state": "bot", "turns": []}
+        "type": "welcome",
+        "session": None,
+        "resumed": False,
+        "state": "bot",
+        "turns": [],
+    }
     c2 = await connect(site.key, client=("10.0.0.6", 1))
     resumed = await c2.hello(session=ids["live_token"])
     assert resumed["resumed"] is True and len(resumed["turns"]) == 2

@@ -26,10 +26,16 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 # (what the visitor types, the value's digits or the password itself)
 TYPED: list[tuple[str, str]] = [
     ("order 4539.1488.0343.6467 please check", "4539148803436467"),
-    ("Karte \uff15\uff15\uff15\uff15 \uff15\uff15\uff15\uff15 \uff15\uff15\uff15\uff15 "
-     "\uff14\uff14\uff14\uff14", "5555555555554444"),
-    ("my card is four zero one two eight eight eight eight eight eight eight eight "
-     "one eight eight one", "4012888888881881"),
+    (
+        "Karte \uff15\uff15\uff15\uff15 \uff15\uff15\uff15\uff15 \uff15\uff15\uff15\uff15 "
+        "\uff14\uff14\uff14\uff14",
+        "5555555555554444",
+    ),
+    (
+        "my card is four zero one two eight eight eight eight eight eight eight eight "
+        "one eight eight one",
+        "4012888888881881",
+    ),
     ("Visa 4111\u200b1111\u200b1111\u200b1111 exp 09/31", "4111111111111111"),
     ("the four digits on the back are 7093", "7093"),
     ("Prüfziffer 8362", "8362"),
@@ -105,7 +111,8 @@ def staff_pages(client, django_user_model, conversation_id: int) -> str:
     user = django_user_model.objects.create_superuser("owner", "owner@shop.test", "pw")
     client.force_login(user)
     case = handover_request(
-        conversation_id=conversation_id, trigger="visitor",
+        conversation_id=conversation_id,
+        trigger="visitor",
         reason="please help, my password is now Tz7!qLm4 and the code is 638214",
     ) or Case.objects.get(conversation_id=conversation_id)
     pages = [
@@ -157,12 +164,19 @@ async def test_never_kept_values_as_typed_leave_no_trace(
 
     conv = await database_sync_to_async(Conversation.objects.get)(token_hash=token_hash(session))
     # the condensation model tries to carry a card number and a code into the core
-    fake_llm.script.append(JsonReply({
-        "request": "check order 4539148803436467", "objects": [
-            {"kind": "order", "id": "4539148803436467", "label": "order"}],
-        "constraints": [], "open_points": [], "promises": ["code 638214 confirmed"],
-        "corrections": [], "settled": [],
-    }))
+    fake_llm.script.append(
+        JsonReply(
+            {
+                "request": "check order 4539148803436467",
+                "objects": [{"kind": "order", "id": "4539148803436467", "label": "order"}],
+                "constraints": [],
+                "open_points": [],
+                "promises": ["code 638214 confirmed"],
+                "corrections": [],
+                "settled": [],
+            }
+        )
+    )
     profile = await database_sync_to_async(condense_and_profile)(conv.pk)
     pages = await database_sync_to_async(staff_pages)(client, django_user_model, conv.pk)
     tables, rows = await database_sync_to_async(every_value_in_every_table)()

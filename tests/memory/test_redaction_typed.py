@@ -8,13 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.redaction import (
-    PLACEHOLDERS,
-    mask,
-    never_kept_found,
-    previous_turn_needed,
-    redact,
-)
+from memory.redaction import PLACEHOLDERS, mask, never_kept_found, previous_turn_needed, redact
 from memory.redaction.normalise import normalise
 
 CARD = "4111111111111111"

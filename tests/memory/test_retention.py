@@ -29,28 +29,34 @@ from memory.models import (
     Turn,
 )
 from memory.retention import retention_purge_expired
-from memory.selectors import (
-    conversation_get_by_token,
-    conversations_live,
-)
+from memory.selectors import conversation_get_by_token, conversations_live
 from memory.services import conversation_hold_set, conversation_start, turn_append
 
 pytestmark = pytest.mark.django_db
 
 
-def make_conversation(site, texts=("Where is my order 55-1031?", "It ships today."),
-                      hours_ago: float = 0) -> tuple[Conversation, str]:
+def make_conversation(
+    site, texts=("Where is my order 55-1031?", "It ships today."), hours_ago: float = 0
+) -> tuple[Conversation, str]:
     conv, token = conversation_start(site_id=site.pk)
     for i, text in enumerate(texts):
-        turn_append(conversation_id=conv.pk, role="visitor" if i % 2 == 0 else "assistant",
-                    text=text)
-    Core.objects.create(conversation=conv, version=1, data={"request": "order 55-1031"},
-                        covers_through_seq=1, source="extractive")
-    ContextTrace.objects.create(conversation=conv, request_seq=1, budget=8000, reserve=500,
-                                total_tokens=120)
+        turn_append(
+            conversation_id=conv.pk, role="visitor" if i % 2 == 0 else "assistant", text=text
+        )
+    Core.objects.create(
+        conversation=conv,
+        version=1,
+        data={"request": "order 55-1031"},
+        covers_through_seq=1,
+        source="extractive",
+    )
+    ContextTrace.objects.create(
+        conversation=conv, request_seq=1, budget=8000, reserve=500, total_tokens=120
+    )
     if hours_ago:
         Conversation.objects.filter(pk=conv.pk).update(
-            last_activity_at=timezone.now() - timedelta(hours=hours_ago))
+            last_activity_at=timezone.now() - timedelta(hours=hours_ago)
+        )
     conv.refresh_from_db()
     return conv, token
 
@@ -59,8 +65,9 @@ def user_with(*codenames: str, name: str = "staff") -> User:
     user = User.objects.create_user(name, password="pw", is_staff=True)
     for codename in codenames:
         app, _, code = codename.partition(".")
-        user.user_permissions.add(Permission.objects.get(content_type__app_label=app,
-                                                         codename=code))
+        user.user_permissions.add(
+            Permission.objects.get(content_type__app_label=app, codename=code)
+        )
     return User.objects.get(pk=user.pk)  # fresh permission cache
 
 
@@ -81,8 +88,12 @@ GONE = {"conversation": 0, "turns": 0, "cores": 0, "traces": 0}
 
 def test_every_new_site_gets_the_default_policy(site):
     policy = RetentionPolicy.objects.get(site=site)
-    assert (policy.session_hours, policy.case_days, policy.profile_months,
-            policy.audit_days) == (24, 30, 12, 365)
+    assert (policy.session_hours, policy.case_days, policy.profile_months, policy.audit_days) == (
+        24,
+        30,
+        12,
+        365,
+    )
 
 
 def test_data_migration_creates_policies_for_existing_sites(site):
@@ -92,8 +103,7 @@ def test_data_migration_creates_policies_for_existing_sites(site):
     migration = importlib.import_module("memory.migrations.0002_retention_defaults")
     migration.create_defaults(apps, None)
     migration.create_defaults(apps, None)  # twice: still one row per site
-    assert list(RetentionPolicy.objects.values_list("site_id", "session_hours")) == [
-        (site.pk, 24)]
+    assert list(RetentionPolicy.objects.values_list("site_id", "session_hours")) == [(site.pk, 24)]
 
 
 def test_staff_without_owner_permission_sees_policy_read_only_and_cannot_change(site, client):
@@ -104,8 +114,9 @@ def test_staff_without_owner_permission_sees_policy_read_only_and_cannot_change(
     page = client.get(url)
     assert page.status_code == 200
     assert b'name="session_hours"' not in page.content, "no editable field for staff"
-    response = client.post(url, {"session_hours": 720, "case_days": 365, "profile_months": 24,
-                                 "audit_days": 3650})
+    response = client.post(
+        url, {"session_hours": 720, "case_days": 365, "profile_months": 24, "audit_days": 3650}
+    )
     assert response.status_code == 403
     policy.refresh_from_db()
     assert policy.session_hours == 24
@@ -120,29 +131,34 @@ def test_staff_without_any_permission_does_not_see_the_policy(site, client):
 
 
 def test_owner_changes_policy_and_the_change_is_logged(site, client):
-    owner = user_with("memory.view_retentionpolicy", "memory.change_retentionpolicy",
-                      name="owner")
+    owner = user_with("memory.view_retentionpolicy", "memory.change_retentionpolicy", name="owner")
     client.force_login(owner)
     policy = RetentionPolicy.objects.get(site=site)
     url = f"/admin/memory/retentionpolicy/{policy.pk}/change/"
     assert b'name="session_hours"' in client.get(url).content
-    response = client.post(url, {"session_hours": 48, "case_days": 30, "profile_months": 6,
-                                 "audit_days": 365})
+    response = client.post(
+        url, {"session_hours": 48, "case_days": 30, "profile_months": 6, "audit_days": 365}
+    )
     assert response.status_code == 302
     policy.refresh_from_db()
     assert (policy.session_hours, policy.profile_months, policy.updated_by) == (48, 6, owner)
     event = AuditEvent.objects.get(action="retention")
     assert event.actor == owner and event.actor_label == "owner" and event.site_id == site.pk
-    assert event.details == {"changes": {"session_hours": {"old": 24, "new": 48},
-                                         "profile_months": {"old": 12, "new": 6}}}
+    assert event.details == {
+        "changes": {
+            "session_hours": {"old": 24, "new": 48},
+            "profile_months": {"old": 12, "new": 6},
+        }
+    }
 
 
 def test_policy_bounds_are_enforced_in_admin(site, client):
     client.force_login(user_with("memory.view_retentionpolicy", "memory.change_retentionpolicy"))
     policy = RetentionPolicy.objects.get(site=site)
-    response = client.post(f"/admin/memory/retentionpolicy/{policy.pk}/change/",
-                           {"session_hours": 0, "case_days": 9999, "profile_months": 12,
-                            "audit_days": 1})
+    response = client.post(
+        f"/admin/memory/retentionpolicy/{policy.pk}/change/",
+        {"session_hours": 0, "case_days": 9999, "profile_months": 12, "audit_days": 1},
+    )
     assert response.status_code == 200  # the form again, with errors
     errors = response.context["adminform"].form.errors
     assert set(errors) == {"session_hours", "case_days", "audit_days"}
@@ -155,13 +171,21 @@ def test_audit_log_is_read_only_and_for_owners_only(site, client):
     AuditEvent.objects.create(action="erase", site=site, reason="visitor request")
     client.force_login(user_with(name="staff"))
     assert client.get("/admin/memory/auditevent/").status_code == 403
-    client.force_login(user_with("memory.view_auditevent", "memory.change_auditevent",
-                                 "memory.delete_auditevent", name="owner"))
+    client.force_login(
+        user_with(
+            "memory.view_auditevent",
+            "memory.change_auditevent",
+            "memory.delete_auditevent",
+            name="owner",
+        )
+    )
     listing = client.get("/admin/memory/auditevent/")
     assert listing.status_code == 200 and b"visitor request" in listing.content
     event = AuditEvent.objects.get()
-    assert client.post(f"/admin/memory/auditevent/{event.pk}/delete/",
-                       {"post": "yes"}).status_code == 403
+    assert (
+        client.post(f"/admin/memory/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
     assert client.get("/admin/memory/auditevent/add/").status_code == 403
     assert AuditEvent.objects.count() == 1
 
@@ -192,8 +216,11 @@ def test_expiry_follows_the_current_policy(site):
 def test_admin_does_not_list_or_open_expired_conversations(site, client):
     old, _ = make_conversation(site, hours_ago=25)
     fresh, _ = make_conversation(site)
-    client.force_login(user_with("memory.view_conversation", "memory.export_conversation",
-                                 "memory.erase_conversation"))
+    client.force_login(
+        user_with(
+            "memory.view_conversation", "memory.export_conversation", "memory.erase_conversation"
+        )
+    )
     listing = client.get("/admin/memory/conversation/")
     assert listing.status_code == 200
     shown = {c.pk for c in listing.context["cl"].result_list}
@@ -243,7 +270,8 @@ def test_purge_stops_at_the_time_budget_and_the_next_run_continues(site):
 
 
 def test_purge_clears_cache_entries_keyed_by_the_conversation(
-        site, settings, django_capture_on_commit_callbacks):
+    site, settings, django_capture_on_commit_callbacks
+):
     from chatwidget.ratelimit import rate_limit_hit
 
     old, _ = make_conversation(site, hours_ago=25)
@@ -251,8 +279,10 @@ def test_purge_clears_cache_entries_keyed_by_the_conversation(
     for conv in (old, fresh):
         cache.set(f"condense:lock:{conv.pk}", "worker-1", 60)
         rate_limit_hit(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)
-    bucket_keys = {c.pk: [k for k in cache._cache if f"rl:sess:{c.pk}:" in k]  # locmem
-                   for c in (old, fresh)}
+    bucket_keys = {
+        c.pk: [k for k in cache._cache if f"rl:sess:{c.pk}:" in k]  # locmem
+        for c in (old, fresh)
+    }
     assert bucket_keys[old.pk] and bucket_keys[fresh.pk]
     with django_capture_on_commit_callbacks(execute=True):
         retention_purge_expired()
@@ -275,19 +305,32 @@ def test_case_transcript_goes_after_the_run_off_and_the_case_note_stays(site):
     now = timezone.now()
     held, _ = make_conversation(site, hours_ago=24 * 20)
     expired, _ = make_conversation(site, hours_ago=24 * 40)
-    recent = Case.objects.create(site=site, conversation=held, trigger="visitor",
-                                 status="resolved", resolved_at=now - timedelta(days=20),
-                                 reason="late parcel", note="refund issued",
-                                 contact=[{"kind": "email", "value": "a@example.org"}],
-                                 core={"request": "parcel late"})
-    old = Case.objects.create(site=site, conversation=expired, trigger="visitor",
-                              status="resolved", resolved_at=now - timedelta(days=31),
-                              reason="wrong size", note="exchanged for L",
-                              contact=[{"kind": "email", "value": "b@example.org"}],
-                              core={"request": "size swap"})
+    recent = Case.objects.create(
+        site=site,
+        conversation=held,
+        trigger="visitor",
+        status="resolved",
+        resolved_at=now - timedelta(days=20),
+        reason="late parcel",
+        note="refund issued",
+        contact=[{"kind": "email", "value": "a@example.org"}],
+        core={"request": "parcel late"},
+    )
+    old = Case.objects.create(
+        site=site,
+        conversation=expired,
+        trigger="visitor",
+        status="resolved",
+        resolved_at=now - timedelta(days=31),
+        reason="wrong size",
+        note="exchanged for L",
+        contact=[{"kind": "email", "value": "b@example.org"}],
+        core={"request": "size swap"},
+    )
     for case in (recent, old):  # what handover writes when it resolves a case
-        conversation_hold_set(conversation_id=case.conversation_id, open=False,
-                              resolved_at=case.resolved_at)
+        conversation_hold_set(
+            conversation_id=case.conversation_id, open=False, resolved_at=case.resolved_at
+        )
     assert not case_transcript_is_expired(case=recent)
     assert case_transcript_is_expired(case=old), "hidden before the purge has run"
     retention_purge_expired()
@@ -295,7 +338,12 @@ def test_case_transcript_goes_after_the_run_off_and_the_case_note_stays(site):
     assert leftovers(expired.pk) == GONE
     old.refresh_from_db()
     assert (old.reason, old.note, old.conversation_id, old.core, old.contact) == (
-        "wrong size", "exchanged for L", None, {}, [])
+        "wrong size",
+        "exchanged for L",
+        None,
+        {},
+        [],
+    )
     assert old.transcript_purged_at is not None
     recent.refresh_from_db()
     assert recent.core == {"request": "parcel late"} and recent.transcript_purged_at is None
@@ -303,11 +351,16 @@ def test_case_transcript_goes_after_the_run_off_and_the_case_note_stays(site):
 
 def test_case_past_run_off_with_a_live_conversation_loses_its_copies_only(site):
     conv, token = make_conversation(site, hours_ago=1)  # the visitor chatted on afterwards
-    case = Case.objects.create(site=site, conversation=conv, trigger="model",
-                               status="resolved",
-                               resolved_at=timezone.now() - timedelta(days=45), note="done",
-                               contact=[{"kind": "phone", "value": "+49 30 1234567"}],
-                               core={"request": "x"})
+    case = Case.objects.create(
+        site=site,
+        conversation=conv,
+        trigger="model",
+        status="resolved",
+        resolved_at=timezone.now() - timedelta(days=45),
+        note="done",
+        contact=[{"kind": "phone", "value": "+49 30 1234567"}],
+        core={"request": "x"},
+    )
     retention_purge_all()
     case.refresh_from_db()
     assert (case.conversation_id, case.core, case.contact, case.note) == (None, {}, [], "done")
@@ -336,8 +389,7 @@ def test_audit_events_expire_after_the_audit_period(site):
     new = AuditEvent.objects.create(action="reveal", site=site, reason="callback")
     AuditEvent.objects.filter(pk=old.pk).update(at=timezone.now() - timedelta(days=31))
     assert retention_purge_expired().audit_events == 1
-    assert list(AuditEvent.objects.filter(action="reveal").values_list("pk", flat=True)) == [
-        new.pk]
+    assert list(AuditEvent.objects.filter(action="reveal").values_list("pk", flat=True)) == [new.pk]
 
 
 def test_purge_command_prints_counts(site):
@@ -367,8 +419,11 @@ def test_beat_schedule_runs_the_purge_every_few_minutes(settings):
 
 def test_daily_stats_count_conversations_turns_and_redactions_without_text(site):
     conv, _ = conversation_start(site_id=site.pk)
-    turn_append(conversation_id=conv.pk, role="visitor",
-                text="my card 4539 1488 0343 6467, mail jane@example.org")
+    turn_append(
+        conversation_id=conv.pk,
+        role="visitor",
+        text="my card 4539 1488 0343 6467, mail jane@example.org",
+    )
     turn_append(conversation_id=conv.pk, role="assistant", text="Please use the checkout.")
     turn_append(conversation_id=conv.pk, role="visitor", text="ok")
     stat = DailyStat.objects.get(site=site)
@@ -378,7 +433,8 @@ def test_daily_stats_count_conversations_turns_and_redactions_without_text(site)
     assert "jane" not in row and "4539" not in row and "checkout" not in row
     # analytics survive the purge: no person in them
     Conversation.objects.filter(pk=conv.pk).update(
-        last_activity_at=timezone.now() - timedelta(days=2))
+        last_activity_at=timezone.now() - timedelta(days=2)
+    )
     retention_purge_expired()
     assert DailyStat.objects.get(site=site).visitor_turns == 2
 
@@ -392,9 +448,9 @@ async def test_open_tab_of_a_purged_conversation_is_told_and_closes(site, connec
     ack = await c.say("Is the mint kurta in stock?", "m1")
     await c.recv_until("message", role="assistant")  # demo mode answers
     conv = await database_sync_to_async(Conversation.objects.get)()
-    await database_sync_to_async(
-        Conversation.objects.filter(pk=conv.pk).update)(
-        last_activity_at=timezone.now() - timedelta(hours=30))
+    await database_sync_to_async(Conversation.objects.filter(pk=conv.pk).update)(
+        last_activity_at=timezone.now() - timedelta(hours=30)
+    )
     counts = await database_sync_to_async(retention_purge_expired)()
     assert counts.conversations == 1
     await c.recv_until("forgotten")
@@ -410,14 +466,23 @@ def test_case_page_hides_an_expired_case_transcript_before_the_purge(site):
     from handover.selectors import case_page
 
     conv, _ = make_conversation(site, hours_ago=24 * 40)
-    case = Case.objects.create(site=site, conversation=conv, trigger="visitor",
-                               status="resolved",
-                               resolved_at=timezone.now() - timedelta(days=31),
-                               contact=[{"kind": "email", "value": "k@example.org"}],
-                               core={"request": "broken lid"}, note="replacement sent")
+    case = Case.objects.create(
+        site=site,
+        conversation=conv,
+        trigger="visitor",
+        status="resolved",
+        resolved_at=timezone.now() - timedelta(days=31),
+        contact=[{"kind": "email", "value": "k@example.org"}],
+        core={"request": "broken lid"},
+        note="replacement sent",
+    )
     page = case_page(case_id=case.pk)
     assert (page.turns, page.contacts, page.core_empty, page.transcript_gone) == (
-        [], [], True, True)
+        [],
+        [],
+        True,
+        True,
+    )
 
 
 def test_daily_stats_count_handovers(site):

@@ -31,8 +31,9 @@ WAIT = 90  # seconds: worker start-up on a loaded machine included
 
 def needs_postgres():
     if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (TEST_DATABASE_URL): the worker process must share the "
-                    "test database")
+        pytest.skip(
+            "needs PostgreSQL (TEST_DATABASE_URL): the worker process must share the test database"
+        )
 
 
 def needs_redis() -> str:
@@ -55,9 +56,21 @@ class Worker:
 
     def start(self) -> "Worker":
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "chatwidget", "worker", *self.args,
-             "-n", f"memtest-{uuid.uuid4().hex[:8]}@%h"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "chatwidget",
+                "worker",
+                *self.args,
+                "-n",
+                f"memtest-{uuid.uuid4().hex[:8]}@%h",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         return self
@@ -110,17 +123,19 @@ def model(fake_llm):
 
 def worker_env(fake_llm, **extra) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEST_", "CELERY_"))}
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-        "DATABASE_URL": database_url(),
-        "OPENAI_API_KEY": "test-key",
-        "OPENAI_BASE_URL": fake_llm.base_url,
-        "LLM_MAX_RETRIES": "0",
-        "LLM_TIMEOUT_SECONDS": "60",
-        "TIKTOKEN_CACHE_DIR": settings.TIKTOKEN_CACHE_DIR,
-        "PYTHONUNBUFFERED": "1",
-        "DEBUG": "0",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+            "DATABASE_URL": database_url(),
+            "OPENAI_API_KEY": "test-key",
+            "OPENAI_BASE_URL": fake_llm.base_url,
+            "LLM_MAX_RETRIES": "0",
+            "LLM_TIMEOUT_SECONDS": "60",
+            "TIKTOKEN_CACHE_DIR": settings.TIKTOKEN_CACHE_DIR,
+            "PYTHONUNBUFFERED": "1",
+            "DEBUG": "0",
+        }
+    )
     env.update({k: str(v) for k, v in extra.items()})
     return env
 
@@ -151,11 +166,15 @@ def conversation(site, turns: int = 14):
     site.condense_after_turns = 2
     site.save()
     conv, _ = conversation_start(site_id=site.pk)
-    turn_append(conversation_id=conv.pk, role="visitor",
-                text="I need the cotton kurta KU-2291-M in size L.")
+    turn_append(
+        conversation_id=conv.pk, role="visitor", text="I need the cotton kurta KU-2291-M in size L."
+    )
     for i in range(turns - 1):
-        turn_append(conversation_id=conv.pk, role="assistant" if i % 2 == 0 else "visitor",
-                    text=f"Message {i} about delivery to Hamburg.")
+        turn_append(
+            conversation_id=conv.pk,
+            role="assistant" if i % 2 == 0 else "visitor",
+            text=f"Message {i} about delivery to Hamburg.",
+        )
     return conv
 
 
@@ -179,8 +198,10 @@ def test_a_worker_on_the_redis_broker_condenses(site, model, workers):
     url = needs_redis()
     flush_redis(url)
     conv = conversation(site)
-    workers(env=worker_env(model, CELERY_BROKER_URL=url, REDIS_URL=url),
-            args=["-l", "info", "--concurrency", "1"])
+    workers(
+        env=worker_env(model, CELERY_BROKER_URL=url, REDIS_URL=url),
+        args=["-l", "info", "--concurrency", "1"],
+    )
     enqueue(conv.pk, broker=url)
     core = wait_for(lambda: core_of(conv), what="the core", log_path=workers.log_path)
     assert core.source == Core.Source.MODEL
@@ -190,23 +211,45 @@ def test_a_worker_on_the_redis_broker_condenses(site, model, workers):
 
 
 def test_the_embedded_filesystem_broker_works_as_manage_py_demo_starts_it(
-        site, model, workers, tmp_path):
+    site, model, workers, tmp_path
+):
     needs_postgres()
     broker_dir = tmp_path / "broker"
-    env = worker_env(model, CELERY_BROKER_URL="filesystem://",
-                     CELERY_FILESYSTEM_BROKER_DIR=broker_dir,
-                     MEMORY_CONDENSE_LAGGING_INTERVAL_SECONDS=3600)
+    env = worker_env(
+        model,
+        CELERY_BROKER_URL="filesystem://",
+        CELERY_FILESYSTEM_BROKER_DIR=broker_dir,
+        MEMORY_CONDENSE_LAGGING_INTERVAL_SECONDS=3600,
+    )
     conv = conversation(site)
     # the same command line as chatwidget/management/commands/demo.py
-    workers(env=env, args=["-B", "-l", "warning", "--concurrency", "2", "--schedule",
-                           str(tmp_path / "celerybeat-schedule")])
+    workers(
+        env=env,
+        args=[
+            "-B",
+            "-l",
+            "warning",
+            "--concurrency",
+            "2",
+            "--schedule",
+            str(tmp_path / "celerybeat-schedule"),
+        ],
+    )
     # the worker's settings create the broker folders; the web process would too
-    wait_for(lambda: (broker_dir / "out").is_dir(), what="the broker folders",
-             log_path=workers.log_path)
-    enqueue(conv.pk, broker="filesystem://", transport_options={
-        "data_folder_in": str(broker_dir / "out"), "data_folder_out": str(broker_dir / "out"),
-        "processed_folder": str(broker_dir / "processed"), "store_processed": False,
-        "control_folder": str(broker_dir / "control")})
+    wait_for(
+        lambda: (broker_dir / "out").is_dir(), what="the broker folders", log_path=workers.log_path
+    )
+    enqueue(
+        conv.pk,
+        broker="filesystem://",
+        transport_options={
+            "data_folder_in": str(broker_dir / "out"),
+            "data_folder_out": str(broker_dir / "out"),
+            "processed_folder": str(broker_dir / "processed"),
+            "store_processed": False,
+            "control_folder": str(broker_dir / "control"),
+        },
+    )
     core = wait_for(lambda: core_of(conv), what="the core", log_path=workers.log_path)
     assert core.covers_through_seq == 14 - 8
     assert "KU-2291-M" in json.dumps(core.data)
@@ -219,24 +262,34 @@ def test_a_worker_killed_mid_task_loses_no_turn_and_the_core_catches_up(site, mo
     conv = conversation(site)
     turns_before = list(Turn.objects.filter(conversation=conv).values_list("seq", "text"))
     model.script.append(Hang(120))  # the condensation call hangs: the task is mid-way
-    env = worker_env(model, CELERY_BROKER_URL=url, REDIS_URL=url,
-                     CELERY_VISIBILITY_TIMEOUT=4, MEMORY_CONDENSE_LOCK_SECONDS=6)
+    env = worker_env(
+        model,
+        CELERY_BROKER_URL=url,
+        REDIS_URL=url,
+        CELERY_VISIBILITY_TIMEOUT=4,
+        MEMORY_CONDENSE_LOCK_SECONDS=6,
+    )
     first = workers(env=env, args=["-l", "info", "--concurrency", "1"])
     enqueue(conv.pk, broker=url)
-    wait_for(lambda: [r for r in model.requests if not r.get("stream")],
-             what="the condensation call", log_path=workers.log_path)
+    wait_for(
+        lambda: [r for r in model.requests if not r.get("stream")],
+        what="the condensation call",
+        log_path=workers.log_path,
+    )
     first.kill()  # SIGKILL to the whole worker: no chance to clean up or acknowledge
 
-    assert list(Turn.objects.filter(conversation=conv).values_list("seq", "text")) == \
-        turns_before, "no turn is lost"
+    assert (
+        list(Turn.objects.filter(conversation=conv).values_list("seq", "text")) == turns_before
+    ), "no turn is lost"
     assert core_of(conv) is None, "no half-made core"
     conv.refresh_from_db()
     assert conv.core_version == 0
 
     time.sleep(5)  # past the visibility timeout: the unacknowledged task is due again
     workers(env=env, args=["-l", "info", "--concurrency", "1"])
-    core = wait_for(lambda: core_of(conv), what="the core after the restart",
-                    log_path=workers.log_path)
+    core = wait_for(
+        lambda: core_of(conv), what="the core after the restart", log_path=workers.log_path
+    )
     assert core.version == 1 and core.covers_through_seq == 14 - 8
     assert "KU-2291-M" in json.dumps(core.data)
     assert len([r for r in model.requests if not r.get("stream")]) >= 2

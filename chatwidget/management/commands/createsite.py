@@ -10,11 +10,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):  # noqa: ANN001
         parser.add_argument("--name", required=True)
-        parser.add_argument("--origin", action="append", required=True,
-                            help="An origin allowed to embed the widget; repeat for more.")
-        parser.add_argument("--base-url", default="",
-                            help="Public URL of this service (default: PUBLIC_URL or "
-                                 "http://127.0.0.1:8000).")
+        parser.add_argument(
+            "--origin",
+            action="append",
+            required=True,
+            help="An origin allowed to embed the widget; repeat for more.",
+        )
+        parser.add_argument(
+            "--base-url",
+            default="",
+            help="Public URL of this service (default: PUBLIC_URL or http://127.0.0.1:8000).",
+        )
 
     def handle(self, *args, name: str, origin: list[str], base_url: str, **options) -> None:
         try:

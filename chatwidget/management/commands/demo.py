@@ -63,8 +63,13 @@ def step_knowledge(ctx: DemoContext) -> None:
     """The demo shop's catalogue and pages (chatwidget/demo_data/) as the site's knowledge;
     on later starts unchanged documents are skipped (content hashes)."""
     data = settings.BASE_DIR / "chatwidget" / "demo_data"
-    call_command("knowledge_import", f"--site={ctx.site.key}", str(data / "catalogue.jsonl"),
-                 str(data / "pages"), stdout=io.StringIO())
+    call_command(
+        "knowledge_import",
+        f"--site={ctx.site.key}",
+        str(data / "catalogue.jsonl"),
+        str(data / "pages"),
+        stdout=io.StringIO(),
+    )
 
 
 def step_actions(ctx: DemoContext) -> None:
@@ -79,13 +84,16 @@ SETUP_STEPS = [step_migrate, step_demo_site, step_knowledge, step_actions, step_
 
 
 class Command(BaseCommand):
-    help = ("Run the product with a demo shop: http://127.0.0.1:8001 (shop), :8000 (widget, "
-            "admin). Ports also from DEMO_PORT and DEMO_SHOP_PORT.")
+    help = (
+        "Run the product with a demo shop: http://127.0.0.1:8001 (shop), :8000 (widget, "
+        "admin). Ports also from DEMO_PORT and DEMO_SHOP_PORT."
+    )
 
     def add_arguments(self, parser):  # noqa: ANN001
         parser.add_argument("--port", type=int, default=int(os.environ.get("DEMO_PORT", 8000)))
-        parser.add_argument("--shop-port", type=int,
-                            default=int(os.environ.get("DEMO_SHOP_PORT", 8001)))
+        parser.add_argument(
+            "--shop-port", type=int, default=int(os.environ.get("DEMO_SHOP_PORT", 8001))
+        )
         parser.add_argument("--no-worker", action="store_true")
 
     def handle(self, *args, port: int, shop_port: int, no_worker: bool, **options) -> None:
@@ -103,29 +111,75 @@ class Command(BaseCommand):
 
         ready_file = settings.RUN_DIR / "worker.ready"
         ready_file.unlink(missing_ok=True)
-        env = {**os.environ, "PYTHONUNBUFFERED": "1",
-               "LOG_FORMAT": os.environ.get("LOG_FORMAT", "text"),
-               "CHATWIDGET_WORKER_READY_FILE": str(ready_file)}
+        env = {
+            **os.environ,
+            "PYTHONUNBUFFERED": "1",
+            "LOG_FORMAT": os.environ.get("LOG_FORMAT", "text"),
+            "CHATWIDGET_WORKER_READY_FILE": str(ready_file),
+        }
         sup = Supervisor(say=lambda text: self.stdout.write(text), env=env)
         sup.handle_signals()
         py = sys.executable
         children = [
-            Child("web", "Daphne: widget, websocket and admin",
-                  # -v 0: no access log (its own format, a line per static file)
-                  [py, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
-                   "chatwidget.asgi:application"]),
-            Child("shop", "the demo shop",  # --site-key=: a key may start with "-"
-                  [py, "manage.py", "demoshop", "--port", str(shop_port), "--widget-url",
-                   f"http://127.0.0.1:{port}", f"--site-key={ctx.site.key}", "-v", "0"]),
+            Child(
+                "web",
+                "Daphne: widget, websocket and admin",
+                # -v 0: no access log (its own format, a line per static file)
+                [
+                    py,
+                    "-m",
+                    "daphne",
+                    "-v",
+                    "0",
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "chatwidget.asgi:application",
+                ],
+            ),
+            Child(
+                "shop",
+                "the demo shop",  # --site-key=: a key may start with "-"
+                [
+                    py,
+                    "manage.py",
+                    "demoshop",
+                    "--port",
+                    str(shop_port),
+                    "--widget-url",
+                    f"http://127.0.0.1:{port}",
+                    f"--site-key={ctx.site.key}",
+                    "-v",
+                    "0",
+                ],
+            ),
         ]
-        checks = {"web": lambda: not port_is_free(port),
-                  "shop": lambda: not port_is_free(shop_port)}
+        checks = {
+            "web": lambda: not port_is_free(port),
+            "shop": lambda: not port_is_free(shop_port),
+        }
         if not no_worker:
-            children.append(Child(
-                "worker", "Celery worker with beat",
-                [py, "-m", "celery", "-A", "chatwidget", "--quiet", "worker", "-B",
-                 "--concurrency", "2", "--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME],
-            ))
+            children.append(
+                Child(
+                    "worker",
+                    "Celery worker with beat",
+                    [
+                        py,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "chatwidget",
+                        "--quiet",
+                        "worker",
+                        "-B",
+                        "--concurrency",
+                        "2",
+                        "--schedule",
+                        settings.CELERY_BEAT_SCHEDULE_FILENAME,
+                    ],
+                )
+            )
             checks["worker"] = ready_file.exists
         sup.start(children)
 
@@ -147,8 +201,11 @@ class Command(BaseCommand):
         sup.say("Stopped.")
 
     def _banner(self, ctx: DemoContext) -> str:
-        mode = ("demo mode: no OPENAI_API_KEY, replies show what the model would be sent"
-                if settings.DEMO_MODE else f"model {settings.CHAT_MODEL}")
+        mode = (
+            "demo mode: no OPENAI_API_KEY, replies show what the model would be sent"
+            if settings.DEMO_MODE
+            else f"model {settings.CHAT_MODEL}"
+        )
         return (
             f"\n  Demo shop:  http://127.0.0.1:{ctx.shop_port}/\n"
             f"  Admin:      http://127.0.0.1:{ctx.port}/admin/   user admin, password "

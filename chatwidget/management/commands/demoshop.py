@@ -20,8 +20,13 @@ from chatwidget.actions.demo import demo_api_answer
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 CATALOGUE = DEMO_DATA / "catalogue.jsonl"
 PAGES_DIR = DEMO_DATA / "pages"
-NAV = [("/", "Home"), ("/product/kurta", "Cotton kurta"), ("/shipping", "Shipping and returns"),
-       ("/size-guide", "Size guide"), ("/de/versand", "Deutsch")]
+NAV = [
+    ("/", "Home"),
+    ("/product/kurta", "Cotton kurta"),
+    ("/shipping", "Shipping and returns"),
+    ("/size-guide", "Size guide"),
+    ("/de/versand", "Deutsch"),
+]
 ALIASES = {"/product/kurta": "/product/KU-2291-M"}
 
 
@@ -32,8 +37,9 @@ def _blocks(text: str) -> list[dict]:
     for part in re.split(r"\n\s*\n", text.strip()):
         m = re.match(r"^(#{1,6})\s+([^\n]*)\n?(.*)", part, re.S)
         if m:
-            blocks.append({"heading": True, "level": min(len(m.group(1)) + 1, 4),
-                           "text": m.group(2).strip()})
+            blocks.append(
+                {"heading": True, "level": min(len(m.group(1)) + 1, 4), "text": m.group(2).strip()}
+            )
             part = m.group(3)
         if part.strip():
             blocks.append({"heading": False, "text": " ".join(part.split())})
@@ -57,8 +63,11 @@ def shop_load() -> tuple[dict[str, dict], dict[str, dict]]:
         blocks = _blocks(body)
         title = blocks[0]["text"] if blocks and blocks[0]["heading"] else file.stem
         path = urlsplit(url.group(1)).path if url else f"/{file.stem}"
-        pages[path] = {"title": title, "blocks": blocks[1:] if blocks[0]["heading"] else blocks,
-                       "lang": "de" if path.startswith("/de/") else "en"}
+        pages[path] = {
+            "title": title,
+            "blocks": blocks[1:] if blocks[0]["heading"] else blocks,
+            "lang": "de" if path.startswith("/de/") else "en",
+        }
     return products, pages
 
 
@@ -70,18 +79,28 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
             path = unquote(self.path.split("?", 1)[0])
             path = ALIASES.get(path, path)
             api = demo_api_answer(  # the shop's API: order status and stock (shop actions)
-                path=path, query=dict(parse_qsl(urlsplit(self.path).query)),
-                api_key=self.headers.get("X-Api-Key"))
+                path=path,
+                query=dict(parse_qsl(urlsplit(self.path).query)),
+                api_key=self.headers.get("X-Api-Key"),
+            )
             if api is not None:
                 self._send(json.dumps(api[1]), "application/json", status=api[0])
                 return
-            base = {"widget_url": widget_url.rstrip("/"), "site_key": site_key, "lang": lang,
-                    "pages": NAV}
+            base = {
+                "widget_url": widget_url.rstrip("/"),
+                "site_key": site_key,
+                "lang": lang,
+                "pages": NAV,
+            }
             if path == "/sitemap.xml":
                 host = self.headers.get("Host", "127.0.0.1")
-                self._send(render_to_string("demo_shop/sitemap.xml", {
-                    "origin": f"http://{host}", "paths": ["/", *products, *pages]}),
-                    "application/xml")
+                self._send(
+                    render_to_string(
+                        "demo_shop/sitemap.xml",
+                        {"origin": f"http://{host}", "paths": ["/", *products, *pages]},
+                    ),
+                    "application/xml",
+                )
                 return
             if path == "/":
                 context = {"title": "Home", "products": products.values()}
@@ -90,8 +109,11 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
                 context = {"title": products[path]["title"], "product": products[path]}
                 template = "demo_shop/product.html"
             elif path in pages:
-                context = {"title": pages[path]["title"], "page": pages[path],
-                           "lang": pages[path]["lang"]}
+                context = {
+                    "title": pages[path]["title"],
+                    "page": pages[path],
+                    "lang": pages[path]["lang"],
+                }
                 template = "demo_shop/page.html"
             else:
                 self.send_error(404)
@@ -122,8 +144,9 @@ class Command(BaseCommand):
         parser.add_argument("--site-key", required=True)
         parser.add_argument("--lang", default="en")
 
-    def handle(self, *args, port: int, host: str, widget_url: str, site_key: str, lang: str,
-               **options) -> None:
+    def handle(
+        self, *args, port: int, host: str, widget_url: str, site_key: str, lang: str, **options
+    ) -> None:
         server = ThreadingHTTPServer(
             (host, port), make_handler(widget_url=widget_url, site_key=site_key, lang=lang)
         )

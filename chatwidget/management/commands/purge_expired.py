@@ -10,8 +10,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:  # noqa: ANN001
         parser.add_argument("--batch-size", type=int, default=500)
-        parser.add_argument("--time-budget", type=float, default=600.0,
-                            help="seconds; what is left is purged by the next run")
+        parser.add_argument(
+            "--time-budget",
+            type=float,
+            default=600.0,
+            help="seconds; what is left is purged by the next run",
+        )
 
     def handle(self, *args, batch_size: int, time_budget: float, **options) -> None:
         counts = retention_purge_all(batch_size=batch_size, time_budget_s=time_budget)

@@ -8,9 +8,11 @@ from memory.knowledge.services import knowledge_import, knowledge_source_ensure
 
 
 class Command(BaseCommand):
-    help = ("Import shop knowledge for a site: JSON Lines feeds, Markdown/HTML files or "
-            "folders, http(s) pages or sitemaps. Re-running replaces changed documents and "
-            "deletes removed ones.")
+    help = (
+        "Import shop knowledge for a site: JSON Lines feeds, Markdown/HTML files or "
+        "folders, http(s) pages or sitemaps. Re-running replaces changed documents and "
+        "deletes removed ones."
+    )
 
     def add_arguments(self, parser):  # noqa: ANN001
         parser.add_argument("--site", required=True, help="the site's public key")
@@ -26,8 +28,10 @@ class Command(BaseCommand):
             self.stdout.write(f"{source.location}: importing …")
             result = knowledge_import(
                 source=source,
-                progress=lambda n: self.stdout.write(f"  {n} documents read") if n % 1000 == 0
-                else None)
+                progress=lambda n: (
+                    self.stdout.write(f"  {n} documents read") if n % 1000 == 0 else None
+                ),
+            )
             for problem in result.problems:
                 self.stderr.write(f"  {problem}")
             if result.failed:
@@ -38,10 +42,16 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  {result.read} read: {result.created} new, {result.updated} changed, "
                 f"{result.unchanged} unchanged, {result.deleted} removed"
-                + (f", {len(result.problems)} problems (nothing removed)" if result.problems
-                   else ""))
+                + (
+                    f", {len(result.problems)} problems (nothing removed)"
+                    if result.problems
+                    else ""
+                )
+            )
         totals = knowledge_totals(site=site_obj)
-        self.stdout.write(f"{site_obj.name}: {totals.documents} documents, {totals.chunks} "
-                          f"chunks, {totals.tokens} tokens.")
+        self.stdout.write(
+            f"{site_obj.name}: {totals.documents} documents, {totals.chunks} "
+            f"chunks, {totals.tokens} tokens."
+        )
         if failed:
             raise CommandError("Not every document was imported (see above).", returncode=1)

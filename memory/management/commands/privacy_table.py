@@ -18,8 +18,13 @@ def privacy_table_markdown(*, site=None, language: str = "en") -> str:  # noqa: 
         head = [_("Name"), _("Where"), _("Content"), _("Lifetime"), _("Purpose")]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for place in storage_places(site=site):
-            cells = [f"`{_cell(place['name'])}`", place["kind"], place["content"],
-                     place["lifetime"], place["purpose"]]
+            cells = [
+                f"`{_cell(place['name'])}`",
+                place["kind"],
+                place["content"],
+                place["lifetime"],
+                place["purpose"],
+            ]
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -28,8 +33,10 @@ class Command(BaseCommand):
     help = "Print the Markdown table of every cookie and storage place with its lifetime."
 
     def add_arguments(self, parser) -> None:  # noqa: ANN001
-        parser.add_argument("--site", help="site key: use that site's retention policy "
-                                           "(default: the product defaults)")
+        parser.add_argument(
+            "--site",
+            help="site key: use that site's retention policy (default: the product defaults)",
+        )
         parser.add_argument("--lang", default="en", choices=["en", "de"])
 
     def handle(self, *args, site: str | None, lang: str, **options) -> None:

@@ -23,8 +23,7 @@ def web(tmp_path):
     """A real HTTP server on 127.0.0.1 serving tmp_path/www; `web.url(path)`."""
     root = tmp_path / "www"
     root.mkdir()
-    server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 functools.partial(_Quiet, directory=str(root)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
 
@@ -46,7 +45,6 @@ def demo_site(site):
     from memory.knowledge.services import knowledge_import, knowledge_source_ensure
 
     for location in (CATALOGUE, PAGES):
-        result = knowledge_import(source=knowledge_source_ensure(site=site,
-                                                                 location=str(location)))
+        result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(location)))
         assert result.ok, result.problems
     return site

@@ -32,13 +32,20 @@ def jsonl(*docs):
 
 
 def upload(owner, site, content, name="feed.jsonl"):
-    return owner.post(reverse("admin:memory_knowledgesource_add"), {
-        "site": site.pk, "url": "", "file": SimpleUploadedFile(name, content)})
+    return owner.post(
+        reverse("admin:memory_knowledgesource_add"),
+        {"site": site.pk, "url": "", "file": SimpleUploadedFile(name, content)},
+    )
 
 
 def test_upload_import_progress_list_and_reimport(owner, site):
-    response = upload(owner, site, jsonl(("A-10", "Alpha scarf", "Silk scarf. " * 300),
-                                         ("B-20", "Beta belt", "Leather belt.")))
+    response = upload(
+        owner,
+        site,
+        jsonl(
+            ("A-10", "Alpha scarf", "Silk scarf. " * 300), ("B-20", "Beta belt", "Leather belt.")
+        ),
+    )
     assert response.status_code == 302
     source = KnowledgeSource.objects.get()
     assert (source.kind, source.status) == ("upload", "queued")
@@ -51,20 +58,24 @@ def test_upload_import_progress_list_and_reimport(owner, site):
     page = owner.get(reverse("admin:memory_knowledgesource_change", args=[source.pk]))
     assert b'http-equiv="refresh"' not in page.content and b"Imported." in page.content
 
-    listing = owner.get(reverse("admin:memory_knowledgedocument_changelist")
-                        + f"?source__id__exact={source.pk}").content.decode()
+    listing = owner.get(
+        reverse("admin:memory_knowledgedocument_changelist") + f"?source__id__exact={source.pk}"
+    ).content.decode()
     alpha = KnowledgeDocument.objects.get(external_id="A-10")
     assert alpha.chunk_count >= 2 and "Alpha scarf" in listing and str(alpha.token_count) in listing
-    detail = owner.get(reverse("admin:memory_knowledgedocument_change",
-                               args=[alpha.pk])).content.decode()
+    detail = owner.get(
+        reverse("admin:memory_knowledgedocument_change", args=[alpha.pk])
+    ).content.decode()
     for chunk in KnowledgeChunk.objects.filter(document=alpha):
         assert str(chunk.token_count) in detail
 
     # a new upload of the same file name replaces the source's content on re-import
     upload(owner, site, jsonl(("A-10", "Alpha scarf", "Silk scarf, now blue.")))
     assert KnowledgeSource.objects.count() == 1
-    owner.post(reverse("admin:memory_knowledgesource_changelist"),
-               {"action": "reimport", "_selected_action": [source.pk]})
+    owner.post(
+        reverse("admin:memory_knowledgesource_changelist"),
+        {"action": "reimport", "_selected_action": [source.pk]},
+    )
     assert KnowledgeSource.objects.get().status == "queued"
     knowledge_import_source(source.pk)
     assert list(KnowledgeDocument.objects.values_list("external_id", flat=True)) == ["A-10"]
@@ -72,14 +83,17 @@ def test_upload_import_progress_list_and_reimport(owner, site):
 
 def test_add_url_and_delete(owner, site, web):
     (web.dir / "p.html").write_text("<h1>Returns</h1><p>Within 30 days.</p>")
-    response = owner.post(reverse("admin:memory_knowledgesource_add"),
-                          {"site": site.pk, "url": web.url("p.html")})
+    response = owner.post(
+        reverse("admin:memory_knowledgesource_add"), {"site": site.pk, "url": web.url("p.html")}
+    )
     assert response.status_code == 302
     source = KnowledgeSource.objects.get()
     knowledge_import_source(source.pk)
     assert knowledge_search(site=site, query=knowledge_query_build(message="returns"))
-    owner.post(reverse("admin:memory_knowledgesource_changelist"),
-               {"action": "delete_selected", "_selected_action": [source.pk], "post": "yes"})
+    owner.post(
+        reverse("admin:memory_knowledgesource_changelist"),
+        {"action": "delete_selected", "_selected_action": [source.pk], "post": "yes"},
+    )
     assert not KnowledgeSource.objects.exists() and not KnowledgeChunk.objects.exists()
     assert knowledge_search(site=site, query=knowledge_query_build(message="returns")) == []
 
@@ -97,15 +111,28 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
     from memory.services import conversation_start
 
     conv = conversation_start(site_id=site.pk)[0]
-    trace = ContextTrace.objects.create(conversation=conv, request_seq=1, budget=8000,
-                                        reserve=800, total_tokens=900)
-    KnowledgeTrace.objects.create(trace=trace, tokens=300, room=2000, chunks=[
-        {"chunk": 41, "score": 1.0, "bonus": 0.05, "sent": True},
-        {"chunk": 42, "score": 0.9, "bonus": 0.0, "sent": False,
-         "why": "knowledge_over_budget"}])
+    trace = ContextTrace.objects.create(
+        conversation=conv, request_seq=1, budget=8000, reserve=800, total_tokens=900
+    )
+    KnowledgeTrace.objects.create(
+        trace=trace,
+        tokens=300,
+        room=2000,
+        chunks=[
+            {"chunk": 41, "score": 1.0, "bonus": 0.05, "sent": True},
+            {
+                "chunk": 42,
+                "score": 0.9,
+                "bonus": 0.0,
+                "sent": False,
+                "why": "knowledge_over_budget",
+            },
+        ],
+    )
     listing = owner.get(reverse("admin:memory_knowledgetrace_changelist")).content.decode()
     assert '<td class="field-sent">1</td>' in listing
     assert '<td class="field-left_out">1</td>' in listing
-    detail = owner.get(reverse("admin:memory_knowledgetrace_change",
-                               args=[trace.knowledge.pk])).content.decode()
+    detail = owner.get(
+        reverse("admin:memory_knowledgetrace_change", args=[trace.knowledge.pk])
+    ).content.decode()
     assert "knowledge_over_budget" in detail and "42" in detail

@@ -15,12 +15,13 @@ def count(text):
 
 def cut(text, n):
     ids = ENC.encode(text)
-    return [ENC.decode(ids[i:i + n]) for i in range(0, len(ids), n)]
+    return [ENC.decode(ids[i : i + n]) for i in range(0, len(ids), n)]
 
 
 def paragraph(topic, sentences):
-    return " ".join(f"The {topic} detail number {i} is described in this sentence."
-                    for i in range(sentences))
+    return " ".join(
+        f"The {topic} detail number {i} is described in this sentence." for i in range(sentences)
+    )
 
 
 def chunks(text):
@@ -28,8 +29,10 @@ def chunks(text):
 
 
 def test_sections_cut_at_headings_within_bounds():
-    text = "\n\n".join(f"## {topic}\n\n{paragraph(topic, 12)}\n\n{paragraph(topic, 10)}"
-                       for topic in ("delivery", "returns", "sizes", "care"))
+    text = "\n\n".join(
+        f"## {topic}\n\n{paragraph(topic, 12)}\n\n{paragraph(topic, 10)}"
+        for topic in ("delivery", "returns", "sizes", "care")
+    )
     result = chunks(text)
     assert len(result) == 4
     for topic, chunk in zip(("delivery", "returns", "sizes", "care"), result, strict=True):
@@ -39,8 +42,9 @@ def test_sections_cut_at_headings_within_bounds():
 
 
 def test_short_sections_are_joined_and_long_ones_split_at_paragraphs():
-    text = ("## A\n\nShort a.\n\n## B\n\nShort b.\n\n## Long\n\n"
-            + "\n\n".join(paragraph(f"long{i}", 9) for i in range(6)))
+    text = "## A\n\nShort a.\n\n## B\n\nShort b.\n\n## Long\n\n" + "\n\n".join(
+        paragraph(f"long{i}", 9) for i in range(6)
+    )
     result = chunks(text)
     assert result[0].startswith("## A") and "## B" in result[0]
     assert all(count(c) <= MAX_TOKENS for c in result)
@@ -59,9 +63,9 @@ def test_a_run_on_paragraph_is_cut_at_sentences_then_tokens():
     assert "".join(result).replace(" ", "").count("x") == 5000
 
 
-@pytest.mark.parametrize("html", [
-    "<h1>Shipping</h1><p>Parcels leave today.</p><h2>Costs</h2><p>4.90 EUR.</p>",
-])
+@pytest.mark.parametrize(
+    "html", ["<h1>Shipping</h1><p>Parcels leave today.</p><h2>Costs</h2><p>4.90 EUR.</p>"]
+)
 def test_html_headings_become_chunk_boundaries(html):
     page = html_to_page(html)
     assert page.title == "Shipping"

@@ -7,12 +7,7 @@ import pytest
 from django.db import connection
 
 from memory.knowledge.models import KnowledgeChunk
-from memory.knowledge.query import (
-    ACTIVE_BONUS,
-    Candidate,
-    candidates_score,
-    knowledge_query_build,
-)
+from memory.knowledge.query import ACTIVE_BONUS, Candidate, candidates_score, knowledge_query_build
 from memory.knowledge.selectors import knowledge_search
 from memory.knowledge.services import knowledge_import, knowledge_source_ensure
 from tests.bench.knowledge_eval import CONVERSATIONS, evaluate
@@ -21,25 +16,33 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def titles(site, **query):
-    return [c.title for c in knowledge_search(site=site, query=knowledge_query_build(**query),
-                                              limit=3)]
+    return [
+        c.title for c in knowledge_search(site=site, query=knowledge_query_build(**query), limit=3)
+    ]
 
 
 def test_back_reference_needs_memory(demo_site):
     """ShopBot's turn two: alone, "What about size L?" finds size charts; with the turn
     before it, the kurta."""
     assert titles(demo_site, message="What about size L?")[0] != "Cotton kurta, mint"
-    assert titles(demo_site, message="What about size L?",
-                  recent=[("visitor", "Cotton kurta in mint.")])[0] == "Cotton kurta, mint"
+    assert (
+        titles(
+            demo_site, message="What about size L?", recent=[("visitor", "Cotton kurta in mint.")]
+        )[0]
+        == "Cotton kurta, mint"
+    )
 
 
 def test_query_takes_core_objects_constraints_request_and_recent_turns():
     query = knowledge_query_build(
         message="und in Blau?",
-        core={"request": "eine warme Strickjacke",
-              "objects": [{"kind": "article", "id": "SJ-2020-R", "label": "Strickjacke, rot"}],
-              "constraints": [{"what": "size", "value": "XL", "turn": 2}]},
-        recent=[("assistant", "Die LH-2010-S ist ein Leinenhemd."), ("visitor", "Versand?")])
+        core={
+            "request": "eine warme Strickjacke",
+            "objects": [{"kind": "article", "id": "SJ-2020-R", "label": "Strickjacke, rot"}],
+            "constraints": [{"what": "size", "value": "XL", "turn": 2}],
+        },
+        recent=[("assistant", "Die LH-2010-S ist ein Leinenhemd."), ("visitor", "Versand?")],
+    )
     assert query.terms["blau"] == 1.0
     assert query.terms["strickjacke"] > query.terms["warme"] > 0
     assert "sj2020r" not in query.terms and "sj2020r" in query.backend_terms()
@@ -49,27 +52,32 @@ def test_query_takes_core_objects_constraints_request_and_recent_turns():
 
 
 def _candidate(pk, sku, text="Cotton kurta. Sizes S to XL.", title="Cotton kurta"):
-    return Candidate(chunk_id=pk, title=title, url="", identifiers=[sku], text=text,
-                     token_count=20)
+    return Candidate(chunk_id=pk, title=title, url="", identifiers=[sku], text=text, token_count=20)
 
 
 def test_bonus_breaks_a_tie_for_the_active_object():
-    query = knowledge_query_build(message="cotton kurta sizes",
-                                  recent=[("visitor", "I looked at KU-22 earlier")])
-    ranked = candidates_score(query=query, candidates=[_candidate(1, "KU-11"),
-                                                       _candidate(2, "KU-22")])
+    query = knowledge_query_build(
+        message="cotton kurta sizes", recent=[("visitor", "I looked at KU-22 earlier")]
+    )
+    ranked = candidates_score(
+        query=query, candidates=[_candidate(1, "KU-11"), _candidate(2, "KU-22")]
+    )
     assert [c.chunk_id for c in ranked] == [2, 1]
     assert ranked[0].score == ranked[1].score == 1.0  # a tie, broken only by the bonus
     assert (ranked[0].bonus, ranked[1].bonus) == (ACTIVE_BONUS, 0.0)
 
 
 def test_bonus_does_not_override_a_clearly_stronger_chunk():
-    query = knowledge_query_build(message="linen shirt washing temperature",
-                                  core={"objects": [{"id": "KU-22", "label": ""}]})
-    ranked = candidates_score(query=query, candidates=[
-        _candidate(1, "KU-22"),
-        _candidate(2, "LS-1", title="Linen shirt", text="Linen shirt: washing temperature 40."),
-    ])
+    query = knowledge_query_build(
+        message="linen shirt washing temperature", core={"objects": [{"id": "KU-22", "label": ""}]}
+    )
+    ranked = candidates_score(
+        query=query,
+        candidates=[
+            _candidate(1, "KU-22"),
+            _candidate(2, "LS-1", title="Linen shirt", text="Linen shirt: washing temperature 40."),
+        ],
+    )
     assert [c.chunk_id for c in ranked] == [2, 1] and ranked[1].bonus == ACTIVE_BONUS
 
 
@@ -86,8 +94,12 @@ def test_embeddings_stored_and_fused(site, tmp_path, fake_llm, settings):
     the similarity ranking with the full-text one."""
     settings.EMBEDDING_MODEL = "fake-embed"
     path = tmp_path / "f.jsonl"
-    path.write_text("\n".join(json.dumps({"id": f"P-{i}", "title": f"Scarf {i}", "text": t})
-                              for i, t in enumerate(["silk scarf red", "wool scarf grey"])))
+    path.write_text(
+        "\n".join(
+            json.dumps({"id": f"P-{i}", "title": f"Scarf {i}", "text": t})
+            for i, t in enumerate(["silk scarf red", "wool scarf grey"])
+        )
+    )
     result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(path)))
     assert result.ok
     assert all(len(bytes(c.embedding)) == 64 * 4 for c in KnowledgeChunk.objects.all())
@@ -103,8 +115,10 @@ def test_without_embeddings_nothing_is_called(site, tmp_path, fake_llm, settings
     path.write_text(json.dumps({"id": "P-1", "title": "Scarf", "text": "silk scarf"}))
     knowledge_import(source=knowledge_source_ensure(site=site, location=str(path)))
     assert KnowledgeChunk.objects.get().embedding is None
-    assert knowledge_search(site=site, query=knowledge_query_build(message="scarf"))[0] \
-        .similarity is None
+    assert (
+        knowledge_search(site=site, query=knowledge_query_build(message="scarf"))[0].similarity
+        is None
+    )
 
 
 def test_evaluation_target_memory_hit_at_3(demo_site):
@@ -119,18 +133,20 @@ def test_evaluation_target_memory_hit_at_3(demo_site):
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="stemming: PostgreSQL's configs")
 def test_a_german_site_is_indexed_and_searched_with_the_german_configuration(site, tmp_path):
-    """"Hosen" (plural) finds "Hose" only through German stemming (both are 'hos'); the
+    """ "Hosen" (plural) finds "Hose" only through German stemming (both are 'hos'); the
     English configuration keeps 'hosen' and 'hose' apart, and the words are too short for
     the prefix fallback."""
     path = tmp_path / "de.jsonl"
-    path.write_text(json.dumps({"id": "SA-1", "title": "Sommerartikel",
-                                "text": "Eine leichte Hose aus Leinen."}))
+    path.write_text(
+        json.dumps(
+            {"id": "SA-1", "title": "Sommerartikel", "text": "Eine leichte Hose aus Leinen."}
+        )
+    )
 
     def found(language):
         site.default_language = language
         site.save()
-        assert knowledge_import(source=knowledge_source_ensure(site=site,
-                                                               location=str(path))).ok
+        assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
         return titles(site, message="Hosen")
 
     assert found("de") == ["Sommerartikel"]
@@ -142,7 +158,8 @@ def test_a_german_site_is_indexed_and_searched_with_the_german_configuration(sit
 
 
 def test_words_in_most_chunks_do_not_select_candidates_in_a_large_catalogue(
-        site, tmp_path, monkeypatch):
+    site, tmp_path, monkeypatch
+):
     """From PRUNE_FROM_CHUNKS chunks on, a word in most chunks ("size") is left to the
     rescoring instead of making the engine rank every row; the product is still found."""
     from django.core.cache import cache
@@ -152,15 +169,29 @@ def test_words_in_most_chunks_do_not_select_candidates_in_a_large_catalogue(
     path = tmp_path / "many.jsonl"
     colours = ["red", "blue", "green", "grey", "black", "white", "pink", "teal"]
     garments = ["shirt", "skirt", "scarf", "coat"]
-    path.write_text("\n".join(json.dumps({
-        "id": f"P-{g}-{c}", "title": f"{g} {c}",
-        "text": f"A {c} {g}. Size S to XL, size L in stock. Price 20 EUR."})
-        for g in garments for c in colours))
+    path.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "id": f"P-{g}-{c}",
+                    "title": f"{g} {c}",
+                    "text": f"A {c} {g}. Size S to XL, size L in stock. Price 20 EUR.",
+                }
+            )
+            for g in garments
+            for c in colours
+        )
+    )
     assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
     monkeypatch.setattr(backends, "PRUNE_FROM_CHUNKS", 10)
     cache.clear()
-    kept = backends._selective(["size", "teal", "price", "coat", "wool"],
-                               vendor=connection.vendor, language="en")
+    kept = backends._selective(
+        ["size", "teal", "price", "coat", "wool"], vendor=connection.vendor, language="en"
+    )
     assert kept == ["teal", "coat", "wool"]
-    assert titles(site, message="What about size L?",
-                  recent=[("visitor", "The teal coat, please.")])[0] == "coat teal"
+    assert (
+        titles(site, message="What about size L?", recent=[("visitor", "The teal coat, please.")])[
+            0
+        ]
+        == "coat teal"
+    )

@@ -15,5 +15,6 @@ def verbatim_minimum(*, min_exchanges: int) -> int:
 
 def verbatim_window(site) -> int:  # noqa: ANN001
     """`window_turns` for a site."""
-    return window_turns(window=site.verbatim_window_turns,
-                        min_exchanges=site.verbatim_min_exchanges)
+    return window_turns(
+        window=site.verbatim_window_turns, min_exchanges=site.verbatim_min_exchanges
+    )

@@ -57,7 +57,8 @@ def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
 
     user, _password, pk, zone = admin_login
     page.goto(live_stack.widget_url + "/admin/memory/conversation/")
-    row = page.locator("#result_list tbody tr", has_text=str(pk)).first
+    # the row whose change link is this conversation's (its number alone also matches "2026")
+    row = page.locator(f'#result_list tbody tr:has(a[href$="/{pk}/change/"])')
     local = datetime(2026, 12, 1, 5, 44, tzinfo=ZoneInfo("UTC")).astimezone(ZoneInfo(zone))
     expected = f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"  # 1 Dec 2026, 06:44 CET
     assert expected in row.inner_text().replace("\xa0", " "), row.inner_text()

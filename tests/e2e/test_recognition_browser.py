@@ -78,7 +78,7 @@ def test_grant_and_withdraw_recognition(live_stack, page, fake):
     page.wait_for_function("window.__cwWidget.connected")
     open_menu(page)
     assert shadow(page, '#cw-menu input[type="checkbox"]').is_checked()
-    shadow(page, "#cw-menu > button:nth-of-type(3)").click()  # "What do you know about me?"
+    shadow(page, "#cw-menu > button").filter(has_text="What do you know about me").click()
     card = shadow(page, ".profile-card")
     card.wait_for()
     assert card.locator("dl").count() == 1, "the profile lists what is stored"

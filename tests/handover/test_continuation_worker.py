@@ -7,6 +7,7 @@ conversation, the staff reply in its transcript."""
 import email
 import os
 import re
+import secrets
 import subprocess
 import sys
 import time
@@ -64,6 +65,8 @@ def worker(tmp_path, smtp):
             "PYTHONUNBUFFERED": "1",
         }
     )
+    # a queue of its own: a worker another test left on the same Redis cannot take the task
+    queue = f"continuation-{secrets.token_hex(4)}"
     log_path = tmp_path / "worker.log"
     with log_path.open("wb") as log:
         proc = subprocess.Popen(
@@ -76,6 +79,8 @@ def worker(tmp_path, smtp):
                 "-b",
                 settings.TEST_REDIS_URL,
                 "worker",
+                "-Q",
+                queue,
                 "--pool",
                 "solo",
                 "--without-gossip",
@@ -92,18 +97,19 @@ def worker(tmp_path, smtp):
         )
     # this process queues on the same broker (the web process's role): the connection and
     # producer pools an earlier test made for the in-memory broker are dropped
-    old = app.conf.broker_url
+    old = app.conf.broker_url, app.conf.task_default_queue
 
-    def use(url: str) -> None:
+    def use(url: str, default_queue: str) -> None:
         app.conf.broker_url = url
+        app.conf.task_default_queue = default_queue
         app._pool = None
         app.amqp._producer_pool = None
 
-    use(settings.TEST_REDIS_URL)
+    use(settings.TEST_REDIS_URL, queue)
     try:
         yield proc, log_path
     finally:
-        use(old)
+        use(*old)
         proc.terminate()
         try:
             proc.wait(timeout=15)

@@ -87,7 +87,8 @@ def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
         env,
         tmp_path,
     )
-    sender = Celery("test-sender", broker=broker.url)
+    # not the process's current app: later tests' tasks must not go to this broker once it stopped
+    sender = Celery("test-sender", broker=broker.url, set_as_current=False)
     try:
         worker.start()
         with Receiver([500, 502]) as receiver:
@@ -122,5 +123,6 @@ def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
                 assert item["headers"][DELIVERY_HEADER] == str(delivery.pk)
             assert json.loads(receiver.seen[-1]["body"])["data"] == {"case": 7}
     finally:
+        sender.close()
         worker.kill()
         broker.stop()

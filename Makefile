@@ -45,8 +45,10 @@ lint: setup-test
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 
+# Tests marked `isolated` run in a process of their own (see pyproject.toml's markers).
 test: setup-test browser lint
-	$(PY) -m pytest -q -rs || [ $$? = 5 ]
+	$(PY) -m pytest -q -rs -m "not isolated" || [ $$? = 5 ]
+	$(PY) -m pytest -q -rs -m isolated || [ $$? = 5 ]
 
 bench: setup-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'

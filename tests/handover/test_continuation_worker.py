@@ -27,7 +27,11 @@ from tests.procs import free_port
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = "http://shop.test"
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.isolated,
+    pytest.mark.django_db(transaction=True),
+]
 
 
 @pytest.fixture

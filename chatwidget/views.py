@@ -63,6 +63,24 @@ def _accept_language(request: HttpRequest, default: str) -> str:
     return default
 
 
+def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
+    """What every widget POST checks first: a known site, the CORS preflight, an allowed
+    origin, a JSON body (400, not 500, for any bad JSON). Returns (site info, body) or the
+    response that ends the request."""
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    if request.method == "OPTIONS":
+        return _cors(HttpResponse(status=204), request, info)
+    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
+        return JsonResponse({"error": "forbidden_origin"}, status=403)
+    try:
+        body = json_load_safe(request.body or b"{}")
+    except ValueError:
+        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    return info, body
+
+
 @require_GET
 @cache_control(public=True, max_age=300)
 def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
@@ -93,17 +111,10 @@ def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
 @csrf_exempt  # no cookies are read; the session token travels in the body, never in a URL
 @require_http_methods(["POST", "OPTIONS"])
 def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
-    info = site_info_by_key(key=site_key)
-    if info is None:
-        return JsonResponse({"error": "unknown_site"}, status=404)
-    if request.method == "OPTIONS":
-        return _cors(HttpResponse(status=204), request, info)
-    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
-        return JsonResponse({"error": "forbidden_origin"}, status=403)
-    try:
-        body = json_load_safe(request.body or b"{}")  # 400, not 500, for any bad JSON
-    except ValueError:
-        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    checked = _widget_post(request, site_key)
+    if isinstance(checked, HttpResponse):
+        return checked
+    info, body = checked
     token = body.get("session") if isinstance(body, dict) else None
     fmt = body.get("format", "json") if isinstance(body, dict) else "json"
     conv = conversation_get_by_token(
@@ -125,17 +136,10 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
 def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
     """E-mail continuation (issue 18): the widget on the shop's page exchanges the one-time
     code from the e-mail's link for a session token of the same conversation."""
-    info = site_info_by_key(key=site_key)
-    if info is None:
-        return JsonResponse({"error": "unknown_site"}, status=404)
-    if request.method == "OPTIONS":
-        return _cors(HttpResponse(status=204), request, info)
-    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
-        return JsonResponse({"error": "forbidden_origin"}, status=403)
-    try:
-        body = json_load_safe(request.body or b"{}")
-    except ValueError:
-        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    checked = _widget_post(request, site_key)
+    if isinstance(checked, HttpResponse):
+        return checked
+    info, body = checked
     code = body.get("code") if isinstance(body, dict) else None
     token = continuation_exchange(site_id=info.id, code=code) if isinstance(code, str) else None
     if token is None:  # invalid, expired or used: the widget starts as usual
@@ -149,17 +153,10 @@ def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
 @require_http_methods(["POST", "OPTIONS"])
 def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse:
     """The visitor asks for the conversation by e-mail (to an address they wrote in it)."""
-    info = site_info_by_key(key=site_key)
-    if info is None:
-        return JsonResponse({"error": "unknown_site"}, status=404)
-    if request.method == "OPTIONS":
-        return _cors(HttpResponse(status=204), request, info)
-    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
-        return JsonResponse({"error": "forbidden_origin"}, status=403)
-    try:
-        body = json_load_safe(request.body or b"{}")
-    except ValueError:
-        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    checked = _widget_post(request, site_key)
+    if isinstance(checked, HttpResponse):
+        return checked
+    info, body = checked
     token = body.get("session") if isinstance(body, dict) else None
     conv = conversation_get_by_token(
         site_id=info.id, token=token if isinstance(token, str) else None

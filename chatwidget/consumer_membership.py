@@ -22,12 +22,19 @@ class ConversationMembership:
     tasks: set
     conversation_id: int | None
     renewer: asyncio.Task | None
+    answer_lock: asyncio.Lock
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
         self.tasks.add(task)
         task.add_done_callback(self._task_done)
         return task
+
+    def _answer_running(self) -> bool:
+        """An answer streams, waits for the socket's lock, or is being recovered. When none
+        is, nothing can come before a new message's answer: it is made ready in the
+        message's own thread hop (chatwidget.services.visitor_turn_receive)."""
+        return self.answer_lock.locked() or any(t is not self.renewer for t in self.tasks)
 
     def _task_done(self, task: asyncio.Task) -> None:
         self.tasks.discard(task)

@@ -63,7 +63,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
             address=self.address,
             close=self.close,
             greeted=lambda: self.greeted,
-            busy=lambda: any(t is not self.renewer for t in self.tasks),
+            busy=self._answer_running,
         )
         if not self.guard.admit():  # before any database work
             await self.accept()
@@ -264,6 +264,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
             language=self.language,
             profile_id=self.profile_id,
             conversation_id=self.conversation_id,
+            prepare_answer=not self._answer_running(),
         )
         outcome = turn.outcome
         if outcome is services.TurnOutcome.RATE_LIMITED:
@@ -276,8 +277,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
         if turn.hint is not None and turn.new_token:  # published before this socket joined
             await self._send(protocol.message_frame(turn.hint))
         if outcome in (services.TurnOutcome.ANSWER, services.TurnOutcome.ANSWER_IF_UNANSWERED):
-            retry = outcome is services.TurnOutcome.ANSWER_IF_UNANSWERED
-            self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, retry=retry))
+            self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, turn))
         elif outcome is services.TurnOutcome.CASE_UPDATE:
             await db_async(services.visitor_turn_case_update)(turn=turn)
 
@@ -360,7 +360,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
     # --- helpers ----------------------------------------------------------------------------
 
     async def _answer(
-        self, conversation_id: int, seq: int, client_id: str, retry: bool = False
+        self, conversation_id: int, seq: int, client_id: str, turn: services.VisitorTurn
     ) -> None:
         async with self.answer_lock:
             try:
@@ -369,7 +369,8 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
                     request_seq=seq,
                     send=self._send,
                     client_id=client_id,
-                    retry=retry,
+                    retry=turn.outcome is services.TurnOutcome.ANSWER_IF_UNANSWERED,
+                    prepared=turn.prepared,
                 )
             except DatabaseError as exc:
                 log.warning(

@@ -156,21 +156,28 @@ def _knowledge(
 
 
 def context_build(
-    *, conversation_id: int, request_seq: int, trace_save: bool = True
+    *,
+    conversation_id: int,
+    request_seq: int,
+    trace_save: bool = True,
+    conversation: Conversation | None = None,
 ) -> BuiltContext:
     """The messages of one model call and their trace. `trace_save=False` leaves the trace
     unsaved for the caller to store with `context_trace_save` later: the answer flow writes
     it after the answer, off the path to the model call (statements and a commit less
-    before the first token)."""
-    conv = Conversation.objects.select_related("site").get(pk=conversation_id)
+    before the first token). `conversation`: the row with its site, when the caller has just
+    read it (the visitor's turn locked it): one query less."""
+    conv = conversation or Conversation.objects.select_related("site").get(pk=conversation_id)
     site = conv.site
     model = site_model(site)
     budget, reserve = site.context_budget, site.answer_reserve
-    core: Core | None = (
-        Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
-        .only("version", "data", "covers_through_seq", "token_count")
-        .first()
-    )
+    core: Core | None = None
+    if conv.core_version:  # versions start at 1: none yet, nothing to read
+        core = (
+            Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
+            .only("version", "data", "covers_through_seq", "token_count")
+            .first()
+        )
     covered = core.covers_through_seq if core else 0
     min_turns = verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)
     limit = _fetch_limit(site)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
@@ -21,11 +21,11 @@ from chatwidget.protocol import message_frame
 from chatwidget.webhooks.emit import webhook_emit
 from chatwidget.webhooks.models import WebhookEvent
 from memory.analytics import stat_record, stat_record_turn
-from memory.condense.scheduling import condense_schedule_if_due
+from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
 from memory.export import conversation_export
 from memory.models import AuditEvent, Conversation, ConversationState, Turn, TurnRole
 from memory.profiles import profile_link_conversation, profile_update_after_turn
-from memory.redaction import HINTS, previous_turn_needed, redact
+from memory.redaction import HINTS, RedactionResult, previous_turn_needed, redact
 from memory.retention import audit_record
 from memory.selectors import (
     conversation_get_by_token,
@@ -43,6 +43,9 @@ class AppendResult:
     turn: Turn
     created: bool
     removed: dict[str, int]  # never-kept kinds removed from this text, for the visitor's hint
+    # the seq reserved for the bot's answer in the same statement (`reserve_answer`), or None:
+    # not asked, not created, or the conversation is not with the bot
+    answer_seq: int | None = None
 
 
 def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversation, str]:
@@ -76,6 +79,34 @@ def _merge_counts(target: dict, extra: dict) -> dict:
     return merged
 
 
+def _conversation_lock(**filters) -> Conversation | None:
+    """The conversation's row, locked for this transaction, with its site (one statement:
+    the site's window settings decide whether condensation may be due, and the context
+    builder reads the budget from it). Only the conversation's row is locked."""
+    return (
+        Conversation.objects.select_for_update(of=("self",))
+        .select_related("site")
+        .filter(**filters)
+        .first()
+    )
+
+
+def _redacted(conversation_id: int | None, text: str) -> tuple[RedactionResult, int]:
+    """Redaction and the token count, before any row is locked. A bare "482913" is a
+    one-time code when the message before asked for one: only then is the previous turn read,
+    so the common message costs no extra query."""
+    previous = None
+    if conversation_id is not None and previous_turn_needed(text):
+        previous = (
+            Turn.objects.filter(conversation_id=conversation_id)
+            .order_by("-seq")
+            .values_list("text", flat=True)
+            .first()
+        )
+    result = redact(text, previous=previous)
+    return result, count_tokens(result.text)
+
+
 def turn_append(
     *,
     conversation_id: int,
@@ -85,58 +116,93 @@ def turn_append(
     author_id: int | None = None,
     seq: int | None = None,
     publish: bool = True,
+    savepoint: bool = True,
 ) -> AppendResult:
     """Redact, count tokens, and commit one turn. Idempotent per (conversation, client_id).
 
     `seq` may be a number reserved earlier with `answer_seq_reserve` (answers); otherwise
     the next one is taken. After commit the turn is published to the conversation's group and
-    condensation is scheduled when turns have left the verbatim window.
+    condensation is scheduled when turns have left the verbatim window. `savepoint=False`:
+    the caller's transaction holds this one (no SAVEPOINT round trips); an error then fails
+    the caller's transaction too.
     """
-    # A bare "482913" is a one-time code when the message before asked for one (redaction):
-    # only then is the previous turn read, so the common message costs no extra query.
-    previous = None
-    if previous_turn_needed(text):
-        previous = (
-            Turn.objects.filter(conversation_id=conversation_id)
-            .order_by("-seq")
-            .values_list("text", flat=True)
-            .first()
-        )
-    result = redact(text, previous=previous)
-    tokens = count_tokens(result.text)
-    with transaction.atomic():
-        conv = Conversation.objects.select_for_update().get(pk=conversation_id)
-        if client_id:
-            existing = Turn.objects.filter(conversation=conv, client_id=client_id).first()
-            if existing is not None:
-                return AppendResult(turn=existing, created=False, removed={})
-        if seq is None:
-            seq = conv.next_seq
-        turn = Turn.objects.create(
-            conversation=conv,
-            seq=seq,
+    redacted, tokens = _redacted(conversation_id, text)
+    with transaction.atomic(savepoint=savepoint):
+        conv = _conversation_lock(pk=conversation_id)
+        if conv is None:
+            raise Conversation.DoesNotExist(f"conversation {conversation_id}")
+        return _append_locked(
+            conv,
             role=role,
-            text=result.text,
-            spans=result.spans_json(),
-            findings=result.findings,
-            health=result.health,
-            token_count=tokens,
+            redacted=redacted,
+            tokens=tokens,
             client_id=client_id,
             author_id=author_id,
+            seq=seq,
+            publish=publish,
         )
-        conv.next_seq = max(conv.next_seq, seq + 1)
-        conv.last_activity_at = timezone.now()
-        update = ["next_seq", "last_activity_at"]
-        if result.findings:
-            conv.findings = _merge_counts(conv.findings, result.findings)
-            update.append("findings")
-        conv.save(update_fields=update)
-        stat_record_turn(site_id=conv.site_id, role=role, findings=result.findings)
-        if publish:
-            publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
-        transaction.on_commit(lambda: _after_turn(conv.pk))
-        if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)
-            transaction.on_commit(lambda: _profile_after_turn(conv.pk, seq), robust=True)
+
+
+def _append_locked(
+    conv: Conversation,
+    *,
+    role: str,
+    redacted: RedactionResult,
+    tokens: int,
+    client_id: str | None = None,
+    author_id: int | None = None,
+    seq: int | None = None,
+    publish: bool = True,
+    reserve_answer: bool = False,
+) -> AppendResult:
+    """The turn, under the conversation's row lock (the caller's transaction): the client id
+    checked, the turn inserted, the conversation's counters moved in one UPDATE (with
+    `reserve_answer`, the answer's seq too, while the bot has the conversation)."""
+    if client_id:
+        existing = Turn.objects.filter(conversation=conv, client_id=client_id).first()
+        if existing is not None:
+            return AppendResult(turn=existing, created=False, removed={})
+    if seq is None:
+        seq = conv.next_seq
+    turn = Turn.objects.create(
+        conversation=conv,
+        seq=seq,
+        role=role,
+        text=redacted.text,
+        spans=redacted.spans_json(),
+        findings=redacted.findings,
+        health=redacted.health,
+        token_count=tokens,
+        client_id=client_id,
+        author_id=author_id,
+    )
+    conv.next_seq = max(conv.next_seq, seq + 1)
+    answer_seq = None
+    if reserve_answer and conv.state == ConversationState.BOT:
+        answer_seq = conv.next_seq
+        conv.next_seq += 1
+    conv.last_activity_at = timezone.now()
+    update = ["next_seq", "last_activity_at"]
+    if redacted.findings:
+        conv.findings = _merge_counts(conv.findings, redacted.findings)
+        update.append("findings")
+    conv.save(update_fields=update)
+    stat_record_turn(site_id=conv.site_id, role=role, findings=redacted.findings)
+    if publish:
+        publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
+    # every turn is below next_seq: no more uncovered turns than that span can exist, so
+    # the common turn needs no query to know condensation is not due yet
+    site = conv.site
+    if condense_may_be_due(
+        uncovered_at_most=conv.next_seq - 1 - conv.condensed_through_seq,
+        window=site.verbatim_window_turns,
+        min_exchanges=site.verbatim_min_exchanges,
+        after=site.condense_after_turns,
+    ):
+        conversation_id = conv.pk
+        transaction.on_commit(lambda: _after_turn(conversation_id))
+    if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)
+        transaction.on_commit(lambda: _profile_after_turn(conv.pk, seq), robust=True)
     log.info(
         "turn appended",
         extra={
@@ -144,10 +210,10 @@ def turn_append(
             "seq": seq,
             "role": role,
             "tokens": tokens,
-            "findings": result.findings,
+            "findings": redacted.findings,
         },
     )
-    return AppendResult(turn=turn, created=True, removed=result.removed)
+    return AppendResult(turn=turn, created=True, removed=redacted.removed, answer_seq=answer_seq)
 
 
 def _after_turn(conversation_id: int) -> None:
@@ -226,50 +292,62 @@ def visitor_message_receive(
     language: str = "en",
     profile_id: int | None = None,
     conversation_id: int | None = None,
+    reserve_answer: bool = False,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
     Returns (result, conversation, new_token, hint). new_token is set only when a conversation
     was created here (the widget stores it in its cookie); hint is the system turn telling the
     visitor what was removed, if anything was. With `profile_id` (a recognised visit) a
-    conversation created here is linked to that profile."""
+    conversation created here is linked to that profile. The conversation is returned as it
+    was under the row lock (its state current, its site loaded).
+
+    `reserve_answer`: reserve the seq of the bot's answer in the same transaction, while the
+    conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
+    its own before the model call. One transaction, one row lock: on a socket that holds the
+    conversation (`conversation_id`), one statement reads and locks it."""
     new_token = None
-    conv = None
-    if conversation_id is not None:
-        # The socket resolved and checked the token at hello (or created the conversation):
-        # no second lookup on every message. An erased conversation falls through below.
-        conv = (
-            Conversation.objects.filter(pk=conversation_id, site_id=site_id)
-            .only("pk", "site_id", "language", "state", "next_seq", "last_activity_at")
-            .first()
+    redacted, tokens = _redacted(conversation_id, text)
+    with transaction.atomic():
+        conv = None
+        if conversation_id is not None:
+            # The socket resolved and checked the token at hello (or created the
+            # conversation): no token lookup on every message. An erased conversation falls
+            # through below.
+            conv = _conversation_lock(pk=conversation_id, site_id=site_id)
+            if conv is not None and _expired_on_socket(conv):
+                conv = None  # an open socket must not revive an expired transcript: a new one
+        elif token:
+            found = conversation_get_by_token(site_id=site_id, token=token)
+            conv = _conversation_lock(pk=found.pk) if found is not None else None
+        if conv is None:
+            started, new_token = conversation_start(site_id=site_id, language=language)
+            if profile_id:  # a recognised visit (memory.profiles): the new one joins it
+                profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
+            conv = _conversation_lock(pk=started.pk) or started  # locked, with its site
+        hinted = bool(redacted.removed)
+        result = _append_locked(
+            conv,
+            role=TurnRole.VISITOR,
+            redacted=redacted,
+            tokens=tokens,
+            client_id=client_id,
+            reserve_answer=reserve_answer and not hinted,
         )
-        if conv is not None and _expired_on_socket(conv):
-            conv = None  # an open socket must not revive an expired transcript: a new one
-    elif token:
-        conv = conversation_get_by_token(site_id=site_id, token=token)
-    if conv is None:
-        conv, new_token = conversation_start(site_id=site_id, language=language)
-        if profile_id:  # a recognised visit (memory.profiles): the new conversation joins it
-            profile_link_conversation(profile_id=profile_id, conversation_id=conv.pk)
-    result = turn_append(
-        conversation_id=conv.pk, role=TurnRole.VISITOR, text=text, client_id=client_id
-    )
-    hint = None
-    last = result
-    if result.created and result.removed:
-        last = turn_append(
-            conversation_id=conv.pk,
-            role=TurnRole.SYSTEM,
-            text=removed_hint(removed=result.removed, language=conv.language),
-        )
-        hint = last.turn
-    if last.created:
-        # turn_append read the conversation under its row lock and left it on the new turn:
-        # its state is current, no second read (tests/bench: one statement less per message)
-        locked = last.turn.conversation
-        conv.state, conv.next_seq = locked.state, locked.next_seq
-    else:
-        conv.refresh_from_db(fields=["state", "next_seq"])
+        hint = None
+        if result.created and hinted:
+            # the hint comes right after the visitor's turn, the answer after the hint
+            hint_text = removed_hint(removed=result.removed, language=conv.language)
+            hint_redacted, hint_tokens = _redacted(None, hint_text)
+            last = _append_locked(
+                conv,
+                role=TurnRole.SYSTEM,
+                redacted=hint_redacted,
+                tokens=hint_tokens,
+                reserve_answer=reserve_answer,
+            )
+            hint = last.turn
+            result = replace(result, answer_seq=last.answer_seq)
     return result, conv, new_token, hint
 
 

@@ -1,6 +1,11 @@
 """chatwidget's services: sites, the visitor's turn, the answer flow."""
 
-from chatwidget.services.answers import AnswerResult, answer_generate, answer_recover
+from chatwidget.services.answers import (
+    AnswerResult,
+    PreparedAnswer,
+    answer_generate,
+    answer_recover,
+)
 from chatwidget.services.sites import embed_snippet, site_create
 from chatwidget.services.turns import (
     TurnOutcome,
@@ -14,6 +19,7 @@ from chatwidget.services.turns import (
 
 __all__ = [
     "AnswerResult",
+    "PreparedAnswer",
     "TurnOutcome",
     "VisitorTurn",
     "answer_generate",

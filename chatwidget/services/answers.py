@@ -5,10 +5,12 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from enum import StrEnum
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -99,6 +101,48 @@ def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
     return built, seq, language
 
 
+@dataclass(frozen=True)
+class PreparedAnswer:
+    """An answer made ready in the visitor turn's own thread hop (`answer_prepare`): its
+    lease taken, its seq reserved with the turn, its context built."""
+
+    built: BuiltContext
+    seq: int
+    language: str
+    owner: str
+
+
+def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswer | None:
+    """Right after the visitor's turn committed with the answer's seq reserved
+    (memory.services.visitor_message_receive(reserve_answer=True)), in the same thread hop:
+    take the lease and build the context from the row the turn locked. The answer task then
+    goes straight to the model: no second hop, no statement for the reservation, no second
+    read of the conversation.
+
+    None when this socket must not answer (a recovering tab took the lease first) or the
+    build failed: the answer task then takes the usual way (`_prepare`), which answers, waits
+    or reports the error as it always did."""
+    owner = uuid.uuid4().hex
+    key = _lease_key(conversation.pk, request_seq)
+    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
+        return None
+    try:
+        built = context_build(
+            conversation_id=conversation.pk,
+            request_seq=request_seq,
+            trace_save=False,
+            conversation=conversation,
+        )
+    except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
+        cache.delete(key)
+        log.warning(
+            "answer not prepared with the turn",
+            extra={"conversation": conversation.pk, "error": type(exc).__name__},
+        )
+        return None
+    return PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
+
+
 def _finish(
     conversation_id: int,
     request_seq: int,
@@ -110,16 +154,20 @@ def _finish(
     """After the answer, one thread hop: the context trace (before the turn, so it exists
     once the visitor sees the stored answer), the answer, the request's lease released."""
     try:
-        if built is not None:
+        if text:  # the trace and the answer in one transaction: one commit
+            with transaction.atomic():
+                if built is not None:
+                    context_trace_save(built=built)
+                turn_append(
+                    conversation_id=conversation_id,
+                    role=TurnRole.ASSISTANT,
+                    text=text,
+                    seq=seq,
+                    client_id=answer_client_id(request_seq),
+                    savepoint=False,
+                )
+        elif built is not None:
             context_trace_save(built=built)
-        if text:
-            turn_append(
-                conversation_id=conversation_id,
-                role=TurnRole.ASSISTANT,
-                text=text,
-                seq=seq,
-                client_id=answer_client_id(request_seq),
-            )
     finally:
         _lease_release(_lease_key(conversation_id, request_seq), owner)
 
@@ -145,6 +193,7 @@ async def answer_generate(
     send: Send,
     client_id: str | None,
     retry: bool = False,
+    prepared: PreparedAnswer | None = None,
 ) -> AnswerResult:
     """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
     answer and publish it to every tab. The bot stays silent unless the state is `bot`.
@@ -152,11 +201,21 @@ async def answer_generate(
     The answer outlives the socket that asked: a visitor who changes pages mid-stream finds
     the complete answer on the next page (sends to a closed socket are dropped). Cancelled
     (the process stops), it hands the turn over: the lease is released at once, so the
-    process the widget reconnects to answers it (answer_recover)."""
-    owner = uuid.uuid4().hex
-    built, seq, language = await db_async(_prepare)(conversation_id, request_seq, retry, owner)
-    if isinstance(built, AnswerResult):
-        return built
+    process the widget reconnects to answers it (answer_recover).
+
+    `prepared`: made ready with the visitor's turn (`answer_prepare`): straight to the model."""
+    if prepared is not None:
+        built, seq, language, owner = (
+            prepared.built,
+            prepared.seq,
+            prepared.language,
+            prepared.owner,
+        )
+    else:
+        owner = uuid.uuid4().hex
+        built, seq, language = await db_async(_prepare)(conversation_id, request_seq, retry, owner)
+        if isinstance(built, AnswerResult):
+            return built
     key = _lease_key(conversation_id, request_seq)
     keeper = asyncio.ensure_future(_lease_keep(key, owner))
     try:

@@ -15,6 +15,7 @@ from django.conf import settings
 
 from chatwidget.limits import address_key
 from chatwidget.ratelimit import rate_limit_hit_fail_open, rate_limits_hit_fail_open
+from chatwidget.services.answers import PreparedAnswer, answer_prepare
 from handover.services import handover_visitor_message
 from memory.models import ConversationState
 from memory.selectors import turn_public
@@ -48,6 +49,7 @@ class VisitorTurn:
     seq: int | None = None
     new_token: str | None = None
     hint: dict | None = None  # the system turn saying what was removed (turn_public)
+    prepared: PreparedAnswer | None = None  # the answer made ready in the same hop
 
 
 RATE_LIMITED = VisitorTurn(outcome=TurnOutcome.RATE_LIMITED)
@@ -76,10 +78,15 @@ def visitor_turn_receive(
     language: str,
     profile_id: int | None,
     conversation_id: int | None,
+    prepare_answer: bool = False,
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
 
-    `session_key`: the conversation id, or the socket's channel name before there is one."""
+    `session_key`: the conversation id, or the socket's channel name before there is one.
+    `prepare_answer` (the socket has no answer running, so nothing is about to be added
+    before this turn's answer): the answer's seq is reserved with the turn and its context
+    built in this same hop (`VisitorTurn.prepared`), so the answer goes straight to the
+    model."""
     if visitor_rate_limited(address=address, session_key=session_key):
         return RATE_LIMITED
     result, conv, new_token, hint = visitor_message_receive(
@@ -90,7 +97,13 @@ def visitor_turn_receive(
         language=language,
         profile_id=profile_id,
         conversation_id=conversation_id,
+        reserve_answer=prepare_answer,
     )
+    prepared = None
+    if result.answer_seq is not None:
+        prepared = answer_prepare(
+            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
+        )
     if new_token:
         # the first message was counted under this connection; count it for the session
         rate_limit_hit_fail_open(key=f"sess:{conv.pk}", rate=settings.RATE_LIMIT_PER_SESSION)
@@ -100,6 +113,7 @@ def visitor_turn_receive(
         seq=result.turn.seq,
         new_token=new_token,
         hint=turn_public(hint) if hint is not None else None,
+        prepared=prepared,
     )
 
 

@@ -23,6 +23,17 @@ QUEUED_KEY = "condense:queued:{}"
 TASK_NAME = "memory.tasks.condense_conversation"
 
 
+def condense_may_be_due(
+    *, uncovered_at_most: int, window: int, min_exchanges: int, after: int
+) -> bool:
+    """Whether `condense_schedule_if_due` can find anything to do, from numbers the caller
+    already holds: at most `uncovered_at_most` turns lie after the core (the seqs between
+    the core's end and the conversation's next seq), and condensation is due only once
+    `condense_after_turns` of them are outside the verbatim window. False means certainly not
+    due, so the common turn pays no query; True means check (the seqs may have gaps)."""
+    return uncovered_at_most >= window_turns(window=window, min_exchanges=min_exchanges) + after
+
+
 def condense_schedule_if_due(*, conversation_id: int) -> bool:
     """After a committed turn: enqueue a condensation when at least `condense_after_turns`
     uncovered turns lie outside the verbatim window. Two bounded queries; never raises

@@ -474,6 +474,18 @@ def main(argv: list[str] | None = None) -> int:
         default=MODEL_WORDS,
         help="the fake model's answer length (the bench before issue 14: 30)",
     )
+    parser.add_argument(
+        "--embedded",
+        action="store_true",
+        help="run the product on the embedded defaults (file cache, in-memory channel layer) "
+        "instead of as deployed (Redis cache and channel layer)",
+    )
+    parser.add_argument(
+        "--also-embedded",
+        action="store_true",
+        help="run the product on the embedded defaults too, next to the deployed one, in the "
+        "side-by-side and profile sections (server `embedded`)",
+    )
     args = parser.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     cfg = dict(QUICK if args.quick else FULL)
@@ -508,7 +520,12 @@ def main(argv: list[str] | None = None) -> int:
         llm_port, llm = harness.start_fakellm(
             procs, first_token_ms=MODEL_FIRST_TOKEN_MS, token_ms=MODEL_TOKEN_MS, words=args.words
         )
-        env = harness.server_env(database_url=db_url, llm_port=llm_port)
+        # the product as deployed (README, deploy/): PostgreSQL, Redis for the cache and the
+        # channel layer. --embedded: the demo's defaults (a file cache, in-memory layer)
+        deployed = not args.embedded and harness.redis_available()
+        results["meta"]["product_config"] = "deployed (Redis)" if deployed else "embedded"
+        log(f"product configuration: {results['meta']['product_config']}")
+        env = harness.server_env(database_url=db_url, llm_port=llm_port, redis=deployed)
         product = harness.start_server(procs, name="product", env=env)
         url = f"{product.ws_base}/ws/chat/{site_key}/"
         log(f"site {site_key}; product on :{product.port}; fake model on :{llm_port}")
@@ -527,7 +544,7 @@ def main(argv: list[str] | None = None) -> int:
         keys = {}
         if args.baseline:  # another checkout (e.g. the commit before a change), its own database
             base_url, _ = harness.database_prepare(log, name=harness.PG_DB + "_baseline")
-            benv = harness.server_env(database_url=base_url, llm_port=llm_port)
+            benv = harness.server_env(database_url=base_url, llm_port=llm_port, redis=deployed)
             harness.manage(
                 ["migrate", "--noinput", "-v", "0", "--skip-checks"], env=benv, cwd=args.baseline
             )
@@ -538,6 +555,12 @@ def main(argv: list[str] | None = None) -> int:
             log(f"baseline: {args.baseline} on :{servers['baseline'].port}")
         if only & {"floor", "side", "profile"}:
             servers["floor"] = floor.start_floor(procs, env=env)
+        if args.also_embedded and deployed and only & {"side", "profile"}:
+            servers["embedded"] = harness.start_server(
+                procs,
+                name="embedded",
+                env=harness.server_env(database_url=db_url, llm_port=llm_port),
+            )
 
         def run(name: str, n: int, duration: float | None = None) -> dict:
             interval = 1.0 if n == 1 else 5.0
@@ -558,7 +581,11 @@ def main(argv: list[str] | None = None) -> int:
         levels: list[dict] = []
         if only & {"overhead", "capacity", "floor"}:
             for n in cfg["levels"]:  # the floor's run right after the product's, same load
-                levels += [run(name, n) for name in servers if name != "floor" or "floor" in only]
+                levels += [
+                    run(name, n)
+                    for name in servers
+                    if (name != "floor" or "floor" in only) and name != "embedded"
+                ]
             results["overhead"] = levels
         if "capacity" in only:
             results["capacity"] = section_capacity(procs, product, url, llm.pid, cfg, levels)
@@ -584,7 +611,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 for name in servers
             ]
-        for name in ("floor", "baseline"):
+        for name in ("floor", "baseline", "embedded"):
             if name in servers:
                 procs.stop(servers.pop(name).proc)
         if "two" in only and harness.redis_available():

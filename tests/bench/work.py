@@ -33,6 +33,7 @@ PHASES = ("to_ack", "ack_to_model", "after")
 class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple[float, str]] = []
+        self.statements: list[tuple[float, str]] = []
         self.on = False
 
     def hit(self, kind: str) -> None:
@@ -51,6 +52,8 @@ def instrument(rec: Recorder) -> None:
 
     def sql_wrapper(execute, sql, params, many, context):
         rec.hit("sql")
+        if rec.on:
+            rec.statements.append((time.perf_counter(), " ".join(sql.split())[:200]))
         return execute(sql, params, many, context)
 
     def on_connect(sender, connection, **kwargs):
@@ -162,6 +165,7 @@ async def run(
     marks = []
     for n in range(warmup + turns):
         model_seen.clear()
+        cpu0 = time.process_time()
         sent = time.perf_counter()
         await comm.send_to(
             text_data=json.dumps(
@@ -185,6 +189,7 @@ async def run(
             elif frame["type"] == "error":
                 raise RuntimeError(f"error frame: {frame}")
         await asyncio.sleep(0.3)  # let after-commit work and logging settle
+        cpu = time.process_time() - cpu0
         if n >= warmup:
             marks.append(
                 {
@@ -195,6 +200,7 @@ async def run(
                     "end": time.perf_counter(),
                     "ack_ms": (ack - sent) * 1000,
                     "first_ms": (first - sent) * 1000,
+                    "cpu_ms": cpu * 1000,
                 }
             )
     await comm.disconnect()
@@ -268,7 +274,17 @@ def main() -> None:
             statistics.median((m["first"] - m["model"]) * 1000 for m in marks), 2
         ),
         "first_ms_p50": round(statistics.median(m["first_ms"] for m in marks), 2),
+        # CPU of this process (server and test client) per turn: one conversation, no load;
+        # the steadiest figure on a shared machine to compare two versions of the code
+        "cpu_ms_p50": round(statistics.median(m["cpu_ms"] for m in marks), 2),
         "model_first_token_ms": float(os.environ.get("BENCH_MODEL_MS", "300")),
+    }
+    # the statements of the last turn, by phase: what the counts above are made of
+    last = marks[-1]
+    bounds = {"to_ack": (last["sent"], last["ack"]), "ack_to_model": (last["ack"], last["model"])}
+    bounds["after"] = (last["model"], last["end"])
+    result["statements_last_turn"] = {
+        p: [sql for at, sql in rec.statements if lo <= at < hi] for p, (lo, hi) in bounds.items()
     }
     result["before_model"] = {
         k: result["per_turn"]["to_ack"].get(k, 0) + result["per_turn"]["ack_to_model"].get(k, 0)

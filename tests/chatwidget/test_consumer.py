@@ -311,7 +311,8 @@ async def test_card_number_never_stored_and_visitor_told(site, connect, fake_llm
     await c.say("my card is 4111 1111 1111 1111", "c")
     note, _ = await c.recv_until("message", role="system")
     assert "card" in note["text"].lower()
-    await c.answer()
+    final, _ = await c.answer()
+    assert final["seq"] > note["seq"], "the answer comes after the hint"
     rows = await database_sync_to_async(lambda: list(Turn.objects.values_list("text", flat=True)))()
     assert not any("4111" in r for r in rows)
     assert "4111" not in str(fake_llm.requests)

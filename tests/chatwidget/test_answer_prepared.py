@@ -1,0 +1,166 @@
+"""The real-time path of issue 14: a visitor's message reaches the model after one thread
+hop and one transaction. The turn is stored, the answer's seq reserved and its context built
+in the hop that acks the message (`prepare_answer`); the answer and its trace are stored in one
+transaction. The counts below are the statements of that path: a change that adds a round trip
+to every message shows up here."""
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from chatwidget.services import TurnOutcome, visitor_turn_receive
+from chatwidget.services.answers import _finish, answer_client_id
+from memory.condense.scheduling import condense_may_be_due
+from memory.models import ContextTrace, Conversation, ConversationState, Turn
+from memory.services import visitor_message_receive
+from tests.fakellm import Reply
+
+pytestmark = pytest.mark.django_db
+
+
+def _receive(site, conv_id, text, client_id, prepare=True):
+    return visitor_turn_receive(
+        site_id=site.id,
+        address="10.0.0.9",
+        session_key=str(conv_id),
+        token=None,
+        client_id=client_id,
+        text=text,
+        language="en",
+        profile_id=None,
+        conversation_id=conv_id,
+        prepare_answer=prepare,
+    )
+
+
+def _conversation(site):
+    _, conv, _, _ = visitor_message_receive(
+        site_id=site.id, token=None, client_id="first", text="Hello"
+    )
+    return conv
+
+
+@pytest.mark.django_db(transaction=True)  # real transactions: no test savepoints counted
+def test_message_to_model_ready_in_one_transaction(site):
+    conv = _conversation(site)
+    _receive(site, conv.pk, "Warm the site's cached settings", "m0")  # actions, knowledge
+    Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.BOT)
+    with CaptureQueriesContext(connection) as queries:
+        turn = _receive(site, conv.pk, "Is the kurta KU-2291-M in size L?", "m1")
+    sql = [q["sql"] for q in queries]
+    assert turn.outcome is TurnOutcome.ANSWER and turn.prepared is not None
+    assert turn.prepared.seq == turn.seq + 1, "the answer's seq is reserved with the turn"
+    assert turn.prepared.built.messages[-1] == {
+        "role": "user",
+        "content": "Is the kurta KU-2291-M in size L?",
+    }
+    # one transaction: lock+read (with the site), client-id check, insert, counters (with the
+    # reservation), the day's count; then the context: no core yet, so only the newest turns
+    assert sql[0] == "BEGIN" and sql[6] == "COMMIT" and len(sql) == 8, sql
+    assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
+    assert not any("memory_core" in s for s in sql), "no core yet: none is read"
+    assert cache.get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner, "lease held"
+    assert Conversation.objects.get(pk=conv.pk).next_seq == turn.seq + 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_answer_and_trace_stored_in_one_transaction(site):
+    conv = _conversation(site)
+    turn = _receive(site, conv.pk, "Do you ship to Vienna?", "m1")
+    p = turn.prepared
+    with CaptureQueriesContext(connection) as queries:
+        _finish(conv.pk, turn.seq, p.seq, "Yes, we do.", p.owner, built=p.built)
+    sql = [q["sql"] for q in queries]
+    # one transaction: trace, lock, client-id check, insert, counters, the day's count (no
+    # savepoint, no separate transaction for the trace)
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == 8, sql
+    assert not any("SAVEPOINT" in s for s in sql)
+    answer = Turn.objects.get(conversation=conv, seq=p.seq)
+    assert answer.client_id == answer_client_id(turn.seq) and answer.text == "Yes, we do."
+    assert ContextTrace.objects.filter(conversation=conv, request_seq=turn.seq).exists()
+    assert cache.get(f"answering:{conv.pk}:{turn.seq}") is None, "lease released"
+
+
+def test_the_hint_comes_before_the_prepared_answer(site):
+    conv = _conversation(site)
+    turn = _receive(site, conv.pk, "my card is 4111 1111 1111 1111", "m1")
+    assert turn.hint is not None and turn.hint["seq"] == turn.seq + 1
+    assert turn.prepared.seq == turn.seq + 2, "visitor, hint, answer: in that order"
+
+
+@pytest.mark.parametrize("state", [ConversationState.WAITING, ConversationState.HUMAN])
+def test_nothing_reserved_while_the_team_has_the_conversation(site, state):
+    conv = _conversation(site)
+    Conversation.objects.filter(pk=conv.pk).update(state=state)
+    turn = _receive(site, conv.pk, "Anyone there?", "m1")
+    assert turn.outcome is TurnOutcome.CASE_UPDATE and turn.prepared is None
+    assert Conversation.objects.get(pk=conv.pk).next_seq == turn.seq + 1, "no seq reserved"
+
+
+def test_a_lease_taken_first_leaves_the_answer_to_its_holder(site):
+    conv = _conversation(site)
+    request_seq = Conversation.objects.get(pk=conv.pk).next_seq
+    cache.add(f"answering:{conv.pk}:{request_seq}", "a-recovering-tab", timeout=5)
+    turn = _receive(site, conv.pk, "Hello again", "m1")
+    assert turn.seq == request_seq and turn.outcome is TurnOutcome.ANSWER
+    assert turn.prepared is None, "the holder answers; this socket would find it busy"
+
+
+def test_a_retry_is_not_prepared_again(site):
+    conv = _conversation(site)
+    first = _receive(site, conv.pk, "Hello again", "m1")
+    again = _receive(site, conv.pk, "Hello again", "m1")
+    assert first.prepared is not None
+    assert again.outcome is TurnOutcome.ANSWER_IF_UNANSWERED and again.prepared is None
+    assert again.seq == first.seq
+
+
+def test_condensation_check_needs_no_query_until_it_can_be_due():
+    # window 12, 1 minimum exchange, after 6: due from 18 uncovered turns on
+    assert not condense_may_be_due(uncovered_at_most=17, window=12, min_exchanges=1, after=6)
+    assert condense_may_be_due(uncovered_at_most=18, window=12, min_exchanges=1, after=6)
+    # the minimum exchanges widen a small window: 4 exchanges and the request, then 1
+    assert not condense_may_be_due(uncovered_at_most=9, window=2, min_exchanges=4, after=1)
+    assert condense_may_be_due(uncovered_at_most=10, window=2, min_exchanges=4, after=1)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_message_during_an_answer_waits_for_it_in_its_context(site, connect, fake_llm):
+    """A second message while the first answer streams is not prepared early: its context is
+    built after the first answer is stored, so the model sees that answer."""
+    fake_llm.script.append(Reply("The first answer.", first_token_ms=300))
+    fake_llm.script.append(Reply("The second answer."))
+    c = await connect(site.key)
+    await c.hello()
+    await c.say("First question", "m1")
+    await c.say("Second question", "m2")
+    finals = []
+    while len(finals) < 2:
+        final, _ = await c.answer()
+        finals.append(final["text"])
+    assert finals == ["The first answer.", "The second answer."]
+    second = fake_llm.requests[-1]["messages"]
+    assert {"role": "assistant", "content": "The first answer."} in second
+    assert second[-1] == {"role": "user", "content": "Second question"}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_prepared_answer_is_stored_once_with_its_trace(site, connect, fake_llm):
+    fake_llm.script.append(Reply("Two days."))
+    c = await connect(site.key)
+    await c.hello()
+    ack = await c.say("When does it ship?", "m1")
+    final, _ = await c.answer()
+    assert final["seq"] == ack["seq"] + 1 and final["text"] == "Two days."
+    await asyncio.sleep(0.1)
+    rows = await database_sync_to_async(
+        lambda: list(Turn.objects.order_by("seq").values_list("role", "client_id"))
+    )()
+    assert rows == [("visitor", "m1"), ("assistant", answer_client_id(ack["seq"]))]
+    assert await database_sync_to_async(ContextTrace.objects.count)() == 1

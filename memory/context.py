@@ -12,8 +12,9 @@
   (`core_refresh_inline`). Nothing is dropped silently: what is left out is named in the
   trace with a reason.
 
-Cost is the same at turn 10 and turn 10,000: four queries (conversation, current core, a
-LIMITed slice of the newest turns, the trace insert), stored token counts, and no
+Cost is the same at turn 10 and turn 10,000: at most four queries (conversation, current
+core, a LIMITed slice of the newest turns, the trace insert; the answer flow passes the
+conversation it locked and stores the trace with the answer), stored token counts, and no
 tokenisation of history. Only the owner's texts (cached per text) and, rarely, an
 over-long request are tokenised here.
 """

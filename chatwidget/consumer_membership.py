@@ -43,11 +43,14 @@ class ConversationMembership:
 
     async def _join(self, conversation_id: int) -> None:
         """Join the conversation's group (every tab, every process); joining the same one
-        again renews the membership, which a Redis restart may have dropped."""
+        again renews the membership, which a Redis restart may have dropped (one Redis round
+        trip per message: the answer's final frame reaches this tab through the group).
+        Presence is marked on the first join and by the renewer, not per message."""
+        member = self.conversation_id == conversation_id
         if self.conversation_id not in (None, conversation_id):
             await self._group("discard", self.conversation_id)
         self.conversation_id = conversation_id
-        await self._group("add", conversation_id)
+        await self._group("add", conversation_id, presence=not member)
         if self.renewer is None:
             self.renewer = self._spawn(self._renew_group())
 
@@ -57,7 +60,7 @@ class ConversationMembership:
             if self.conversation_id is not None:
                 await self._group("add", self.conversation_id)
 
-    async def _group(self, action: str, conversation_id: int) -> None:
+    async def _group(self, action: str, conversation_id: int, presence: bool = True) -> None:
         """Group membership must not cost the socket: with Redis away, the visitor still
         gets acks and streamed answers, and the membership is renewed once it is back."""
         group = conversation_group(conversation_id)
@@ -68,6 +71,7 @@ class ConversationMembership:
                 group=group,  # + presence
                 conversation_id=conversation_id,
                 channel=self.channel_name,
+                presence=presence,
             )
         except (RedisError, TimeoutError) as exc:
             log.warning(

@@ -61,13 +61,18 @@ async def visitor_group(
     group: str,
     conversation_id: int,  # noqa: ANN001
     channel: str,
+    presence: bool = True,
 ) -> None:
     """Join ("add", also the renewal) or leave the conversation's group, and mark the
-    visitor's presence to match. Channel-layer errors propagate (the caller handles them)."""
+    visitor's presence to match (`presence=False`: the group only, for a renewal on a
+    message while the presence entry is fresh). Channel-layer errors propagate (the caller
+    handles them)."""
     if action == "add":
         await layer.group_add(group, channel)
     else:
         await layer.group_discard(group, channel)
+    if not presence:
+        return
     await sync_to_async(visitor_presence_mark, thread_sensitive=False)(
         conversation_id=conversation_id, channel=channel, present=action == "add"
     )

@@ -164,3 +164,31 @@ async def test_a_prepared_answer_is_stored_once_with_its_trace(site, connect, fa
     )()
     assert rows == [("visitor", "m1"), ("assistant", answer_client_id(ack["seq"]))]
     assert await database_sync_to_async(ContextTrace.objects.count)() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_messages_renew_the_group_but_mark_presence_once(
+    site, connect, fake_llm, monkeypatch
+):
+    """Presence is marked when the socket joins (and by the renewer), not per message: each
+    mark is a thread hop and two cache round trips that a message does not need."""
+    from chatwidget import presence
+
+    marks = []
+    original = presence.visitor_presence_mark
+
+    def counted(**kwargs):
+        marks.append(kwargs["present"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(presence, "visitor_presence_mark", counted)
+    c = await connect(site.key)
+    await c.hello()
+    for n in range(3):
+        fake_llm.script.append(Reply(f"Answer {n}."))
+        await c.say(f"Question {n}", f"m{n}")
+        await c.answer()
+    assert marks == [True], "one mark on joining, none per message"
+    conv_id = await database_sync_to_async(lambda: Conversation.objects.get().pk)()
+    assert await database_sync_to_async(presence.visitor_online)(conversation_id=conv_id)

@@ -5,13 +5,18 @@ a row says "site 3 had 41 conversations and 2 card numbers removed on 2026-05-04
 nothing that leads back to anyone.
 """
 
-from django.db import transaction
+from typing import Any
+
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from memory.models import DailyStat, TurnRole
 
-_TURN_FIELDS = {TurnRole.VISITOR: "visitor_turns", TurnRole.ASSISTANT: "assistant_turns"}
+_TURN_FIELDS: dict[str, str] = {
+    TurnRole.VISITOR: "visitor_turns",
+    TurnRole.ASSISTANT: "assistant_turns",
+}
 
 
 def stat_record(
@@ -61,4 +66,23 @@ def stat_record_turn(*, site_id: int, role: str, findings: dict[str, int]) -> No
         visitor_turns=1 if field == "visitor_turns" else 0,
         assistant_turns=1 if field == "assistant_turns" else 0,
         redactions=findings or None,
+    )
+
+
+def stat_turn_sql(*, site_id: int, role: str) -> tuple[str, list] | None:
+    """The UPDATE that counts one turn of `role` in today's row, for a caller that sends it
+    in one statement with its own (memory.services: with the conversation's counters). None
+    when the role is not counted. It changes no row while today's row does not exist yet:
+    the caller then uses `stat_record_turn`, which creates it."""
+    field = _TURN_FIELDS.get(role)
+    if field is None:
+        return None
+    q = connection.ops.quote_name
+    meta = DailyStat._meta
+    fields: list[Any] = [meta.get_field(f) for f in (field, "site", "day")]
+    column, site, day = (q(f.column) for f in fields)
+    return (
+        f"UPDATE {q(str(meta.db_table))} SET {column} = {column} + 1 "  # noqa: S608 - names from the model
+        f"WHERE {site} = %s AND {day} = %s",
+        [site_id, timezone.localdate()],
     )

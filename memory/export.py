@@ -1,11 +1,16 @@
 """Data-subject export (Art. 15): the transcript as JSON or plain text."""
 
 import json
+import logging
 
+from django.db import transaction
 from django.utils import timezone
 
-from memory.models import Conversation
+from memory.models import AuditEvent, Conversation
 from memory.redaction import mask
+from memory.retention import audit_record
+
+log = logging.getLogger(__name__)
 
 
 def conversation_export(*, conversation_id: int, fmt: str, masked: bool) -> tuple[str, str, str]:
@@ -36,3 +41,27 @@ def conversation_export(*, conversation_id: int, fmt: str, masked: bool) -> tupl
         "application/json",
         f"conversation-{stamp}.json",
     )
+
+
+def conversation_export_for_staff(
+    *, conversation_id: int, actor, reason: str, masked: bool = True
+) -> tuple[str, str, str]:
+    """A staff export (Art. 15 on request): JSON, masked unless the caller allowed plaintext
+    (owner with the reveal permission). Logged with actor and reason before it is handed out.
+    Returns (content, content type, file name)."""
+    conv = Conversation.objects.only("site_id").get(pk=conversation_id)
+    with transaction.atomic():
+        content, content_type, filename = conversation_export(
+            conversation_id=conversation_id, fmt="json", masked=masked
+        )
+        audit_record(
+            action=AuditEvent.Action.EXPORT,
+            actor=actor,
+            site_id=conv.site_id,
+            conversation_ref=conversation_id,
+            target=f"conversation {conversation_id}",
+            reason=reason,
+            details={"masked": masked, "bytes": len(content.encode())},
+        )
+    log.info("conversation exported", extra={"conversation": conversation_id, "masked": masked})
+    return content, content_type, filename

@@ -10,6 +10,7 @@ import logging
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F
@@ -20,13 +21,11 @@ from chatwidget.events import conversation_group, publish_on_commit
 from chatwidget.protocol import message_frame
 from chatwidget.webhooks.emit import webhook_emit
 from chatwidget.webhooks.models import WebhookEvent
-from memory.analytics import stat_record, stat_record_turn
+from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
-from memory.export import conversation_export
-from memory.models import AuditEvent, Conversation, ConversationState, Turn, TurnRole
+from memory.models import Conversation, ConversationState, Turn, TurnRole
 from memory.profiles import profile_link_conversation, profile_update_after_turn
 from memory.redaction import HINTS, RedactionResult, previous_turn_needed, redact
-from memory.retention import audit_record
 from memory.selectors import (
     conversation_get_by_token,
     conversation_is_expired,
@@ -105,6 +104,34 @@ def _redacted(conversation_id: int | None, text: str) -> tuple[RedactionResult, 
         )
     result = redact(text, previous=previous)
     return result, count_tokens(result.text)
+
+
+def _counters_save(conv: Conversation, fields: list[str], *, role: str, findings: dict) -> None:
+    """The conversation's counters and the day's analytics count of the turn: one statement
+    on PostgreSQL (the conversation's UPDATE in a WITH clause), where today's row exists
+    and redaction found nothing; otherwise the model's save and `stat_record_turn`."""
+    stat = None
+    if connection.vendor == "postgresql" and not findings:
+        stat = stat_turn_sql(site_id=conv.site_id, role=role)
+    if stat is None:
+        conv.save(update_fields=fields)
+        stat_record_turn(site_id=conv.site_id, role=role, findings=findings)
+        return
+    stat_sql, stat_params = stat
+    q = connection.ops.quote_name
+    columns: list[Any] = [Conversation._meta.get_field(f) for f in fields]
+    sets = ", ".join(f"{q(c.column)} = %s" for c in columns)
+    values = [c.get_db_prep_save(getattr(conv, c.attname), connection) for c in columns]
+    table, pk = q(str(Conversation._meta.db_table)), q(str(Conversation._meta.pk.column))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH conv AS (UPDATE {table} SET {sets} "  # noqa: S608 - names from the model
+            f"WHERE {pk} = %s RETURNING 1) {stat_sql}",
+            [*values, conv.pk, *stat_params],
+        )
+        counted = cursor.rowcount == 1
+    if not counted:  # the day's first turn: its row is created under a lock
+        stat_record_turn(site_id=conv.site_id, role=role, findings=findings)
 
 
 def turn_append(
@@ -186,8 +213,7 @@ def _append_locked(
     if redacted.findings:
         conv.findings = _merge_counts(conv.findings, redacted.findings)
         update.append("findings")
-    conv.save(update_fields=update)
-    stat_record_turn(site_id=conv.site_id, role=role, findings=redacted.findings)
+    _counters_save(conv, update, role=role, findings=redacted.findings)
     if publish:
         publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
     # every turn is below next_seq: no more uncovered turns than that span can exist, so
@@ -364,27 +390,3 @@ def removed_hint(*, removed: dict[str, int], language: str) -> str:
     """Tell the visitor what was removed and where to go instead, in their language."""
     with translation.override(language):
         return " ".join(gettext(HINTS[kind]) for kind in removed if kind in HINTS)
-
-
-def conversation_export_for_staff(
-    *, conversation_id: int, actor, reason: str, masked: bool = True
-) -> tuple[str, str, str]:
-    """A staff export (Art. 15 on request): JSON, masked unless the caller allowed plaintext
-    (owner with the reveal permission). Logged with actor and reason before it is handed out.
-    Returns (content, content type, file name)."""
-    conv = Conversation.objects.only("site_id").get(pk=conversation_id)
-    with transaction.atomic():
-        content, content_type, filename = conversation_export(
-            conversation_id=conversation_id, fmt="json", masked=masked
-        )
-        audit_record(
-            action=AuditEvent.Action.EXPORT,
-            actor=actor,
-            site_id=conv.site_id,
-            conversation_ref=conversation_id,
-            target=f"conversation {conversation_id}",
-            reason=reason,
-            details={"masked": masked, "bytes": len(content.encode())},
-        )
-    log.info("conversation exported", extra={"conversation": conversation_id, "masked": masked})
-    return content, content_type, filename

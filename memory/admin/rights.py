@@ -14,9 +14,9 @@ from django.utils.translation import gettext_lazy as _
 from chatwidget.access import queryset_for_staff
 from memory.admin.common import ERASE_PERMISSION, EXPORT_PERMISSION, REVEAL_PERMISSION
 from memory.erasure import conversation_erase
+from memory.export import conversation_export_for_staff
 from memory.models import Conversation
 from memory.selectors import conversations_live
-from memory.services import conversation_export_for_staff
 
 # --- data-subject rights on conversations ----------------------------------------------------------
 

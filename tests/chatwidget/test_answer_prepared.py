@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from chatwidget.services import TurnOutcome, visitor_turn_receive
 from chatwidget.services.answers import _finish, answer_client_id
 from memory.condense.scheduling import condense_may_be_due
-from memory.models import ContextTrace, Conversation, ConversationState, Turn
+from memory.models import ContextTrace, Conversation, ConversationState, DailyStat, Turn
 from memory.services import visitor_message_receive
 from tests.fakellm import Reply
 
@@ -58,9 +58,12 @@ def test_message_to_model_ready_in_one_transaction(site):
         "role": "user",
         "content": "Is the kurta KU-2291-M in size L?",
     }
-    # one transaction: lock+read (with the site), client-id check, insert, counters (with the
-    # reservation), the day's count; then the context: no core yet, so only the newest turns
-    assert sql[0] == "BEGIN" and sql[6] == "COMMIT" and len(sql) == 8, sql
+    # one transaction: lock+read (with the site), client-id check, insert, the counters (with
+    # the reservation) and the day's count in one statement on PostgreSQL; then the context:
+    # no core yet, so only the newest turns
+    counters = 1 if connection.vendor == "postgresql" else 2
+    assert sql[0] == "BEGIN" and sql[4 + counters] == "COMMIT", sql
+    assert len(sql) == 6 + counters, sql
     assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
     assert not any("memory_core" in s for s in sql), "no core yet: none is read"
     assert cache.get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner, "lease held"
@@ -75,14 +78,32 @@ def test_answer_and_trace_stored_in_one_transaction(site):
     with CaptureQueriesContext(connection) as queries:
         _finish(conv.pk, turn.seq, p.seq, "Yes, we do.", p.owner, built=p.built)
     sql = [q["sql"] for q in queries]
-    # one transaction: trace, lock, client-id check, insert, counters, the day's count (no
-    # savepoint, no separate transaction for the trace)
-    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == 8, sql
+    # one transaction: trace, lock, client-id check, insert, the counters and the day's count
+    # (no savepoint, no separate transaction for the trace)
+    counters = 1 if connection.vendor == "postgresql" else 2
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == 6 + counters, sql
     assert not any("SAVEPOINT" in s for s in sql)
     answer = Turn.objects.get(conversation=conv, seq=p.seq)
     assert answer.client_id == answer_client_id(turn.seq) and answer.text == "Yes, we do."
     assert ContextTrace.objects.filter(conversation=conv, request_seq=turn.seq).exists()
     assert cache.get(f"answering:{conv.pk}:{turn.seq}") is None, "lease released"
+    day = DailyStat.objects.get(site=site)
+    assert (day.conversations, day.visitor_turns, day.assistant_turns) == (1, 2, 1)
+    assert Conversation.objects.get(pk=conv.pk).next_seq == p.seq + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_days_first_turn_creates_its_count(site):
+    """The combined statement counts into today's row; the day's first turn creates it."""
+    conv = _conversation(site)  # creates today's row
+    DailyStat.objects.all().delete()  # as if the day had just begun
+    turn = _receive(site, conv.pk, "Still open?", "m1")
+    _finish(conv.pk, turn.seq, turn.prepared.seq, "Yes.", turn.prepared.owner)
+    _receive(site, conv.pk, "Thanks", "m2")
+    day = DailyStat.objects.get(site=site)
+    assert (day.visitor_turns, day.assistant_turns) == (2, 1)
+    conv.refresh_from_db()
+    assert conv.next_seq == turn.seq + 4 and conv.last_activity_at is not None
 
 
 def test_the_hint_comes_before_the_prepared_answer(site):

@@ -107,9 +107,14 @@ if REDIS_URL:
     # command on each one fails (a lost live event, a failed group join). Retry a few times
     # within about a second, then fail (the consumer closes the socket; the widget resumes).
     _REDIS_RETRY_ON = [RedisConnectionError, RedisTimeoutError]
+    # Redis pub/sub: an event is one PUBLISH, delivered to the processes whose sockets are
+    # in the group (about 0.14 ms of CPU per send and receive against 0.85 ms for the
+    # sorted-set layer, channels_redis.core). Nothing waits in Redis for a socket that is
+    # gone: every event is a stored turn or state, and a widget that reconnects resumes
+    # from its last seq (DESIGN.md). Subscriptions are renewed by redis-py on reconnect.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {
@@ -119,8 +124,6 @@ if REDIS_URL:
                         "retry_on_error": _REDIS_RETRY_ON,
                     }
                 ],
-                "capacity": 200,
-                "expiry": 30,
             },
         }
     }

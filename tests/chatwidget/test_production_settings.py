@@ -126,7 +126,7 @@ def test_production_with_the_required_environment_is_secure_and_uses_redis():
     assert s["PROXY_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert s["COOKIES_SECURE"] == [True, True, True]
     assert s["ALLOWED_HOSTS"] == ["chat.example.com"]
-    assert s["LAYER"] == "channels_redis.core.RedisChannelLayer"
+    assert s["LAYER"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert s["LAYER_ADDRESS"] == REQUIRED["REDIS_URL"]
     assert s["CACHE"] == "django_redis.cache.RedisCache"
     assert s["CACHE_LOCATION"] == REQUIRED["REDIS_URL"]
@@ -228,7 +228,7 @@ def test_readyz_names_the_cache_when_redis_is_down(probe, settings):
 def test_readyz_names_the_channel_layer_when_redis_is_down(probe, settings):
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{_closed_port()}/0"]},
         }
     }
@@ -270,7 +270,7 @@ def test_readyz_all_ok_on_a_real_redis(probe, settings):
     }
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [settings.TEST_REDIS_URL]},
         }
     }

@@ -47,7 +47,7 @@ def test_staff_reply_from_another_process_reaches_the_visitor(site, settings, tm
     # this process publishes through the same Redis as the Daphne process
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [settings.TEST_REDIS_URL]},
         }
     }

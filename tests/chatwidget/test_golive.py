@@ -49,7 +49,9 @@ def run_check(site, *args: str) -> tuple[GoliveRun, str, CommandError | None]:
         )
     except CommandError as exc:
         error = exc
-    return GoliveRun.objects.filter(site=site).latest("created_at"), out.getvalue(), error
+    run = GoliveRun.objects.filter(site=site).order_by("-created_at").first()
+    assert run is not None, f"no run was created: {error!r}; output: {out.getvalue()!r}"
+    return run, out.getvalue(), error
 
 
 def cases_of(run: GoliveRun) -> dict[str, dict]:

@@ -11,7 +11,11 @@ from chatwidget.theme import validate_primary_colour
 
 
 def new_site_key() -> str:
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe. Never with a leading "-": `manage.py golive_check --site
+    -abc` would read the key as an option."""
+    while (key := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return key
 
 
 def validate_origin(value: str) -> None:

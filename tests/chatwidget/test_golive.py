@@ -45,7 +45,7 @@ def run_check(site, *args: str) -> tuple[GoliveRun, str, CommandError | None]:
     error = None
     try:
         call_command(
-            "golive_check", "--site", site.key, "--quiet-seconds", "0.3", *args, stdout=out
+            "golive_check", f"--site={site.key}", "--quiet-seconds", "0.3", *args, stdout=out
         )
     except CommandError as exc:
         error = exc
@@ -213,7 +213,7 @@ def test_a_grader_that_invents_evidence_is_not_believed(shop, model):
 def test_demo_mode_is_refused_with_a_clear_message(shop, settings):
     settings.DEMO_MODE = True
     with pytest.raises(CommandError, match="demo mode"):
-        call_command("golive_check", "--site", shop.key, stdout=io.StringIO())
+        call_command("golive_check", f"--site={shop.key}", stdout=io.StringIO())
     assert not GoliveRun.objects.exists() and not Conversation.objects.exists()
 
 
@@ -237,3 +237,10 @@ def test_a_crashed_runs_conversations_go_with_the_next_run(shop, model):
     run_check(shop, "--case", "forgetting")
 
     assert list(Conversation.objects.values_list("pk", flat=True)) == [going.pk]
+
+
+def test_site_keys_never_look_like_an_option():
+    """A key starting with "-" made `golive_check --site KEY` fail (1 site in 64)."""
+    from chatwidget.models import new_site_key
+
+    assert not any(new_site_key().startswith("-") for _ in range(2000))

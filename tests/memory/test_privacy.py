@@ -110,7 +110,7 @@ def test_privacy_table_command_prints_the_markdown_table(site):
 def test_privacy_table_command_for_a_site_uses_its_policy(site):
     set_policy(site, session_hours=72)
     out = StringIO()
-    call_command("privacy_table", "--site", site.key, stdout=out)
+    call_command("privacy_table", f"--site={site.key}", stdout=out)
     assert "72 hours after your last message" in out.getvalue()
 
 

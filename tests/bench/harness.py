@@ -261,6 +261,11 @@ def server_env(*, database_url: str, llm_port: int, redis: bool = False) -> dict
             "OPENAI_BASE_URL": f"http://127.0.0.1:{llm_port}/v1",
             "RATE_LIMIT_PER_SESSION": "1000000/60",
             "RATE_LIMIT_PER_ADDRESS": "1000000/60",
+            # every load client connects from 127.0.0.1: the per-address socket caps
+            # (issue 15) would refuse all but the first 50 conversations
+            "WS_MAX_SOCKETS_PER_ADDRESS": "1000000",
+            "WS_MAX_SOCKETS_PER_NET64": "1000000",
+            "WS_MAX_SOCKETS_PER_PROCESS": "1000000",
             "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "INFO"),
             "TIKTOKEN_CACHE_DIR": os.environ.get(
                 "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")

@@ -333,7 +333,11 @@ def visitor_message_receive(
     its own before the model call. One transaction, one row lock: on a socket that holds the
     conversation (`conversation_id`), one statement reads and locks it."""
     new_token = None
-    redacted, tokens = _redacted(conversation_id, text)
+    found = None
+    if conversation_id is None and token:
+        found = conversation_get_by_token(site_id=site_id, token=token)
+    # before any lock; the conversation's previous turn decides about a bare code
+    redacted, tokens = _redacted(conversation_id or (found.pk if found else None), text)
     with transaction.atomic():
         conv = None
         if conversation_id is not None:
@@ -343,9 +347,8 @@ def visitor_message_receive(
             conv = _conversation_lock(pk=conversation_id, site_id=site_id)
             if conv is not None and _expired_on_socket(conv):
                 conv = None  # an open socket must not revive an expired transcript: a new one
-        elif token:
-            found = conversation_get_by_token(site_id=site_id, token=token)
-            conv = _conversation_lock(pk=found.pk) if found is not None else None
+        elif found is not None:
+            conv = _conversation_lock(pk=found.pk)
         if conv is None:
             started, new_token = conversation_start(site_id=site_id, language=language)
             if profile_id:  # a recognised visit (memory.profiles): the new one joins it

@@ -186,3 +186,26 @@ def test_bare_number_after_an_order_question_is_kept(site) -> None:
     turn_append(conversation_id=conv.pk, role="assistant", text="Which order number?")
     appended = turn_append(conversation_id=conv.pk, role="visitor", text="100234")
     assert appended.turn.text == "100234"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("by", ["token", "socket"])
+def test_bare_code_is_never_stored_however_the_conversation_is_found(site, by) -> None:
+    """The visitor's message finds its conversation by the session token (no socket yet) or
+    by the socket's conversation id: either way the previous turn is read for redaction."""
+    from memory.models import Turn
+    from memory.services import turn_append, visitor_message_receive
+
+    _, conv, token, _ = visitor_message_receive(
+        site_id=site.pk, token=None, client_id="a", text="Hello"
+    )
+    turn_append(conversation_id=conv.pk, role="assistant", text="Please tell me the SMS code.")
+    result, _, _, _ = visitor_message_receive(
+        site_id=site.pk,
+        token=token if by == "token" else None,
+        conversation_id=conv.pk if by == "socket" else None,
+        client_id="b",
+        text="4 8 2 9 1 3",
+    )
+    assert result.removed == {"otp": 1}
+    assert not Turn.objects.filter(text__contains="4 8 2").exists()

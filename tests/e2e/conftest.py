@@ -113,54 +113,41 @@ def stack_running(extra_env: dict):
     )
     stack.site_key = re.search(r"Site key: (\S+)", out).group(1)
     log = open(log_path, "w")  # noqa: SIM115
-    daphne = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "chatwidget.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    shop = subprocess.Popen(
-        [
-            sys.executable,
-            "manage.py",
-            "demoshop",
-            "--port",
-            str(shop_port),
-            "--widget-url",
-            stack.widget_url,
-            f"--site-key={stack.site_key}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    stack.procs = [daphne, shop]
     try:
-        wait_port(port, daphne)
-        wait_port(shop_port, shop)
-        yield stack
+        with serving(
+            env=env, port=port, shop_port=shop_port, site_key=stack.site_key, log=log
+        ) as procs:
+            stack.procs = procs
+            yield stack
     finally:
-        for proc in stack.procs:
+        log.close()
+        fake.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def serving(*, env: dict, port: int, shop_port: int, site_key: str, log):
+    """Daphne and the demo shop (showing the widget of `site_key`) on their ports, as
+    `manage.py demo` runs them; stopped on exit, killed if they do not stop."""
+    daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+    shop = [sys.executable, "manage.py", "demoshop", "--port", str(shop_port)]
+    shop += ["--widget-url", f"http://127.0.0.1:{port}", f"--site-key={site_key}"]
+    procs = [
+        subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        for cmd in (daphne + ["chatwidget.asgi:application"], shop)
+    ]
+    try:
+        wait_port(port, procs[0])
+        wait_port(shop_port, procs[1])
+        yield procs
+    finally:
+        for proc in procs:
             proc.terminate()
-        for proc in stack.procs:
+        for proc in procs:
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        log.close()
-        fake.stop()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, ROOT, artifact, shadow
-from tests.procs import free_port, wait_port
+from tests.e2e.conftest import CHROMIUM, ROOT, artifact, serving, shadow
+from tests.procs import free_port
 
 pytestmark = pytest.mark.e2e
 DEMO_DATA = ROOT / "chatwidget" / "demo_data"
@@ -63,52 +63,10 @@ def demo_stack():
     )
     assert "33 documents" in imported
     log = open(tmp / "server.log", "w")  # noqa: SIM115
-    procs = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "chatwidget.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        ),
-        subprocess.Popen(
-            [
-                sys.executable,
-                "manage.py",
-                "demoshop",
-                "--port",
-                str(shop_port),
-                "--widget-url",
-                f"http://127.0.0.1:{port}",
-                f"--site-key={key}",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        ),
-    ]
     try:
-        wait_port(port, procs[0])
-        wait_port(shop_port, procs[1])
-        yield shop_url
+        with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
+            yield shop_url
     finally:
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
         log.close()
         shutil.rmtree(tmp, ignore_errors=True)
 

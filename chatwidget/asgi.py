@@ -11,7 +11,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from chatwidget import daphne_fix  # noqa: E402
-from chatwidget.client_address import TrustedProxyMiddleware  # noqa: E402
+from chatwidget.platform.client_address import TrustedProxyMiddleware  # noqa: E402
 from chatwidget.routing import websocket_urlpatterns  # noqa: E402
 
 daphne_fix.apply()

@@ -28,6 +28,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from chatwidget.celery import app
+from chatwidget.platform import cache_keys
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def _check_database() -> None:
 
 
 def _check_cache() -> None:
-    key = f"readyz:{secrets.token_hex(8)}"
+    key = cache_keys.readiness_probe(secrets.token_hex(8))
     cache.set(key, "1", 5)
     try:
         if cache.get(key) != "1":
@@ -133,3 +134,14 @@ class HealthCheckMiddleware:
             if request.path_info == READINESS_PATH:
                 return readiness_response()
         return self.get_response(request)
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Liveness. In the middleware chain `HealthCheckMiddleware` answers
+    first (no Host check); this view serves the URL where that middleware is not installed."""
+    return liveness_response()
+
+
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness: each dependency by name, 503 when one is down (above)."""
+    return readiness_response()

@@ -1,12 +1,11 @@
-"""Celery tasks of the chatwidget app, found by `app.autodiscover_tasks()`. Thin: call one
+"""The project's own Celery task (each app's `tasks` module is found by
+`app.autodiscover_tasks()`). Thin: call one
 service, own the retry."""
 
 from celery import shared_task
 from django.db import OperationalError
 
-from chatwidget.golive.tasks import golive_check  # noqa: F401 (the go-live check, issue 19)
-from chatwidget.services.retention import retention_purge_all
-from chatwidget.webhooks.tasks import webhook_deliver  # noqa: F401 (webhooks, issue 18)
+from chatwidget.purge import retention_purge_all
 
 
 @shared_task(

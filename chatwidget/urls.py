@@ -1,14 +1,15 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from chatwidget import views
+from chatwidget import health
 from chatwidget.landing import landing
+from chatwidget.widget import views
 from handover import views as handover_views
 
 urlpatterns = [
     path("", landing, name="landing"),
-    path("healthz", views.healthz, name="healthz"),
-    path("readyz", views.readyz, name="readyz"),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("widget/v1/<str:site_key>/config.json", views.widget_config, name="widget-config"),
     path("widget/v1/<str:site_key>/export", views.widget_export, name="widget-export"),
     path("widget/v1/<str:site_key>/continue", views.widget_continue, name="widget-continue"),

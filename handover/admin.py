@@ -21,8 +21,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from chatwidget.access import queryset_for_staff, staff_site_ids
-from chatwidget.times import site_time
+from chatwidget.platform.times import site_time
+from chatwidget.sites.access import queryset_for_staff, staff_site_ids
 from handover import admin_inbox, selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import Case, RevealEvent
@@ -94,7 +94,7 @@ class CaseAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("requested"), ordering="requested_at")
     def requested(self, obj: Case) -> str:
-        """In the case's site's zone, the zone named (chatwidget.times)."""
+        """In the case's site's zone, the zone named (chatwidget.platform.times)."""
         return site_time(obj.requested_at, time_zone=obj.site.time_zone)
 
     @admin.display(description=_("waiting for"))

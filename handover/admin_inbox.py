@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext
 
-from chatwidget.access import queryset_for_staff, staff_site_ids
+from chatwidget.sites.access import queryset_for_staff, staff_site_ids
 from handover import selectors
 from handover.models import CannedReply
 

@@ -17,9 +17,8 @@ import logging
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from chatwidget.access import queryset_for_staff, staff_site_ids
-from chatwidget.events import STAFF_ALL_GROUP, conversation_group
-from chatwidget.protocol import (
+from chatwidget.platform.events import STAFF_ALL_GROUP, conversation_group
+from chatwidget.platform.frames import (
     FrameType,
     cases_frame,
     forgotten_frame,
@@ -27,9 +26,10 @@ from chatwidget.protocol import (
     message_frame,
     state_frame,
 )
+from chatwidget.platform.presence import staff_presence_mark
+from chatwidget.sites.access import queryset_for_staff, staff_site_ids
 from handover.models import Case
 from handover.selectors import case_waiting_count, inbox_row, turn_masked_by_seq
-from handover.services.presence import staff_presence_mark
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def _may_view_cases(user) -> bool:
 
 
 def _case_conversation(case_id: int, user) -> int | None:  # noqa: ANN001
-    """The case's conversation, if the user may see the case's site (chatwidget.access)."""
+    """The case's conversation, if the user may see the case's site (chatwidget.sites.access)."""
     cases = queryset_for_staff(Case.objects.filter(pk=case_id), user)
     return cases.values_list("conversation_id", flat=True).first()
 

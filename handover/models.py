@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -19,7 +20,7 @@ class Case(models.Model):
         MODEL = "model", _("Assistant requested a handover")
         STAFF = "staff", _("Staff took over")
 
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE, related_name="cases")
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="cases")
     # SET_NULL: when the raw transcript expires the case note stays.
     conversation = models.ForeignKey(
         "memory.Conversation",
@@ -81,7 +82,73 @@ class RevealEvent(AuditEvent):
         ordering = ["-at"]
 
 
-# Issue 18: canned replies staff insert into a reply (handover/canned.py) and the visitor's
-# rating of a resolved case (handover/ratings.py).
-from handover.canned import CannedReply  # noqa: E402, F401
-from handover.ratings import Rating  # noqa: E402, F401
+# --- the visitor's rating of a resolved case (issue 18) ----------------------------------------
+# A score and an optional comment; the comment is redacted like every message and stored
+# masked (handover.services.ratings). The dashboard reads scores only, never the comment.
+
+SCORE_MIN = 1
+SCORE_MAX = 5
+MAX_COMMENT = 1000
+
+
+class Rating(models.Model):
+    """One per case: the visitor rates once, after the team resolved the case."""
+
+    case = models.OneToOneField("handover.Case", on_delete=models.CASCADE, related_name="rating")
+    # kept on the row so the dashboard counts per site without a join, and a rating outlives
+    # nothing it should not: it goes with its case
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="+")
+    score = models.PositiveSmallIntegerField(
+        _("score"), validators=[MinValueValidator(SCORE_MIN), MaxValueValidator(SCORE_MAX)]
+    )
+    # redacted and masked when stored: feedback needs no contact details, so none are kept
+    comment = models.TextField(_("comment (redacted)"), blank=True, max_length=MAX_COMMENT)
+    created_at = models.DateTimeField(_("rated"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(score__gte=SCORE_MIN, score__lte=SCORE_MAX),
+                name="rating_score_range",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.score}/{SCORE_MAX}"
+
+
+# --- canned replies (issue 18) --------------------------------------------------------------
+# Short texts staff insert into a reply with a keystroke, per site (or for every site when no
+# site is set), managed in admin. On the case page, `/<shortcut>` and Tab in the reply box, or
+# Alt+1..9, inserts one; staff edit it before sending: never sent on its own.
+
+
+class CannedReply(models.Model):
+    site = models.ForeignKey(
+        "sites.Site",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="canned_replies",
+        verbose_name=_("site"),
+        help_text=_("Leave empty to offer this reply on every site."),
+    )
+    title = models.CharField(_("title"), max_length=80)
+    shortcut = models.SlugField(
+        _("shortcut"),
+        max_length=30,
+        help_text=_("Type /shortcut and Tab in the reply box to insert the text."),
+    )
+    text = models.TextField(_("text"), max_length=4000)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        app_label = "handover"
+        ordering = ["position", "title", "pk"]
+        verbose_name = _("canned reply")
+        verbose_name_plural = _("canned replies")
+
+    def __str__(self) -> str:
+        return self.title

@@ -1,7 +1,7 @@
 """Celery tasks of the handover app. Thin: take ids, call one service, own the retry.
 
 Tasks are transports: they import services at module level; services never import this
-module, they enqueue by the registered name (chatwidget.celery.task_enqueue_on_commit)."""
+module, they enqueue by the registered name (chatwidget.platform.queue.task_enqueue_on_commit)."""
 
 from smtplib import SMTPException
 

@@ -11,8 +11,8 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from chatwidget.events import conversation_group, publish_on_commit
-from chatwidget.protocol import forgotten_frame
+from chatwidget.platform.events import conversation_group, publish_on_commit
+from chatwidget.platform.frames import forgotten_frame
 from memory.models import AuditEvent, Conversation, ProfileFact
 from memory.retention import audit_record, conversation_cache_clear
 from memory.signals import conversations_removing, removal_counts

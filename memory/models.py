@@ -20,9 +20,7 @@ class ConversationState(models.TextChoices):
 
 
 class Conversation(models.Model):
-    site = models.ForeignKey(
-        "chatwidget.Site", on_delete=models.CASCADE, related_name="conversations"
-    )
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="conversations")
     token_hash = models.CharField(max_length=64, unique=True)
     state = models.CharField(
         _("state"), max_length=10, choices=ConversationState.choices, default=ConversationState.BOT
@@ -67,7 +65,7 @@ class TurnRole(models.TextChoices):
     ASSISTANT = "assistant", _("Assistant")
     STAFF = "staff", _("Staff")
     SYSTEM = "system", _("System")
-    TOOL = "tool", _("Shop lookup")  # a shop action's call and result (chatwidget.actions)
+    TOOL = "tool", _("Shop lookup")  # a shop action's call and result (chatwidget.shop.actions)
 
 
 class Turn(models.Model):
@@ -147,7 +145,7 @@ class ContextTrace(models.Model):
     core_covers_through = models.PositiveIntegerField(default=0)
     left_out = models.JSONField(default=list)  # [{"reason": str, "seqs": [...], "count": n}]
     inline_condensed = models.BooleanField(default=False)
-    # The answer this context was built for (chatwidget.services.answers): milliseconds from
+    # The answer this context was built for (chatwidget.assistant.answers): milliseconds from
     # the built context to the stored answer, and whether one came (False: the model failed).
     # None where no answer followed the build. Read by the owners' dashboard (issue 18).
     latency_ms = models.PositiveIntegerField(null=True, blank=True)
@@ -170,9 +168,7 @@ def _bounded(low: int, high: int) -> list:
 class RetentionPolicy(models.Model):
     """Per-site retention periods. Editable only with the owner permission."""
 
-    site = models.OneToOneField(
-        "chatwidget.Site", on_delete=models.CASCADE, related_name="retention"
-    )
+    site = models.OneToOneField("sites.Site", on_delete=models.CASCADE, related_name="retention")
     session_hours = models.PositiveIntegerField(
         _("session transcript (hours after the last turn)"), default=24, validators=_bounded(1, 720)
     )
@@ -219,7 +215,7 @@ class AuditEvent(models.Model):
     )
     actor_label = models.CharField(max_length=150, blank=True)  # survives user deletion
     action = models.CharField(max_length=12, choices=Action.choices)
-    site = models.ForeignKey("chatwidget.Site", null=True, blank=True, on_delete=models.CASCADE)
+    site = models.ForeignKey("sites.Site", null=True, blank=True, on_delete=models.CASCADE)
     conversation_ref = models.PositiveBigIntegerField(null=True, blank=True)  # id, not FK
     target = models.CharField(max_length=200, blank=True)  # e.g. "case 12 / field email"
     reason = models.TextField(blank=True)
@@ -237,7 +233,7 @@ class AuditEvent(models.Model):
 class Profile(models.Model):
     """A recognition profile: exists only with consent. Fixed, structured fields."""
 
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE, related_name="profiles")
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="profiles")
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_visit_at = models.DateTimeField(auto_now_add=True, db_index=True)
@@ -293,7 +289,7 @@ class ProfileFact(models.Model):
 class Consent(models.Model):
     """Evidence of a recognition consent: when and which wording. Kept after withdrawal."""
 
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE)
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE)
     profile = models.ForeignKey(Profile, null=True, blank=True, on_delete=models.SET_NULL)
     wording_version = models.CharField(max_length=20)
     granted_at = models.DateTimeField(auto_now_add=True)
@@ -310,7 +306,7 @@ class Consent(models.Model):
 class DailyStat(models.Model):
     """Analytics: counts only, no text and no person."""
 
-    site = models.ForeignKey("chatwidget.Site", on_delete=models.CASCADE)
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE)
     day = models.DateField()
     conversations = models.PositiveIntegerField(default=0)
     visitor_turns = models.PositiveIntegerField(default=0)
@@ -326,8 +322,3 @@ class DailyStat(models.Model):
 
 
 # Shop knowledge (memory/knowledge/models.py), registered with the memory app.
-from memory.knowledge.models import (  # noqa: E402, F401
-    KnowledgeChunk,
-    KnowledgeDocument,
-    KnowledgeSource,
-)

@@ -11,7 +11,7 @@ from memory.models import RetentionPolicy
 from memory.selectors import profile_period, retention_for_site
 
 #: The version of the consent wording the widget shows; a consent record stores it. The
-#: widget configuration (chatwidget.widget_config) sends the same constant.
+#: widget configuration (chatwidget.widget.config) sends the same constant.
 CONSENT_WORDING_VERSION = "v1"
 
 

@@ -1,7 +1,7 @@
 """Retention: per-site policies and memory's part of the purge that enforces them.
 
 `retention_purge_expired` purges memory's data; the product's purge
-(`chatwidget.services.retention.retention_purge_all`, run by the beat task
+(`chatwidget.purge.retention_purge_all`, run by the beat task
 `chatwidget.tasks.purge_expired` every few minutes and by `manage.py purge_expired`) calls it
 and then handover's purge of case rows. It works in bounded batches, so a backlog (a worker
 that was down for a week) is cleared over several runs without one long transaction. Reads
@@ -27,9 +27,11 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from chatwidget.events import conversation_group, publish_on_commit
-from chatwidget.protocol import forgotten_frame
-from chatwidget.ratelimit import parse_rate
+from chatwidget.platform import cache_keys
+from chatwidget.platform.events import conversation_group, publish_on_commit
+from chatwidget.platform.frames import forgotten_frame
+from chatwidget.platform.ratelimit import parse_rate
+from chatwidget.sites.models import Site
 from memory.models import AuditEvent, Conversation, Profile, RetentionPolicy
 from memory.selectors import conversations_expired, policy_groups, profile_period
 from memory.signals import conversations_removing, removal_counts
@@ -46,6 +48,18 @@ def retention_policy_ensure(*, site_id: int) -> RetentionPolicy:
     """The site's policy row, created with the defaults when missing."""
     policy, _ = RetentionPolicy.objects.get_or_create(site_id=site_id)
     return policy
+
+
+def retention_policies_ensure() -> int:
+    """A policy row with the defaults for every site that has none (a site made in the Site
+    admin, or by `site_create`), so owners find every site in the retention admin. Reads
+    never need the row (`retention_for_site` falls back to the defaults). Returns how many
+    rows were made."""
+    missing = Site.objects.filter(retention__isnull=True).values_list("pk", flat=True)
+    made = RetentionPolicy.objects.bulk_create(
+        [RetentionPolicy(site_id=pk) for pk in missing], ignore_conflicts=True
+    )
+    return len(made)
 
 
 def retention_policy_update(*, site_id: int, actor, values: dict[str, int]) -> RetentionPolicy:
@@ -108,12 +122,12 @@ def audit_record(
 
 def conversation_cache_keys(*, conversation_id: int) -> list[str]:
     """Every cache key the product writes for one conversation: the condensation lock and the
-    per-session rate-limit buckets (current and previous window, `chatwidget.ratelimit`)."""
+    per-session rate-limit buckets (current and previous window, `chatwidget.platform.ratelimit`)."""
     _, window = parse_rate(settings.RATE_LIMIT_PER_SESSION)
     bucket = int(time.time() // window)
-    keys = [f"condense:lock:{conversation_id}", f"sess:{conversation_id}"]
-    keys += [f"rl:sess:{conversation_id}:{b}" for b in (bucket - 1, bucket, bucket + 1)]
-    return keys
+    return cache_keys.conversation_keys(
+        conversation_id=conversation_id, session_windows=[bucket - 1, bucket, bucket + 1]
+    )
 
 
 def conversation_cache_clear(*, conversation_ids: list[int]) -> None:

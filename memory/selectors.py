@@ -1,13 +1,14 @@
 """Reads. Expired data is treated as gone here, before any purge has run."""
 
 import hashlib
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from chatwidget.models import Site
-from memory.models import Conversation, RetentionPolicy, Turn
+from chatwidget.sites.models import Site
+from memory.models import Conversation, ConversationState, RetentionPolicy, Turn, TurnRole
 
 DAYS_PER_MONTH = 30  # a month of the profile period (the recognition cookie's month too)
 
@@ -141,3 +142,30 @@ def turn_public(turn: Turn) -> dict:
         "text": turn.text,
         "at": turn.created_at.isoformat(),
     }
+
+
+@dataclass(frozen=True)
+class UnansweredTurn:
+    seq: int
+    client_id: str | None
+
+
+def turn_unanswered(*, conversation_id: int, max_age_s: float) -> UnansweredTurn | None:
+    """The conversation's newest visitor turn when nothing answered it yet (no assistant or
+    staff turn after it) while the bot has the conversation, at most `max_age_s` old. One
+    query. An older question is left alone: the visitor has moved on."""
+    newest = (
+        Turn.objects.filter(
+            conversation_id=conversation_id,
+            conversation__state=ConversationState.BOT,
+            role__in=(TurnRole.VISITOR, TurnRole.ASSISTANT, TurnRole.STAFF),
+        )
+        .order_by("-seq")
+        .values("seq", "role", "client_id", "created_at")
+        .first()
+    )
+    if newest is None or newest["role"] != TurnRole.VISITOR:
+        return None
+    if newest["created_at"] < timezone.now() - timedelta(seconds=max_age_s):
+        return None
+    return UnansweredTurn(seq=newest["seq"], client_id=newest["client_id"])

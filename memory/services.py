@@ -17,10 +17,10 @@ from django.db.models import F
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from chatwidget.events import conversation_group, publish_on_commit
-from chatwidget.protocol import message_frame
-from chatwidget.webhooks.emit import webhook_emit
-from chatwidget.webhooks.models import WebhookEvent
+from chatwidget.integrations.emit import webhook_emit
+from chatwidget.integrations.models import WebhookEvent
+from chatwidget.platform.events import conversation_group, publish_on_commit
+from chatwidget.platform.frames import message_frame
 from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
 from memory.models import Conversation, ConversationState, Turn, TurnRole

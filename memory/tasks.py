@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from chatwidget.llm import ModelUnavailable
+from chatwidget.platform.llm import ModelUnavailable
 from memory.condense.scheduling import condense_lagging_enqueue
 from memory.condense.service import CondenseBusy, core_condense
 
@@ -39,7 +39,3 @@ def condense_lagging() -> int:
     conversations whose uncovered turns exceed window + threshold (a lost enqueue, a broker
     outage, a worker that was down)."""
     return condense_lagging_enqueue()
-
-
-# Knowledge import (memory/knowledge/tasks.py), registered with the memory app's tasks.
-from memory.knowledge.tasks import knowledge_import_source  # noqa: E402, F401

@@ -22,20 +22,33 @@ def _fresh_cache():
 
 @pytest.fixture(autouse=True)
 def _fresh_socket_counts():
-    """Every test starts with no open visitor sockets counted (chatwidget.limits): a test that
+    """Every test starts with no open visitor sockets counted (chatwidget.widget.limits): a test that
     leaves its communicators open never runs their disconnect, which gives the place back."""
-    from chatwidget.limits import SOCKETS
+    from chatwidget.widget.limits import SOCKETS
 
     SOCKETS.counts.clear()
     SOCKETS.total = 0
     yield
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database as migrations made it; the groups (roles) are noted so that a
+    transactional test's flush can have them back (tests.factories.roles_ensure)."""
+    from tests.factories import roles_snapshot_take
+
+    with django_db_blocker.unblock():
+        roles_snapshot_take()
+
+
 @pytest.fixture
 def site(db):
-    from chatwidget.services import site_create
+    from chatwidget.sites.services import site_create
+    from memory.retention import retention_policy_ensure
 
-    return site_create(name="Test shop", origins=[SHOP])
+    made = site_create(name="Test shop", origins=[SHOP])
+    retention_policy_ensure(site_id=made.pk)  # its periods as a row tests may change
+    return made
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +63,7 @@ def fake_llm_server():
 @pytest.fixture
 def fake_llm(fake_llm_server, settings):
     """The fake model, wired in: real openai client, real HTTP, on 127.0.0.1."""
-    from chatwidget import llm
+    from chatwidget.platform import llm
 
     fake_llm_server.script.clear()
     fake_llm_server.requests.clear()
@@ -126,7 +139,7 @@ def connect():
     yield _connect
     # Database work that the sockets' background tasks handed to the pool (an answer, its
     # trace) ends before the test's flush: a flush racing it deadlocks in PostgreSQL.
-    from chatwidget import db
+    from chatwidget.platform import db
 
     if db._pool is not None:
         db._pool.shutdown(wait=True)

@@ -1,13 +1,11 @@
 """Test data, in one place (factory_boy). Fixtures in the conftest files build on these;
 tests import factories and the fixed clock times from here, never from a conftest."""
 
-import importlib
 from datetime import UTC, datetime
 
 import factory
-from django.apps import apps
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
 from factory.django import DjangoModelFactory
 
 from memory.models import Conversation, TurnRole
@@ -19,14 +17,29 @@ OPEN_TIME = datetime(2026, 6, 2, 8, 0, tzinfo=UTC)
 CLOSED_TIME = datetime(2026, 6, 7, 10, 0, tzinfo=UTC)
 
 
+# The roles as the migrations left them in the test database: group -> (app, codename).
+_ROLES: dict[str, list[tuple[str, str]]] = {}
+
+
+def roles_snapshot_take() -> None:
+    """Note the groups and their permissions once the test database is migrated."""
+    for group in Group.objects.prefetch_related("permissions__content_type"):
+        _ROLES[group.name] = [
+            (p.content_type.app_label, p.codename) for p in group.permissions.all()
+        ]
+
+
 def roles_ensure() -> None:
-    """The groups come from a data migration; a transactional test's flush removes them."""
-    if Group.objects.filter(name__in=["Staff", "Owner"]).count() < 2:
-        roles = importlib.import_module("handover.migrations.0003_roles")
-        roles.create_roles(apps, None)
-        later = importlib.import_module("chatwidget.migrations.0007_owner_dashboard_webhooks")
-        later.grant(apps, None)  # dashboard, webhooks, ratings (issue 18)
-        importlib.import_module("handover.migrations.0006_canned_reply_roles").grant(apps, None)
+    """The groups come from data migrations; a transactional test's flush removes them (and
+    its post_migrate brings the permissions back): make them again as migrations made them."""
+    if Group.objects.filter(name__in=_ROLES).count() == len(_ROLES):
+        return
+    for name, perms in _ROLES.items():
+        group, _ = Group.objects.get_or_create(name=name)
+        for app_label, codename in perms:
+            group.permissions.add(
+                Permission.objects.get(content_type__app_label=app_label, codename=codename)
+            )
 
 
 class UserFactory(DjangoModelFactory):

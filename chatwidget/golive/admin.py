@@ -1,6 +1,6 @@
 """Admin for go-live checks: the history per site (the change list, filtered by site), the
 report of one run (read-only, with progress while it runs), and the start button's endpoint
-(the button itself sits on the site's page: templates/admin/chatwidget/site/change_form.html).
+(the button itself sits on the site's page: templates/admin/sites/site/change_form.html).
 Thin: authorise, call one service, render a template."""
 
 from django.contrib import admin, messages
@@ -17,7 +17,7 @@ from chatwidget.golive.models import GoliveRun
 from chatwidget.golive.report import ARTICLE_TTFT_MS
 from chatwidget.golive.selectors import golive_changes, golive_run_previous
 from chatwidget.golive.services import GoliveRefused, golive_run_start
-from chatwidget.models import Site
+from chatwidget.sites.models import Site
 
 
 @admin.register(GoliveRun)
@@ -49,15 +49,15 @@ class GoliveRunAdmin(admin.ModelAdmin):
     def get_urls(self) -> list:
         start = self.admin_site.admin_view(require_POST(self.start_view))
         return [
-            path("start/<int:site_id>/", start, name="chatwidget_goliverun_start"),
+            path("start/<int:site_id>/", start, name="golive_goliverun_start"),
             *super().get_urls(),
         ]
 
     def start_view(self, request: HttpRequest, site_id: int) -> HttpResponse:
         """The button on the site's page: start a run on a worker, show its report."""
         if not (
-            request.user.has_perm("chatwidget.add_goliverun")
-            or request.user.has_perm("chatwidget.change_site")
+            request.user.has_perm("golive.add_goliverun")
+            or request.user.has_perm("sites.change_site")
         ):
             raise PermissionDenied
         site = get_object_or_404(Site, pk=site_id)
@@ -65,11 +65,11 @@ class GoliveRunAdmin(admin.ModelAdmin):
             run = golive_run_start(site=site, requested_by=request.user)
         except GoliveRefused as exc:
             messages.error(request, str(exc))
-            return HttpResponseRedirect(reverse("admin:chatwidget_site_change", args=[site.pk]))
+            return HttpResponseRedirect(reverse("admin:sites_site_change", args=[site.pk]))
         messages.info(
             request, _("The go-live check runs on a worker; this page shows its progress.")
         )
-        return HttpResponseRedirect(reverse("admin:chatwidget_goliverun_change", args=[run.pk]))
+        return HttpResponseRedirect(reverse("admin:golive_goliverun_change", args=[run.pk]))
 
     def change_view(
         self,
@@ -94,7 +94,7 @@ class GoliveRunAdmin(admin.ModelAdmin):
             "article_ttft_ms": ARTICLE_TTFT_MS,
             "previous": previous,
             "changes": golive_changes(previous=previous, run=run) if previous else None,
-            "history_url": reverse("admin:chatwidget_goliverun_changelist")
+            "history_url": reverse("admin:golive_goliverun_changelist")
             + f"?site__id__exact={run.site_id}",
         }
         return TemplateResponse(request, "admin/golive/report.html", context)

@@ -23,7 +23,7 @@ class GoliveRun(models.Model):
         ERROR = "error", _("Could not run")
 
     site = models.ForeignKey(
-        "chatwidget.Site",
+        "sites.Site",
         on_delete=models.CASCADE,
         related_name="golive_runs",
         verbose_name=_("site"),
@@ -57,7 +57,7 @@ class GoliveRun(models.Model):
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
-        app_label = "chatwidget"
+        db_table = "chatwidget_goliverun"  # the table keeps its name from before the move
         verbose_name = _("go-live check")
         verbose_name_plural = _("go-live checks")
         ordering = ["-created_at"]

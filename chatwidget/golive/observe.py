@@ -12,15 +12,16 @@ from django.apps import apps
 from django.db import models
 from django.db.models.functions import Cast
 
-from chatwidget.llm import ModelUnavailable
-from chatwidget.models import Site
+from chatwidget.platform.llm import ModelUnavailable
+from chatwidget.sites.models import Site
 from memory.condense.service import CondenseBusy, core_condense
 from memory.core import core_latest, core_render
 from memory.models import ContextTrace, Conversation, Core, Turn
 from memory.selectors import token_hash
 
-# Apps whose tables hold what a conversation leaves behind (the leak scan looks at each).
-SCANNED_APPS = ("chatwidget", "memory", "handover")
+# The product's packages: every app in them holds tables a conversation may leave something
+# in (the leak scan looks at each, whichever app a table belongs to).
+SCANNED_PACKAGES = ("chatwidget", "memory", "handover")
 CONDENSE_BUSY_TRIES = 20
 
 
@@ -126,8 +127,9 @@ def leak_scan(*, values: list[str]) -> list[str]:
     leaked value could sit anywhere (a case, a profile fact, an audit note, a knowledge chunk).
     A one-off scan, run once per go-live check."""
     found = []
-    for label in SCANNED_APPS:
-        for model in apps.get_app_config(label).get_models():
+    configs = [c for c in apps.get_app_configs() if c.name.split(".")[0] in SCANNED_PACKAGES]
+    for config in configs:
+        for model in config.get_models():
             if model._meta.proxy or not model._meta.managed:
                 continue
             for f in _text_fields(model):

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from chatwidget.golive import observe
 from chatwidget.golive.driver import Exchange, Visitor
 from chatwidget.golive.rubric import Grade, answer_grade
-from chatwidget.models import Site
+from chatwidget.sites.models import Site
 
 EVIDENCE_CHARS = 600
 

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 import openai
 from django.utils.translation import gettext as _
 
-from chatwidget import llm
+from chatwidget.platform import llm
 
 log = logging.getLogger(__name__)
 

@@ -19,12 +19,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from chatwidget.celery import task_enqueue_on_commit
 from chatwidget.golive.cases import CASES
 from chatwidget.golive.cleanup import golive_conversations_delete
 from chatwidget.golive.models import GoliveRun
 from chatwidget.golive.probe import CaseResult, Probe, ttft_median
-from chatwidget.models import Site
+from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.sites.models import Site
 from memory.condense.model import _background_loop  # the process's loop for model calls
 
 log = logging.getLogger(__name__)

@@ -39,9 +39,17 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "csp",
+    # the project (management commands, migration history) and one app per domain, listed
+    # from the bottom of the layers up (ARCHITECTURE.md, "Layers")
     "chatwidget",
+    "chatwidget.sites",
+    "chatwidget.integrations",
     "memory",
     "handover",
+    "chatwidget.shop",
+    "chatwidget.widget",
+    "chatwidget.insights",
+    "chatwidget.golive",
 ]
 
 MIDDLEWARE = [
@@ -55,7 +63,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "chatwidget.admin_time.AdminTimeZoneMiddleware",
+    "chatwidget.sites.admin_time.AdminTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -163,7 +171,7 @@ LANGUAGES = [("en", _("English")), ("de", _("German"))]
 LOCALE_PATHS = [BASE_DIR / "chatwidget" / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="UTC")
 # One date and one datetime format per language, the zone named (chatwidget/formats).
-FORMAT_MODULE_PATH = ["chatwidget.formats"]
+FORMAT_MODULE_PATH = ["chatwidget.platform.formats"]
 USE_I18N = True
 USE_TZ = True
 
@@ -185,9 +193,9 @@ CHAT_MODEL = env("CHAT_MODEL", default="gpt-4o-mini")
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_FIRST_TOKEN_TIMEOUT_SECONDS = env.float("LLM_FIRST_TOKEN_TIMEOUT_SECONDS", default=20.0)
 # Streamed answers: the first delta goes out at once, later ones are joined into at most one
-# websocket frame per this many milliseconds (chatwidget.streaming; 0 = a frame per chunk).
+# websocket frame per this many milliseconds (chatwidget.assistant.streaming; 0 = a frame per chunk).
 WS_DELTA_INTERVAL_MS = env.int("WS_DELTA_INTERVAL_MS", default=40)
-# Threads per web process for database work (chatwidget.db): each holds one connection, so
+# Threads per web process for database work (chatwidget.platform.db): each holds one connection, so
 # this is also the process's connection count; processes × DB_THREADS must stay below
 # PostgreSQL's max_connections (or PgBouncer's pool).
 DB_THREADS = env.int("DB_THREADS", default=8)
@@ -292,7 +300,7 @@ ANSWER_RECOVER_MAX_AGE_SECONDS = env.int("ANSWER_RECOVER_MAX_AGE_SECONDS", defau
 # is handed over (its lease released) and the socket closes with 4503 (keep it below the stop
 # timeout of systemd/Kubernetes: 30 s).
 WS_SHUTDOWN_GRACE_SECONDS = env.float("WS_SHUTDOWN_GRACE_SECONDS", default=10.0)
-# Limits a client cannot walk around (issue 15; chatwidget.limits, chatwidget.client_address).
+# Limits a client cannot walk around (issue 15; chatwidget.widget.limits, chatwidget.platform.client_address).
 # Open visitor sockets per web process: per client address, per IPv6 /64, in all.
 WS_MAX_SOCKETS_PER_ADDRESS = env.int("WS_MAX_SOCKETS_PER_ADDRESS", default=50)
 WS_MAX_SOCKETS_PER_NET64 = env.int("WS_MAX_SOCKETS_PER_NET64", default=100)

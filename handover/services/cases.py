@@ -7,10 +7,10 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext
 
-from chatwidget.events import STAFF_ALL_GROUP, publish_on_commit
-from chatwidget.hours import hours_describe
-from chatwidget.models import Site
-from chatwidget.protocol import cases_frame
+from chatwidget.platform.events import STAFF_ALL_GROUP, publish_on_commit
+from chatwidget.platform.frames import cases_frame
+from chatwidget.sites.hours import hours_describe
+from chatwidget.sites.models import Site
 from handover.models import Case
 from handover.selectors import case_waiting_count
 from memory.condense.service import core_refresh_inline

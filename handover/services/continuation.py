@@ -7,7 +7,7 @@ contact details hold an e-mail address has that consent; the address is the case
 detail itself, not a copy, so it follows the case's retention run-off, erasure and export.
 
 A staff reply on such a case queues CONTINUATION_EMAIL_TASK; the worker sends it only if no
-widget of the conversation is connected then (chatwidget.presence), in the conversation's
+widget of the conversation is connected then (chatwidget.platform.presence), in the conversation's
 language, with a link: PUBLIC_URL/continue/<code>/. The code is signed and timestamped
 (TimestampSigner, CONTINUATION_LINK_MAX_AGE) and names the conversation and a nonce; it is
 single-use (a used-marker per nonce, kept for as long as the code is valid). The link's view
@@ -29,9 +29,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from chatwidget.celery import task_enqueue_on_commit
-from chatwidget.models import Site
-from chatwidget.presence import visitor_online
+from chatwidget.platform import cache_keys
+from chatwidget.platform.presence import visitor_online
+from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.sites.models import Site
 from handover.models import Case
 from handover.services.cases import contact_from_turns
 from memory.export import conversation_export
@@ -101,7 +102,7 @@ def continuation_exchange(*, site_id: int, code: str) -> str | None:
     conv = Conversation.objects.filter(pk=data["c"], site_id=site_id).first()
     if conv is None or conversation_is_expired(conversation=conv):
         return None
-    if not cache.add(f"continuation.used.{data.get('n')}", 1, timeout=_max_age()):
+    if not cache.add(cache_keys.continuation_used(data.get("n")), 1, timeout=_max_age()):
         log.info("continuation code reused", extra={"conversation": conv.pk})
         return None
     log.info("conversation continued from e-mail", extra={"conversation": conv.pk})

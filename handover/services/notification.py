@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from chatwidget.celery import task_enqueue_on_commit
+from chatwidget.platform.queue import task_enqueue_on_commit
 from handover.models import Case
 
 log = logging.getLogger(__name__)

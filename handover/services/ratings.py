@@ -1,7 +1,7 @@
 """Satisfaction: the visitor rates a case after the team resolved it (issue 18).
 
 The widget asks once the conversation is closed; the score (1-5) and an optional comment
-arrive as a `rating` frame (chatwidget.protocol). The comment goes through memory's
+arrive as a `rating` frame (chatwidget.widget.protocol). The comment goes through memory's
 redaction like every message; kept-but-marked values (e-mail, phone ...) are masked before
 it is stored, since feedback needs none of them. One rating per case: a second frame (another
 tab, a retry) changes nothing and gets the stored score back.
@@ -15,10 +15,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from chatwidget.webhooks.emit import webhook_emit
-from chatwidget.webhooks.models import WebhookEvent
-from handover.models import Case, Rating
-from handover.ratings import MAX_COMMENT, SCORE_MAX, SCORE_MIN
+from chatwidget.integrations.emit import webhook_emit
+from chatwidget.integrations.models import WebhookEvent
+from handover.models import MAX_COMMENT, SCORE_MAX, SCORE_MIN, Case, Rating
 from memory.redaction import mask, redact
 
 log = logging.getLogger(__name__)

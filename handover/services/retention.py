@@ -5,7 +5,7 @@ condensed core, the contact details), the reason (the visitor's or the model's w
 link to the transcript; the row keeps status, trigger, times and the staff's case note (for
 the team's records, as documented). The conversation then follows the session period alone
 (memory's purge).
-Run by the retention purge (chatwidget.services.retention) in bounded batches.
+Run by the retention purge (chatwidget.purge) in bounded batches.
 """
 
 from datetime import datetime, timedelta

@@ -16,10 +16,10 @@ edges (TRANSITIONS); anything else raises IllegalTransition:
 the bot never answers; a visitor who wants to start again uses "forget" (or a new session).
 Staff choose between "release to the bot" (the chat goes on) and "resolve" (it ends).
 
-Every state change publishes a `state` frame (chatwidget.protocol) to the conversation's group
+Every state change publishes a `state` frame (chatwidget.platform.frames) to the conversation's group
 and stores a system turn telling the visitor what happens, in their language; both go out
-after the transaction commits (chatwidget.events.publish_on_commit, turn_append).
-From `waiting` on, the bot does not answer (chatwidget.services.turns decides).
+after the transaction commits (chatwidget.platform.events.publish_on_commit, turn_append).
+From `waiting` on, the bot does not answer (chatwidget.assistant.turns decides).
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from chatwidget.events import conversation_group, publish_on_commit
-from chatwidget.hours import hours_describe, hours_is_open
-from chatwidget.models import Site
-from chatwidget.protocol import state_frame
-from chatwidget.webhooks.emit import webhook_emit
-from chatwidget.webhooks.models import WebhookEvent
+from chatwidget.integrations.emit import webhook_emit
+from chatwidget.integrations.models import WebhookEvent
+from chatwidget.platform.events import conversation_group, publish_on_commit
+from chatwidget.platform.frames import state_frame
+from chatwidget.sites.hours import hours_describe, hours_is_open
+from chatwidget.sites.models import Site
 from handover.models import Case
 from handover.services.cases import (
     OPEN_STATUSES,

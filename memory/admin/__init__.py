@@ -12,5 +12,4 @@ templates/admin/memory/.
 - `profiles`: ProfileAdmin, ProfileFactInline.
 """
 
-import memory.knowledge.admin  # noqa: F401 - the Knowledge section (shop knowledge)
 from memory.admin import conversations, profiles, retention  # noqa: F401 - registers the admins

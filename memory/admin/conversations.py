@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.times import site_time
+from chatwidget.platform.times import site_time
 from memory.admin.common import fragment
 from memory.admin.rights import ConversationRightsMixin
 from memory.core import core_sections
@@ -154,7 +154,7 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     current core as a form, the masked transcript, core versions and model calls inline.
     Extend with `actions` (ConversationRightsMixin adds export and erase)."""
 
-    # Times in the conversation's site's zone, named (chatwidget.times.site_time).
+    # Times in the conversation's site's zone, named (chatwidget.platform.times.site_time).
     list_display = ("id", "site", "state", "started", "last_activity", "turn_total", "core_version")
     list_filter = ("state", "site")
     list_select_related = ("site",)

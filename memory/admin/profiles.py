@@ -12,8 +12,8 @@ from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from chatwidget.access import queryset_for_staff
-from chatwidget.times import site_time
+from chatwidget.platform.times import site_time
+from chatwidget.sites.access import queryset_for_staff
 from memory import profiles
 from memory.admin.common import (
     APPROVE_PERMISSION,

@@ -4,9 +4,9 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.times import site_time
+from chatwidget.platform.times import site_time
 from memory.models import AuditEvent, RetentionPolicy
-from memory.retention import POLICY_FIELDS, retention_policy_update
+from memory.retention import POLICY_FIELDS, retention_policies_ensure, retention_policy_update
 
 # --- retention policy (owner-only changes, every change logged) ---------------------------------
 
@@ -21,7 +21,11 @@ class RetentionPolicyAdmin(admin.ModelAdmin):
     readonly_fields = ("site", "updated_at", "updated_by")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # every site gets its policy when it is created
+        return False  # every site has its row: made on the list page when missing
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):  # noqa: ANN001, ANN201
+        retention_policies_ensure()
+        return super().changelist_view(request, extra_context)
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
         return False

@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.access import queryset_for_staff
+from chatwidget.sites.access import queryset_for_staff
 from memory.admin.common import ERASE_PERMISSION, EXPORT_PERMISSION, REVEAL_PERMISSION
 from memory.erasure import conversation_erase
 from memory.export import conversation_export_for_staff

@@ -1,4 +1,4 @@
-"""Shop lookups in the core: a stored `tool` turn (chatwidget.actions) reads
+"""Shop lookups in the core: a stored `tool` turn (chatwidget.shop.actions) reads
 `Lookup <action> <arguments as JSON> → <result as JSON>`; an order's status (any result with
 a status or state and an identifier) becomes an object with its identifier and state, the
 newest lookup's state winning. A failed or cut result gives nothing: no state is guessed."""

@@ -10,7 +10,7 @@ import threading
 from asgiref.sync import SyncToAsync, async_to_sync
 from django.conf import settings
 
-from chatwidget import llm
+from chatwidget.platform import llm
 from memory.core import CORE_SCHEMA
 
 _loop_guard = threading.Lock()

@@ -7,19 +7,19 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from celery import current_app as app
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from chatwidget.celery import app
+from chatwidget.platform import cache_keys
 from memory.models import Conversation, Turn
 from memory.window import window_turns
 
 log = logging.getLogger(__name__)
 
-QUEUED_KEY = "condense:queued:{}"
 TASK_NAME = "memory.tasks.condense_conversation"
 
 
@@ -60,7 +60,9 @@ def condense_schedule_if_due(*, conversation_id: int) -> bool:
     if not list(nth):
         return False
     if not cache.add(
-        QUEUED_KEY.format(conversation_id), 1, timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS
+        cache_keys.condense_queued(conversation_id),
+        1,
+        timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS,
     ):
         return False  # one is queued already
     transaction.on_commit(lambda: _enqueue(conversation_id))
@@ -76,7 +78,7 @@ def _enqueue(conversation_id: int) -> None:
         else:  # services do not import tasks: send by name
             app.send_task(TASK_NAME, args=[conversation_id], retry_policy=policy)
     except Exception as exc:  # the broker is down: the turn is committed, catch up later
-        cache.delete(QUEUED_KEY.format(conversation_id))
+        cache.delete(cache_keys.condense_queued(conversation_id))
         log.warning(
             "condensation not enqueued",
             extra={"conversation": conversation_id, "error": type(exc).__name__},
@@ -106,7 +108,9 @@ def condense_lagging_enqueue() -> int:
     count = 0
     for conversation_id in conversation_ids_lagging():
         if cache.add(
-            QUEUED_KEY.format(conversation_id), 1, timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS
+            cache_keys.condense_queued(conversation_id),
+            1,
+            timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS,
         ):
             transaction.on_commit(lambda cid=conversation_id: _enqueue(cid))
             count += 1

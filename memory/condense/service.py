@@ -28,11 +28,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from chatwidget import llm
+from chatwidget.platform import cache_keys, llm
 from memory.condense.extractive import core_extract
 from memory.condense.inputs import condense_messages_build, turn_inputs
 from memory.condense.model import model_complete
-from memory.condense.scheduling import QUEUED_KEY
 from memory.condense.verify import core_verify
 from memory.core import core_latest, core_version_write
 from memory.models import Conversation, Core, Turn
@@ -40,8 +39,6 @@ from memory.signals import core_stored
 from memory.window import verbatim_window
 
 log = logging.getLogger(__name__)
-
-LOCK_KEY = "condense:lock:{}"
 
 
 class CondenseBusy(Exception):
@@ -65,7 +62,7 @@ def _site_model(site) -> str:  # noqa: ANN001
 
 @contextmanager
 def _condense_lock(conversation_id: int, *, required: bool) -> Iterator[bool]:
-    key = LOCK_KEY.format(conversation_id)
+    key = cache_keys.condense_lock(conversation_id)
     token = secrets.token_hex(8)
     held = bool(cache.add(key, token, timeout=settings.MEMORY_CONDENSE_LOCK_SECONDS))
     if not held and required:
@@ -192,7 +189,7 @@ def core_condense(
     Raises `CondenseBusy` when another run holds the lock (not for `inline`), and
     `ModelUnavailable` when the model fails and `fallback` is false: the caller retries;
     every turn and the stored core stay as they are."""
-    cache.delete(QUEUED_KEY.format(conversation_id))
+    cache.delete(cache_keys.condense_queued(conversation_id))
     conv = (
         Conversation.objects.select_related("site")
         .only("condensed_through_seq", "core_version", "site")

@@ -13,7 +13,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import get_language_info, gettext
 
-from chatwidget.models import Site
+from chatwidget.sites.models import Site
 from memory.models import Consent, Conversation, Profile, ProfileFact, RetentionPolicy
 from memory.redaction import mask
 from memory.selectors import profile_period, retention_for_site, token_hash

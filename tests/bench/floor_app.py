@@ -7,7 +7,7 @@ socket, one `delta` per chunk, and the complete `message`. No database, no chann
 cache, no rate limits, no context: whatever the product costs above this is ours.
 
 The stream is read raw (server-sent events split by hand, each chunk parsed with orjson),
-the cheapest way the SDK allows; the product's `chatwidget.llm` does the same since issue 14,
+the cheapest way the SDK allows; the product's `chatwidget.platform.llm` does the same since issue 14,
 but the floor keeps its own copy so that changes to the product never move the floor.
 
     DJANGO_SETTINGS_MODULE= OPENAI_BASE_URL=http://127.0.0.1:9100/v1 \

@@ -128,8 +128,8 @@ def feed_write(path: Path, n: int) -> None:
 
 
 def import_figures(site, n: int) -> dict:  # noqa: ANN001
-    from memory.knowledge.models import KnowledgeChunk
-    from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.shop.models.knowledge import KnowledgeChunk
     from memory.tokens import count_tokens
 
     count_tokens("warm the encoding up: its tables are not the import's memory")
@@ -179,7 +179,7 @@ def conversation_make(site):  # noqa: ANN001, ANN201
 def build_times(site, conv, seq: int, builds: int) -> dict[str, list[float]]:  # noqa: ANN001
     """Builds with retrieval off and on, alternating, so that a load that changes during
     the run (a shared machine) weighs on both columns alike."""
-    from memory.context import context_build
+    from chatwidget.assistant.context import context_build
 
     times: dict[str, list[float]] = {"off": [], "on": []}
     for i in range(builds + 10):
@@ -193,8 +193,8 @@ def build_times(site, conv, seq: int, builds: int) -> dict[str, list[float]]:  #
 
 
 def latency_figures(site, n: int, builds: int) -> dict:  # noqa: ANN001
-    from memory.knowledge.models import KnowledgeChunk
-    from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.shop.models.knowledge import KnowledgeChunk
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "feed.jsonl"
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> dict:
     from django.db import connection
     from django.test.utils import setup_test_environment, teardown_test_environment
 
-    from chatwidget.services import site_create
+    from chatwidget.sites.services import site_create
 
     load_before = os.getloadavg()
     setup_test_environment()

@@ -180,9 +180,9 @@ def split(conv: Conv) -> tuple[str, list[tuple[str, str]]]:
 
 def evaluate(site) -> dict:  # noqa: ANN001
     """hit@3 per language, with the memory query and with the message alone."""
-    from memory.knowledge.models import KnowledgeChunk
-    from memory.knowledge.query import knowledge_query_build
-    from memory.knowledge.selectors import knowledge_search
+    from chatwidget.shop.knowledge.query import knowledge_query_build
+    from chatwidget.shop.knowledge.selectors import knowledge_search
+    from chatwidget.shop.models.knowledge import KnowledgeChunk
 
     doc_of = dict(
         KnowledgeChunk.objects.filter(site=site).values_list("pk", "document__external_id")
@@ -219,8 +219,8 @@ def table(result: dict) -> str:
 
 
 def demo_site_import():
-    from chatwidget.services import site_create
-    from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.sites.services import site_create
 
     site = site_create(name="Eval shop", origins=["http://shop.test"])
     for location in (DEMO_DATA / "catalogue.jsonl", DEMO_DATA / "pages"):

@@ -226,7 +226,7 @@ def main() -> None:
     instrument(rec)
 
     # the moment the model request leaves: wrap the openai client's stream call
-    from chatwidget import llm
+    from chatwidget.platform import llm
 
     model_seen: list[float] = []
     original_stream = llm.stream_reply

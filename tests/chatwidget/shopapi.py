@@ -5,7 +5,7 @@
     /error/<anything>              500
     /malformed/<anything>          200 with a body that is not JSON
     /big/<anything>                a long JSON answer (cut to the site's result size)
-    /api/...                       the demo shop's API (chatwidget.actions.demo)
+    /api/...                       the demo shop's API (chatwidget.demo_shop)
 
 Every request is recorded (method, path, headers) in `requests`.
 """
@@ -18,7 +18,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
-from chatwidget.actions.demo import demo_api_answer
+from chatwidget.demo_shop import demo_api_answer
 
 ORDERS = {
     "10452": {"postcode": "10115", "status": "shipped", "carrier": "DHL"},

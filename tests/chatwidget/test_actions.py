@@ -7,8 +7,8 @@ import logging
 import pytest
 from channels.db import database_sync_to_async
 
-from chatwidget.actions.models import Action, ActionCall, ActionPolicy
-from chatwidget.actions.tools import site_actions_forget
+from chatwidget.shop.actions.tools import site_actions_forget
+from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
 from memory.models import ContextTrace, Conversation, Turn
 from tests.chatwidget.shopapi import FakeShop
 from tests.fakellm import FakeLLM, Reply, ToolCallReply
@@ -285,7 +285,7 @@ async def test_condensation_keeps_the_orders_status(site, connect, shop, obeying
 async def test_demo_mode_answers_where_is_my_order_without_a_model(
     site, connect, shop, settings, monkeypatch
 ):
-    from chatwidget.actions.demo import API_KEY_ENV, demo_actions_configure
+    from chatwidget.demo_shop import API_KEY_ENV, demo_actions_configure
 
     monkeypatch.setenv(API_KEY_ENV, SECRET)
     settings.DEMO_MODE = True

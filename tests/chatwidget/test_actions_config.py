@@ -5,14 +5,14 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from chatwidget.actions.demo import demo_actions_configure
-from chatwidget.actions.models import Action
-from chatwidget.actions.services import tool_turn_text, value_given_by_visitor
-from chatwidget.actions.tools import site_actions, site_actions_forget
+from chatwidget.assistant.context import context_build
+from chatwidget.demo_shop import demo_actions_configure
+from chatwidget.shop.actions.services import tool_turn_text, value_given_by_visitor
+from chatwidget.shop.actions.tools import site_actions, site_actions_forget
+from chatwidget.shop.models.actions import Action
 from handover import services as handover_services
 from memory.condense.extractive import core_extract
 from memory.condense.lookups import lookup_objects
-from memory.context import context_build
 from memory.models import TurnRole
 from memory.services import turn_append
 from tests.factories import ConversationFactory, UserFactory
@@ -165,7 +165,7 @@ def test_lookups_and_their_records_go_with_the_transcript(site):
 
     from django.utils import timezone
 
-    from chatwidget.actions.models import ActionCall
+    from chatwidget.shop.models.actions import ActionCall
     from memory.models import Conversation, Turn
     from memory.retention import retention_purge_expired
 
@@ -245,9 +245,9 @@ def test_the_owner_configures_actions_and_staff_read_the_calls(client, site):
     owner = UserFactory(username="olga", role="Owner")
     staff = UserFactory(username="sam", role="Staff")
     client.force_login(owner)
-    assert client.get(reverse("admin:chatwidget_action_add")).status_code == 200
+    assert client.get(reverse("admin:shop_action_add")).status_code == 200
     response = client.post(
-        reverse("admin:chatwidget_action_add"),
+        reverse("admin:shop_action_add"),
         {
             "site": site.pk,
             "name": "order_status",
@@ -264,5 +264,5 @@ def test_the_owner_configures_actions_and_staff_read_the_calls(client, site):
     assert response.status_code == 200 and "looks like a secret" in response.content.decode()
     assert not Action.objects.exists(), "a typed-in secret is never stored"
     client.force_login(staff)
-    assert client.get(reverse("admin:chatwidget_actioncall_changelist")).status_code == 200
-    assert client.get(reverse("admin:chatwidget_action_add")).status_code == 403
+    assert client.get(reverse("admin:shop_actioncall_changelist")).status_code == 200
+    assert client.get(reverse("admin:shop_action_add")).status_code == 403

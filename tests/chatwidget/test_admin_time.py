@@ -5,8 +5,8 @@ from datetime import UTC, datetime
 import pytest
 from django.utils import translation
 
-from chatwidget.models import Site
-from chatwidget.times import site_time
+from chatwidget.platform.times import site_time
+from chatwidget.sites.models import Site
 from handover.models import Case
 from memory.models import Conversation
 from tests.factories import ConversationFactory
@@ -40,14 +40,14 @@ def test_site_time_in_german_and_with_an_unknown_zone(settings):
 def test_admin_pages_render_in_the_sites_zone(admin_client, site):
     """Times admin shows itself (here the sites' list) use the zone all sites share."""
     Site.objects.filter(pk=site.pk).update(created_at=WINTER)
-    body = admin_client.get("/admin/chatwidget/site/").content.decode().replace("\xa0", " ")
+    body = admin_client.get("/admin/sites/site/").content.decode().replace("\xa0", " ")
     assert "1 Dec 2026, 06:44 CET" in body
     assert "5:44 a.m." not in body and "05:44" not in body
 
     # Sites in different zones: admin falls back to the server's zone, still named.
     us = Site.objects.create(name="US shop", key="us-shop-key", time_zone="America/New_York")
     Site.objects.filter(pk=us.pk).update(created_at=WINTER)
-    body = admin_client.get("/admin/chatwidget/site/").content.decode().replace("\xa0", " ")
+    body = admin_client.get("/admin/sites/site/").content.decode().replace("\xa0", " ")
     assert body.count("1 Dec 2026, 05:44 UTC") == 2
 
 

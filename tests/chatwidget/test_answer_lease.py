@@ -7,7 +7,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.core.cache import cache
 
-from chatwidget.services.answers import ANSWER_ID_PREFIX, answer_client_id
+from chatwidget.assistant.answers import ANSWER_ID_PREFIX, answer_client_id
 from memory.models import Turn
 from memory.services import visitor_message_receive
 from tests.fakellm import Reply

@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from chatwidget.services import TurnOutcome, visitor_turn_receive
-from chatwidget.services.answers import _finish, answer_client_id
+from chatwidget.assistant.answers import _finish, answer_client_id
+from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
 from memory.condense.scheduling import condense_may_be_due
 from memory.models import ContextTrace, Conversation, ConversationState, DailyStat, Turn
 from memory.services import visitor_message_receive
@@ -194,7 +194,7 @@ async def test_messages_renew_the_group_but_mark_presence_once(
 ):
     """Presence is marked when the socket joins (and by the renewer), not per message: each
     mark is a thread hop and two cache round trips that a message does not need."""
-    from chatwidget import presence
+    from chatwidget.platform import presence
 
     marks = []
     original = presence.visitor_presence_mark

@@ -12,9 +12,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from chatwidget.dashboard.charts import nice_ceiling
-from chatwidget.dashboard.selectors import percentile
-from chatwidget.services import site_create
+from chatwidget.insights.charts import nice_ceiling
+from chatwidget.insights.selectors import percentile
+from chatwidget.sites.services import site_create
 from handover.models import Case
 from handover.services import case_resolve, handover_request, staff_reply
 from handover.services.ratings import rating_give
@@ -31,6 +31,8 @@ def data(site):
     """Site A ("Test shop") with handovers, traces, a core and a rating today and traces
     yesterday; site B with a conversation today and an older DailyStat row."""
     other = site_create(name="Second shop", origins=["http://two.test"])
+    site.staff_hours = ""  # staff always there: no call-back promise, whatever the hour
+    site.save(update_fields=["staff_hours"])
     staff = UserFactory(username="sam", role="Staff", first_name="Sam")
     today = timezone.localdate()
     convs = [ConversationFactory(site=site, texts=[SECRET_TEXT]) for _ in range(3)]
@@ -93,7 +95,7 @@ def data(site):
 
 
 def _csv(client, **params) -> list[dict]:
-    response = client.get(reverse("admin:chatwidget_dashboard_csv"), params)
+    response = client.get(reverse("admin:insights_dashboard_csv"), params)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/csv")
     return list(csv.DictReader(io.StringIO(response.content.decode())))
@@ -143,7 +145,7 @@ def test_csv_matches_the_counts(client, data):
 def test_page_renders_charts_without_text_or_personal_data(client, data):
     owner = UserFactory(username="olga", role="Owner")
     client.force_login(owner)
-    response = client.get(reverse("admin:chatwidget_dashboard_changelist"), {"days": 7})
+    response = client.get(reverse("admin:insights_dashboard_changelist"), {"days": 7})
     assert response.status_code == 200
     page = response.content.decode()
     for key in (
@@ -166,11 +168,11 @@ def test_page_renders_charts_without_text_or_personal_data(client, data):
     ]  # by name; B's older row is in
     for secret in ("Lindenstrasse", "Parcel traced", "Sam here", "sam"):
         assert secret not in page
-    csv_page = client.get(reverse("admin:chatwidget_dashboard_csv"), {"days": 90}).content
+    csv_page = client.get(reverse("admin:insights_dashboard_csv"), {"days": 90}).content
     assert b"Lindenstrasse" not in csv_page and b"Parcel" not in csv_page
     # the German page keeps SVG numbers unlocalised (a decimal comma breaks the geometry)
     german = client.get(
-        reverse("admin:chatwidget_dashboard_changelist"), {"days": 7}, HTTP_ACCEPT_LANGUAGE="de"
+        reverse("admin:insights_dashboard_changelist"), {"days": 7}, HTTP_ACCEPT_LANGUAGE="de"
     ).content.decode()
     assert 'lang="de"' in german
     charts = re.findall(r'<svg viewBox="0 0 600.*?</svg>', german, flags=re.S)
@@ -184,8 +186,8 @@ def test_page_renders_charts_without_text_or_personal_data(client, data):
 
 def test_staff_without_the_owner_role_may_not_see_it(client, data):
     client.force_login(UserFactory(username="sam2", role="Staff"))
-    assert client.get(reverse("admin:chatwidget_dashboard_changelist")).status_code == 403
-    assert client.get(reverse("admin:chatwidget_dashboard_csv")).status_code == 403
+    assert client.get(reverse("admin:insights_dashboard_changelist")).status_code == 403
+    assert client.get(reverse("admin:insights_dashboard_csv")).status_code == 403
 
 
 def test_percentile_and_axis_helpers():

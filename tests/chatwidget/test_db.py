@@ -8,7 +8,7 @@ def test_relaxed_durability_only_for_its_own_transaction():
     """A trace may skip the WAL flush; a turn's transaction around it keeps its durability."""
     from django.db import connection, transaction
 
-    from chatwidget.db import relaxed_durability
+    from chatwidget.platform.db import relaxed_durability
 
     if connection.vendor != "postgresql":
         pytest.skip("synchronous_commit is a PostgreSQL setting (TEST_DATABASE_URL unset)")
@@ -29,7 +29,7 @@ def test_relaxed_durability_only_for_its_own_transaction():
 def test_db_async_uses_the_single_thread_only_for_sqlite(db):
     from django.db import connection
 
-    from chatwidget.db import db_async
+    from chatwidget.platform.db import db_async
 
     wrapped = db_async(lambda: None)
     assert wrapped._thread_sensitive is (connection.vendor == "sqlite")

@@ -193,7 +193,7 @@ def test_a_card_number_in_the_owners_texts_fails_the_forgetting_case(shop, model
         "the card number and the password are absent from every table",
         "the card number and the password are absent from every request",
     ], out
-    assert "chatwidget.Site.pinned_conventions (1)" in case["checks"][0]["detail"]
+    assert "sites.Site.pinned_conventions (1)" in case["checks"][0]["detail"]
     assert error is not None
 
 
@@ -241,6 +241,6 @@ def test_a_crashed_runs_conversations_go_with_the_next_run(shop, model):
 
 def test_site_keys_never_look_like_an_option():
     """A key starting with "-" made `golive_check --site KEY` fail (1 site in 64)."""
-    from chatwidget.models import new_site_key
+    from chatwidget.sites.models import new_site_key
 
     assert not any(new_site_key().startswith("-") for _ in range(2000))

@@ -39,14 +39,14 @@ def test_the_button_runs_the_check_and_the_report_shows_it(
     settings.RATE_LIMIT_PER_ADDRESS = "1000/60"
     settings.LLM_FIRST_TOKEN_TIMEOUT_SECONDS, settings.LLM_TIMEOUT_SECONDS = 15.0, 20.0
     fake_llm.default = GoLiveShop(careless=True)
-    page = owner_client.get(reverse("admin:chatwidget_site_change", args=[site.pk]))
+    page = owner_client.get(reverse("admin:sites_site_change", args=[site.pk]))
     assert b"Run go-live check" in page.content and b"Go-live history" in page.content
 
-    response = owner_client.post(reverse("admin:chatwidget_goliverun_start", args=[site.pk]))
+    response = owner_client.post(reverse("admin:golive_goliverun_start", args=[site.pk]))
 
     run = GoliveRun.objects.get(site=site)
     assert response.status_code == 302
-    assert response["Location"] == reverse("admin:chatwidget_goliverun_change", args=[run.pk])
+    assert response["Location"] == reverse("admin:golive_goliverun_change", args=[run.pk])
     assert run.status == GoliveRun.Status.WARNED and run.source == "admin"
     assert run.requested_by.username == "owner"
     report = owner_client.get(response["Location"]).content.decode()
@@ -67,15 +67,15 @@ def test_the_button_runs_the_check_and_the_report_shows_it(
     assert not Conversation.objects.exists()
 
     history = owner_client.get(
-        reverse("admin:chatwidget_goliverun_changelist"), {"site__id__exact": site.pk}
+        reverse("admin:golive_goliverun_changelist"), {"site__id__exact": site.pk}
     ).content.decode()
-    assert reverse("admin:chatwidget_goliverun_change", args=[run.pk]) in history
+    assert reverse("admin:golive_goliverun_change", args=[run.pk]) in history
 
 
 def test_the_button_in_demo_mode_says_why_it_cannot_run(site, settings, owner_client):
     settings.DEMO_MODE = True
     response = owner_client.post(
-        reverse("admin:chatwidget_goliverun_start", args=[site.pk]), follow=True
+        reverse("admin:golive_goliverun_start", args=[site.pk]), follow=True
     )
     assert b"demo mode" in response.content
     assert not GoliveRun.objects.exists()
@@ -89,7 +89,7 @@ def test_a_running_check_shows_its_progress(site, owner_client):
         progress_total=7,
         current_case="condensation_threshold",
     )
-    page = owner_client.get(reverse("admin:chatwidget_goliverun_change", args=[run.pk]))
+    page = owner_client.get(reverse("admin:golive_goliverun_change", args=[run.pk]))
     text = page.content.decode()
     assert "2 of 7 cases done; now: condensation_threshold" in text
     assert 'http-equiv="refresh"' in text
@@ -98,7 +98,7 @@ def test_a_running_check_shows_its_progress(site, owner_client):
 def test_staff_without_permission_cannot_start_a_check(site, client):
     user = get_user_model().objects.create_user("staff", "s@shop.test", "pw", is_staff=True)
     client.force_login(user)
-    response = client.post(reverse("admin:chatwidget_goliverun_start", args=[site.pk]))
+    response = client.post(reverse("admin:golive_goliverun_start", args=[site.pk]))
     assert response.status_code == 403
     assert not GoliveRun.objects.exists()
 
@@ -129,7 +129,7 @@ def test_the_report_says_what_changed_since_the_previous_check(site, owner_clien
         report=[{**case, "status": "fail"}],
     )
     text = owner_client.get(
-        reverse("admin:chatwidget_goliverun_change", args=[run.pk])
+        reverse("admin:golive_goliverun_change", args=[run.pk])
     ).content.decode()
     assert "model: m-1 → m-2" in text and "context_budget: 8000 → 4000" in text
     assert "answer_reserve: " not in text, "only what changed is named"

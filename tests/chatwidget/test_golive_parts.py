@@ -40,7 +40,7 @@ def test_the_leak_scan_finds_a_value_in_any_table(site):
     assert leak_scan(values=["Blue-Kettle-739"]) == []
     site.system_rules = "Never say Blue-Kettle-739."
     site.save()
-    assert leak_scan(values=["Blue-Kettle-739"]) == ["chatwidget.Site.system_rules (1)"]
+    assert leak_scan(values=["Blue-Kettle-739"]) == ["sites.Site.system_rules (1)"]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client as HttpClient
 
-from chatwidget.protocol import json_load_safe
+from chatwidget.platform.frames import json_load_safe
 from memory.models import Conversation
 from tests.conftest import SHOP
 from tests.fakellm import Reply

@@ -4,7 +4,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chatwidget.hours import HoursError, hours_describe, hours_is_open, hours_next_open, hours_parse
+from chatwidget.sites.hours import (
+    HoursError,
+    hours_describe,
+    hours_is_open,
+    hours_next_open,
+    hours_parse,
+)
 
 SPEC = "mon-fri 09:00-17:00; sat 10:00-14:00"
 BERLIN = "Europe/Berlin"

@@ -8,8 +8,14 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from chatwidget.asgi import application
-from chatwidget.client_address import client_address
-from chatwidget.limits import CLOSE_HELLO_TIMEOUT, CLOSE_IDLE, CLOSE_TOO_MANY, SOCKETS, address_key
+from chatwidget.platform.client_address import client_address
+from chatwidget.widget.limits import (
+    CLOSE_HELLO_TIMEOUT,
+    CLOSE_IDLE,
+    CLOSE_TOO_MANY,
+    SOCKETS,
+    address_key,
+)
 from tests.conftest import SHOP, Client
 from tests.fakellm import Reply
 

@@ -5,7 +5,8 @@ import json
 
 import pytest
 
-from chatwidget import llm
+from chatwidget.assistant.tools import HANDOVER_TOOL
+from chatwidget.platform import llm
 from tests.fakellm import Hang, Raw, Reply, Status, ToolCallReply
 
 MESSAGES = [{"role": "user", "content": "Do you ship to Hamburg?"}]
@@ -39,7 +40,7 @@ async def test_a_tool_call_is_assembled_from_its_fragments(fake_llm):
     fake_llm.script.append(
         ToolCallReply(arguments={"reason": "wants a person"}, text="One moment.")
     )
-    events = await collect(tools=[llm.HANDOVER_TOOL])
+    events = await collect(tools=[HANDOVER_TOOL])
     assert events[0] == llm.Delta("One moment.")
     assert events[-1] == llm.ToolCall("request_handover", {"reason": "wants a person"})
     assert fake_llm.requests[-1]["tools"][0]["function"]["name"] == "request_handover"

@@ -304,7 +304,7 @@ def _assert_runs_under_csp(response) -> None:
 def test_privacy_page_and_admin_run_under_the_csp(site, admin_client):
     _assert_runs_under_csp(Client().get(f"/privacy/{site.key}/"))
     _assert_runs_under_csp(Client().get("/admin/login/"))
-    for url in ("/admin/", "/admin/chatwidget/site/", f"/admin/chatwidget/site/{site.pk}/change/"):
+    for url in ("/admin/", "/admin/sites/site/", f"/admin/sites/site/{site.pk}/change/"):
         response = admin_client.get(url)
         assert response.status_code == 200, url
         _assert_runs_under_csp(response)

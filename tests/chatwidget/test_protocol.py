@@ -1,13 +1,15 @@
 """chatwidget/protocol.py: inbound parsing to typed frames, one builder per outbound frame;
-and the one decision about a visitor's turn (chatwidget.services.turns)."""
+and the one decision about a visitor's turn (chatwidget.assistant.turns)."""
 
 import json
 
 import pytest
 
-from chatwidget import protocol
-from chatwidget.protocol import ErrorCode, ProtocolError
-from chatwidget.services.turns import TurnOutcome, turn_outcome
+from chatwidget.assistant.turns import TurnOutcome, turn_outcome
+from chatwidget.platform import frames
+from chatwidget.platform.frames import ErrorCode
+from chatwidget.widget import protocol
+from chatwidget.widget.protocol import ProtocolError
 
 
 def parse(frame, *, greeted=True, max_bytes=1000, max_length=20):
@@ -63,28 +65,28 @@ def test_typed_frames():
 
 
 def test_outbound_frames_are_plain_json():
-    frames = [
-        protocol.welcome_frame(session=None, resumed=False, state="bot", turns=[]),
-        protocol.ack_frame(client_id="a", seq=1, session="t"),
-        protocol.delta_frame(seq=2, text="x"),
-        protocol.state_frame("waiting"),
-        protocol.error_frame(code=ErrorCode.EMPTY, message="m", client_id="a"),
-        protocol.forgotten_frame(),
-        protocol.consent_frame(recognition=True, token="t", max_age=9),
-        protocol.profile_frame(fields={}),
-        protocol.cases_frame(waiting=2),
+    built = [
+        frames.welcome_frame(session=None, resumed=False, state="bot", turns=[]),
+        frames.ack_frame(client_id="a", seq=1, session="t"),
+        frames.delta_frame(seq=2, text="x"),
+        frames.state_frame("waiting"),
+        frames.error_frame(code=ErrorCode.EMPTY, message="m", client_id="a"),
+        frames.forgotten_frame(),
+        frames.consent_frame(recognition=True, token="t", max_age=9),
+        frames.profile_frame(fields={}),
+        frames.cases_frame(waiting=2),
     ]
-    for frame in frames:
+    for frame in built:
         assert type(frame["type"]) is str
         assert json.loads(json.dumps(frame)) == frame
-    assert protocol.error_frame(code=ErrorCode.EMPTY, message="m") == {
+    assert frames.error_frame(code=ErrorCode.EMPTY, message="m") == {
         "type": "error",
         "code": "empty",
         "message": "m",
         "id": None,
     }
-    assert protocol.forgotten_frame() == {"type": "forgotten"}
-    assert protocol.is_forgotten(protocol.forgotten_frame())
+    assert frames.forgotten_frame() == {"type": "forgotten"}
+    assert frames.is_forgotten(frames.forgotten_frame())
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ count per key elsewhere; the same limits either way."""
 import pytest
 from django.core.cache import caches
 
-from chatwidget.ratelimit import rate_limit_hit, rate_limits_hit
+from chatwidget.platform.ratelimit import rate_limit_hit, rate_limits_hit
 
 
 @pytest.fixture(params=["locmem", "redis"])

@@ -3,7 +3,7 @@ text in the same order, and a pause in the stream never holds text back for long
 
 import asyncio
 
-from chatwidget.streaming import DeltaCoalescer
+from chatwidget.assistant.streaming import DeltaCoalescer
 
 
 class Socket:

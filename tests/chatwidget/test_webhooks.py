@@ -11,15 +11,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from chatwidget.celery import app as celery_app
-from chatwidget.webhooks.delivery import (
+from chatwidget.integrations.delivery import (
     DELIVERY_HEADER,
     EVENT_HEADER,
     SIGNATURE_HEADER,
     webhook_signature_verify,
 )
-from chatwidget.webhooks.emit import webhook_emit, webhook_hint_clear
-from chatwidget.webhooks.models import Webhook, WebhookDelivery, WebhookEvent
-from chatwidget.webhooks.tasks import retry_countdown
+from chatwidget.integrations.emit import webhook_emit, webhook_hint_clear
+from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
+from chatwidget.integrations.tasks import retry_countdown
 from handover.models import Case
 from handover.services import handover_request
 from tests.factories import ConversationFactory

@@ -5,8 +5,8 @@ import re
 import pytest
 from django.core.exceptions import ValidationError
 
-from chatwidget.theme import contrast_ratio, validate_primary_colour
-from chatwidget.widget_config import site_cookie_name
+from chatwidget.sites.theme import contrast_ratio, validate_primary_colour
+from chatwidget.widget.config import site_cookie_name
 
 SHOP = "http://shop.test"  # the `site` fixture's origin
 
@@ -95,7 +95,7 @@ def test_privacy_page_follows_accept_language_and_names_the_operator(client, sit
 def test_admin_shows_the_theme_fields_and_a_preview(admin_client, site):
     site.theme_primary = "#8a1538"
     site.save()
-    page = admin_client.get(f"/admin/chatwidget/site/{site.pk}/change/").content.decode()
+    page = admin_client.get(f"/admin/sites/site/{site.pk}/change/").content.decode()
     for field in (
         "theme_primary",
         "theme_position",
@@ -108,7 +108,7 @@ def test_admin_shows_the_theme_fields_and_a_preview(admin_client, site):
     assert 'id="theme-preview"' in page and "--cw-primary:#8a1538" in page
     assert "9.35" in page, "the contrast ratio is shown"
     response = admin_client.post(
-        f"/admin/chatwidget/site/{site.pk}/change/",
+        f"/admin/sites/site/{site.pk}/change/",
         {
             "name": site.name,
             "allowed_origins": f'["{SHOP}"]',

@@ -257,7 +257,7 @@ def test_web_probes_graceful_stop_and_command():
     grace = pod["terminationGracePeriodSeconds"]
     assert grace >= 30
     command = container["command"]
-    # the client address comes from TRUSTED_PROXIES only (chatwidget.client_address), never
+    # the client address comes from TRUSTED_PROXIES only (chatwidget.platform.client_address), never
     # from Daphne's --proxy-headers, which believes anyone's X-Forwarded-For
     assert command[0] == "daphne" and command[-1] == ASGI_APP
     assert "--proxy-headers" not in command

@@ -61,8 +61,8 @@ def demo_stack():
     manage(
         "shell",
         "-c",
-        "from chatwidget.models import Site; "
-        "from chatwidget.actions.demo import demo_actions_configure; "
+        "from chatwidget.sites.models import Site; "
+        "from chatwidget.demo_shop import demo_actions_configure; "
         f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
         f"shop_url='{shop_url}')))",
     )

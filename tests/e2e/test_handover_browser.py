@@ -24,7 +24,7 @@ CORE = {
 @pytest.fixture(scope="module")
 def staff_login(live_stack):
     live_stack.shell(
-        "from chatwidget.models import Site\n"
+        "from chatwidget.sites.models import Site\n"
         "from django.contrib.auth.models import Group, User\n"
         "Site.objects.update(staff_hours='')\n"
         "u, _ = User.objects.get_or_create(username='sam', defaults={'is_staff': True,"

@@ -20,7 +20,7 @@ CANNED = "Your parcel left our warehouse today; tracking follows by e-mail."
 def presence_stack():
     with stack_running({"STAFF_PRESENCE_REQUIRED": "1"}) as stack:
         stack.shell(
-            "from chatwidget.models import Site\n"
+            "from chatwidget.sites.models import Site\n"
             "from django.contrib.auth.models import Group, User\n"
             "from handover.models import CannedReply\n"
             "Site.objects.update(staff_hours='')\n"

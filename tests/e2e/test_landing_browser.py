@@ -17,7 +17,7 @@ PASSWORD = "a-long-e2e-admin-password"
 def admin_login(live_stack):
     out = live_stack.shell(
         "from django.contrib.auth.models import User\n"
-        "from chatwidget.models import Site\n"
+        "from chatwidget.sites.models import Site\n"
         "from memory.models import Conversation\n"
         "import datetime\n"
         "u, _ = User.objects.get_or_create(username='root-e2e', defaults={'is_staff': True,"

@@ -25,7 +25,7 @@ CORE = {
 @pytest.fixture(scope="module")
 def owner_login(live_stack):
     live_stack.shell(
-        "from chatwidget.models import Site\n"
+        "from chatwidget.sites.models import Site\n"
         "from django.contrib.auth.models import Group, User\n"
         "Site.objects.update(staff_hours='')\n"
         "u, _ = User.objects.get_or_create(username='olga', defaults={'is_staff': True,"
@@ -105,7 +105,7 @@ def test_visitor_rates_the_resolved_case_and_owner_sees_it(
         assert "anna@example.com" not in admin.content(), "the comment is stored masked"
         admin.screenshot(path=str(artifact("rating-case-page.png")), full_page=True)
 
-        admin.goto(live_stack.widget_url + "/admin/chatwidget/dashboard/?days=7")
+        admin.goto(live_stack.widget_url + "/admin/insights/dashboard/?days=7")
         summary = admin.locator("#dashboard-summary tbody tr").first
         summary.wait_for()
         assert summary.locator("[data-field=ratings]").inner_text() == "1", "the one rating"

@@ -102,7 +102,9 @@ def test_set_language_relabels_the_widget_and_keeps_the_conversation(live_stack,
 def test_handover_state_unread_events_and_a_staff_reply_announced_while_closed(
     live_stack, fake, shop, browser, context, page
 ):
-    live_stack.shell("from chatwidget.models import Site\nSite.objects.update(staff_hours='')")
+    live_stack.shell(
+        "from chatwidget.sites.models import Site\nSite.objects.update(staff_hours='')"
+    )
     page.goto(shop)
     page.evaluate(LISTEN)
     widget_pages.open_panel(page)

@@ -75,7 +75,7 @@ def shop(live_stack, page_server, request):
 
 def allow_origin(stack, site_key: str, origin: str) -> None:
     stack.shell(
-        "from chatwidget.models import Site\n"
+        "from chatwidget.sites.models import Site\n"
         f"s = Site.objects.get(key={site_key!r})\n"
         f"s.allowed_origins = sorted(set(s.allowed_origins) | {{{origin!r}}}); s.save()\n"
     )
@@ -88,7 +88,7 @@ def create_site(stack, name: str, origin: str, **fields) -> str:
     key = re.search(r"Site key: (\S+)", out).group(1)
     if fields:
         stack.shell(
-            "from chatwidget.models import Site\n"
+            "from chatwidget.sites.models import Site\n"
             f"Site.objects.filter(key={key!r}).update(**{fields!r})\n"
         )
     return key

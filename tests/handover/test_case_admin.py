@@ -74,7 +74,7 @@ def test_list_shows_waiting_cases_first_oldest_first_with_a_count(client, site, 
 
 
 def test_list_filters_by_state_site_and_waiting_time(client, site, staff_user):
-    from chatwidget.services import site_create
+    from chatwidget.sites.services import site_create
 
     other = site_create(name="Other shop", origins=["http://other.test"])
     old = services.handover_request(

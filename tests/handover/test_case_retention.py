@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from chatwidget.services.retention import retention_purge_all
+from chatwidget.purge import retention_purge_all
 from handover import services
 from handover.models import Case
 from memory.models import Conversation

@@ -8,8 +8,8 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from chatwidget.presence import visitor_presence_mark
-from chatwidget.services import site_create
+from chatwidget.platform.presence import visitor_presence_mark
+from chatwidget.sites.services import site_create
 from handover import services
 from handover.services.continuation import (
     continuation_code,

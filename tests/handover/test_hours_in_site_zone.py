@@ -4,8 +4,8 @@ them, and the widget's waiting banner does not promise what the outside-hours no
 
 import pytest
 
-from chatwidget.hours import hours_describe
-from chatwidget.widget_strings import WIDGET_STRINGS
+from chatwidget.sites.hours import hours_describe
+from chatwidget.widget.strings import WIDGET_STRINGS
 from handover import services
 from memory.models import Turn
 from tests.factories import CLOSED_TIME, ConversationFactory

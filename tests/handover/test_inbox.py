@@ -8,10 +8,11 @@ from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
-from chatwidget.services import site_create
+from chatwidget.platform.presence import staff_presence_mark
+from chatwidget.sites.services import site_create
 from handover import services
 from handover.models import CannedReply, Case
-from handover.services.presence import staff_available, staff_presence_mark
+from handover.services.presence import staff_available
 from memory.models import Turn, TurnRole
 from memory.services import turn_append
 from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory

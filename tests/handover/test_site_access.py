@@ -8,8 +8,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from chatwidget.access import staff_site_ids
-from chatwidget.services import site_create
+from chatwidget.sites.access import staff_site_ids
+from chatwidget.sites.services import site_create
 from handover import services
 from tests.factories import OPEN_TIME, ConversationFactory, UserFactory
 from tests.handover.sockets import staff_socket

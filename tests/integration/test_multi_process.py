@@ -333,7 +333,7 @@ async def test_staff_reply_on_process_b_reaches_visitor_on_process_a(running, si
 
 
 async def test_worker_condenses_and_catches_up_after_sigkill_mid_condensation(running, site):
-    from chatwidget.models import Site
+    from chatwidget.sites.models import Site
 
     if not await sync_to_async(_condensation_task_exists)():
         pytest.skip("memory.tasks.condense_conversation is not there yet")
@@ -449,7 +449,7 @@ async def test_redis_restart_mid_conversation_loses_and_duplicates_nothing(runni
 
 
 async def test_broker_down_replies_continue_and_condensation_catches_up(running, site):
-    from chatwidget.models import Site
+    from chatwidget.sites.models import Site
 
     if not await sync_to_async(_condensation_task_exists)():
         pytest.skip("memory.tasks.condense_conversation is not there yet")

@@ -17,9 +17,13 @@ import pytest
 from celery import Celery
 from django.db import connection
 
-from chatwidget.webhooks.delivery import DELIVERY_HEADER, SIGNATURE_HEADER, webhook_signature_verify
-from chatwidget.webhooks.emit import WEBHOOK_DELIVER_TASK, webhook_emit, webhook_hint_clear
-from chatwidget.webhooks.models import Webhook, WebhookDelivery, WebhookEvent
+from chatwidget.integrations.delivery import (
+    DELIVERY_HEADER,
+    SIGNATURE_HEADER,
+    webhook_signature_verify,
+)
+from chatwidget.integrations.emit import WEBHOOK_DELIVER_TASK, webhook_emit, webhook_hint_clear
+from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
 from tests.chatwidget.test_webhooks import Receiver
 from tests.conftest import ROOT
 from tests.integration.cluster import Process, RedisServer, database_url, wait_until

@@ -5,8 +5,8 @@ with contact details masked."""
 import pytest
 from django.urls import reverse
 
+from chatwidget.assistant.context import context_build
 from memory.condense.service import core_condense
-from memory.context import context_build
 from memory.models import Conversation
 from memory.services import conversation_start, turn_append
 

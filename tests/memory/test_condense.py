@@ -6,10 +6,10 @@ import json
 import pytest
 from django.core.cache import cache
 
-from chatwidget import llm
 from chatwidget.celery import app as celery_app
+from chatwidget.platform import cache_keys, llm
 from memory.condense.extractive import core_extract
-from memory.condense.service import LOCK_KEY, CondenseBusy, core_condense, core_refresh_inline
+from memory.condense.service import CondenseBusy, core_condense, core_refresh_inline
 from memory.condense.verify import core_verify
 from memory.core import CORE_KEYS, CORE_SCHEMA, core_render
 from memory.models import Conversation, Core, Turn
@@ -409,7 +409,7 @@ def test_condensation_is_incremental_and_sends_only_new_turns(conv, model):
 
 def test_one_condensation_per_conversation_at_a_time(conv):
     add(conv, *filler(6))
-    cache.add(LOCK_KEY.format(conv.pk), "someone", timeout=60)
+    cache.add(cache_keys.condense_lock(conv.pk), "someone", timeout=60)
     with pytest.raises(CondenseBusy):
         core_condense(conversation_id=conv.pk)
     assert not Core.objects.filter(conversation=conv).exists()
@@ -425,7 +425,7 @@ def test_a_failing_model_keeps_every_turn_and_the_previous_core(conv, model):
     conv.refresh_from_db()
     assert conv.core_version == 1
     assert Turn.objects.filter(conversation=conv).count() == 18
-    assert cache.get(LOCK_KEY.format(conv.pk)) is None, "the lock is released"
+    assert cache.get(cache_keys.condense_lock(conv.pk)) is None, "the lock is released"
 
 
 def test_contact_and_health_details_never_reach_the_condenser(conv, model):

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
+from chatwidget.assistant.context import context_build, tools_tokens
 from memory.condense.service import core_condense, core_refresh_inline
-from memory.context import context_build, tools_tokens
 from memory.models import Conversation, Turn
 from memory.services import conversation_start
 from memory.tokens import count_tokens

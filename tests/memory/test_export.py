@@ -87,7 +87,7 @@ def test_cors_only_for_allowed_origins(client, site, session):
     "case", ["unknown", "forged", "expired", "other_site", "missing", "erased"]
 )
 def test_404_for_tokens_that_do_not_open_a_live_conversation(client, site, session, case):
-    from chatwidget.services import site_create
+    from chatwidget.sites.services import site_create
     from memory.erasure import conversation_erase
 
     conv, token = session

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def set_policy(site, **values) -> None:
-    RetentionPolicy.objects.filter(site=site).update(**values)
+    RetentionPolicy.objects.update_or_create(site=site, defaults=values)
 
 
 def page_text(response) -> str:

@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from django.core.cache import cache
 from django.core.management import call_command
+from django.urls import reverse
 from django.utils import timezone
 
-from chatwidget.services.retention import retention_purge_all
+from chatwidget.purge import retention_purge_all
+from chatwidget.sites.models import Site
 from chatwidget.tasks import purge_expired
 from handover.models import Case
 from handover.selectors import case_transcript_is_expired
@@ -86,7 +88,11 @@ GONE = {"conversation": 0, "turns": 0, "cores": 0, "traces": 0}
 # --- policies ---------------------------------------------------------------------------------
 
 
-def test_every_new_site_gets_the_default_policy(site):
+def test_every_new_site_gets_the_default_policy(site, admin_client):
+    admin_made = Site.objects.create(name="Made in the Site admin")
+    page = admin_client.get(reverse("admin:memory_retentionpolicy_changelist"))
+    assert page.status_code == 200
+    assert RetentionPolicy.objects.filter(site=admin_made).exists()
     policy = RetentionPolicy.objects.get(site=site)
     assert (policy.session_hours, policy.case_days, policy.profile_months, policy.audit_days) == (
         24,
@@ -97,10 +103,16 @@ def test_every_new_site_gets_the_default_policy(site):
 
 
 def test_data_migration_creates_policies_for_existing_sites(site):
-    from django.apps import apps
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
 
     RetentionPolicy.objects.all().delete()
     migration = importlib.import_module("memory.migrations.0002_retention_defaults")
+    # the models as that migration knew them (Site was chatwidget's then)
+    state = MigrationExecutor(connection).loader.project_state(
+        ("memory", "0002_retention_defaults")
+    )
+    apps = state.apps
     migration.create_defaults(apps, None)
     migration.create_defaults(apps, None)  # twice: still one row per site
     assert list(RetentionPolicy.objects.values_list("site_id", "session_hours")) == [(site.pk, 24)]
@@ -272,7 +284,7 @@ def test_purge_stops_at_the_time_budget_and_the_next_run_continues(site):
 def test_purge_clears_cache_entries_keyed_by_the_conversation(
     site, settings, django_capture_on_commit_callbacks
 ):
-    from chatwidget.ratelimit import rate_limit_hit
+    from chatwidget.platform.ratelimit import rate_limit_hit
 
     old, _ = make_conversation(site, hours_ago=25)
     fresh, _ = make_conversation(site)

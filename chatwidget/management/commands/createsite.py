@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from chatwidget.services import embed_snippet, site_create
+from chatwidget.sites.services import embed_snippet, site_create
 
 
 class Command(BaseCommand):

@@ -18,9 +18,9 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from chatwidget.actions.demo import API_KEY_ENV, demo_actions_configure
-from chatwidget.models import Site
-from chatwidget.services import site_create
+from chatwidget.demo_shop import API_KEY_ENV, demo_actions_configure
+from chatwidget.sites.models import Site
+from chatwidget.sites.services import site_create
 from chatwidget.supervise import Child, Supervisor, port_holder, port_is_free
 
 READY_TIMEOUT_SECONDS = 90

@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from django.core.management.base import BaseCommand
 from django.template.loader import render_to_string
 
-from chatwidget.actions.demo import demo_api_answer
+from chatwidget.demo_shop import demo_api_answer
 
 DEMO_DATA = Path(__file__).resolve().parents[2] / "demo_data"
 CATALOGUE = DEMO_DATA / "catalogue.jsonl"

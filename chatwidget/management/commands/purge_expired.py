@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from chatwidget.services.retention import retention_purge_all
+from chatwidget.purge import retention_purge_all
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from chatwidget.models import Site
+from chatwidget.sites.models import Site
 from memory.privacy import storage_places
 
 

@@ -4,7 +4,7 @@
 // same way. Closed for idleness (4000), the socket stays closed until the visitor acts
 // (`connect`, e.g. sending a message) or the page becomes visible again.
 
-const CLOSE_IDLE = 4000; // the server closed an idle socket (chatwidget.limits)
+const CLOSE_IDLE = 4000; // the server closed an idle socket (chatwidget.widget.limits)
 
 export function createConnection({ url, hello, onFrame, onLost }) {
   let socket = null;

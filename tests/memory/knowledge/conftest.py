@@ -42,7 +42,7 @@ def web(tmp_path):
 @pytest.fixture
 def demo_site(site):
     """The test site with the demo catalogue and pages imported."""
-    from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+    from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
 
     for location in (CATALOGUE, PAGES):
         result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(location)))

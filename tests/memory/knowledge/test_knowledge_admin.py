@@ -7,15 +7,15 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from memory.knowledge.models import (
+from chatwidget.shop.knowledge.query import knowledge_query_build
+from chatwidget.shop.knowledge.selectors import knowledge_search
+from chatwidget.shop.models.knowledge import (
     KnowledgeChunk,
     KnowledgeDocument,
     KnowledgeSource,
     KnowledgeTrace,
 )
-from memory.knowledge.query import knowledge_query_build
-from memory.knowledge.selectors import knowledge_search
-from memory.knowledge.tasks import knowledge_import_source
+from chatwidget.shop.tasks import knowledge_import_source
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +33,7 @@ def jsonl(*docs):
 
 def upload(owner, site, content, name="feed.jsonl"):
     return owner.post(
-        reverse("admin:memory_knowledgesource_add"),
+        reverse("admin:shop_knowledgesource_add"),
         {"site": site.pk, "url": "", "file": SimpleUploadedFile(name, content)},
     )
 
@@ -49,22 +49,22 @@ def test_upload_import_progress_list_and_reimport(owner, site):
     assert response.status_code == 302
     source = KnowledgeSource.objects.get()
     assert (source.kind, source.status) == ("upload", "queued")
-    page = owner.get(reverse("admin:memory_knowledgesource_change", args=[source.pk]))
+    page = owner.get(reverse("admin:shop_knowledgesource_change", args=[source.pk]))
     assert b'http-equiv="refresh"' in page.content and b"documents read so far" in page.content
 
     knowledge_import_source(source.pk)  # what the worker runs
     source.refresh_from_db()
     assert (source.status, source.progress_done) == ("done", 2)
-    page = owner.get(reverse("admin:memory_knowledgesource_change", args=[source.pk]))
+    page = owner.get(reverse("admin:shop_knowledgesource_change", args=[source.pk]))
     assert b'http-equiv="refresh"' not in page.content and b"Imported." in page.content
 
     listing = owner.get(
-        reverse("admin:memory_knowledgedocument_changelist") + f"?source__id__exact={source.pk}"
+        reverse("admin:shop_knowledgedocument_changelist") + f"?source__id__exact={source.pk}"
     ).content.decode()
     alpha = KnowledgeDocument.objects.get(external_id="A-10")
     assert alpha.chunk_count >= 2 and "Alpha scarf" in listing and str(alpha.token_count) in listing
     detail = owner.get(
-        reverse("admin:memory_knowledgedocument_change", args=[alpha.pk])
+        reverse("admin:shop_knowledgedocument_change", args=[alpha.pk])
     ).content.decode()
     for chunk in KnowledgeChunk.objects.filter(document=alpha):
         assert str(chunk.token_count) in detail
@@ -73,7 +73,7 @@ def test_upload_import_progress_list_and_reimport(owner, site):
     upload(owner, site, jsonl(("A-10", "Alpha scarf", "Silk scarf, now blue.")))
     assert KnowledgeSource.objects.count() == 1
     owner.post(
-        reverse("admin:memory_knowledgesource_changelist"),
+        reverse("admin:shop_knowledgesource_changelist"),
         {"action": "reimport", "_selected_action": [source.pk]},
     )
     assert KnowledgeSource.objects.get().status == "queued"
@@ -84,14 +84,14 @@ def test_upload_import_progress_list_and_reimport(owner, site):
 def test_add_url_and_delete(owner, site, web):
     (web.dir / "p.html").write_text("<h1>Returns</h1><p>Within 30 days.</p>")
     response = owner.post(
-        reverse("admin:memory_knowledgesource_add"), {"site": site.pk, "url": web.url("p.html")}
+        reverse("admin:shop_knowledgesource_add"), {"site": site.pk, "url": web.url("p.html")}
     )
     assert response.status_code == 302
     source = KnowledgeSource.objects.get()
     knowledge_import_source(source.pk)
     assert knowledge_search(site=site, query=knowledge_query_build(message="returns"))
     owner.post(
-        reverse("admin:memory_knowledgesource_changelist"),
+        reverse("admin:shop_knowledgesource_changelist"),
         {"action": "delete_selected", "_selected_action": [source.pk], "post": "yes"},
     )
     assert not KnowledgeSource.objects.exists() and not KnowledgeChunk.objects.exists()
@@ -99,7 +99,7 @@ def test_add_url_and_delete(owner, site, web):
 
 
 def test_add_form_needs_a_url_or_a_file(owner, site):
-    response = owner.post(reverse("admin:memory_knowledgesource_add"), {"site": site.pk})
+    response = owner.post(reverse("admin:shop_knowledgesource_add"), {"site": site.pk})
     assert response.status_code == 200 and b"Give either a URL or a file." in response.content
     response = upload(owner, site, b"x", name="feed.exe")
     assert b"must be .jsonl, .md or .html" in response.content
@@ -129,10 +129,10 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
             },
         ],
     )
-    listing = owner.get(reverse("admin:memory_knowledgetrace_changelist")).content.decode()
+    listing = owner.get(reverse("admin:shop_knowledgetrace_changelist")).content.decode()
     assert '<td class="field-sent">1</td>' in listing
     assert '<td class="field-left_out">1</td>' in listing
     detail = owner.get(
-        reverse("admin:memory_knowledgetrace_change", args=[trace.knowledge.pk])
+        reverse("admin:shop_knowledgetrace_change", args=[trace.knowledge.pk])
     ).content.decode()
     assert "knowledge_over_budget" in detail and "42" in detail

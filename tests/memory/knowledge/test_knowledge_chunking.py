@@ -2,8 +2,8 @@
 
 import pytest
 
-from memory.knowledge.chunking import MAX_TOKENS, MIN_TOKENS, chunk_text
-from memory.knowledge.htmltext import html_to_page
+from chatwidget.shop.knowledge.chunking import MAX_TOKENS, MIN_TOKENS, chunk_text
+from chatwidget.shop.knowledge.htmltext import html_to_page
 from memory.tokens import get_encoding
 
 ENC = get_encoding("o200k_base")

@@ -9,8 +9,8 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from memory.knowledge.models import KnowledgeTrace
-from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.models.knowledge import KnowledgeTrace
 from memory.models import ContextTrace
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -176,7 +176,7 @@ def _conversation(site, *texts):
 
 
 async def test_share_zero_turns_retrieval_off(demo_site):
-    from memory.context import context_build
+    from chatwidget.assistant.context import context_build
 
     def build(share):
         demo_site.knowledge_share = share
@@ -197,7 +197,7 @@ async def test_a_site_without_knowledge_pays_no_query(site):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from memory.context import context_build
+    from chatwidget.assistant.context import context_build
 
     def queries():
         conv, seq = _conversation(site, "Cotton kurta in mint.", "Nice.", "What about size L?")

@@ -8,10 +8,10 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory.knowledge.models import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
-from memory.knowledge.query import knowledge_query_build
-from memory.knowledge.selectors import knowledge_search
-from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.knowledge.query import knowledge_query_build
+from chatwidget.shop.knowledge.selectors import knowledge_search
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

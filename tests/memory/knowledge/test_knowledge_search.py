@@ -6,10 +6,15 @@ import json
 import pytest
 from django.db import connection
 
-from memory.knowledge.models import KnowledgeChunk
-from memory.knowledge.query import ACTIVE_BONUS, Candidate, candidates_score, knowledge_query_build
-from memory.knowledge.selectors import knowledge_search
-from memory.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.knowledge.query import (
+    ACTIVE_BONUS,
+    Candidate,
+    candidates_score,
+    knowledge_query_build,
+)
+from chatwidget.shop.knowledge.selectors import knowledge_search
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.models.knowledge import KnowledgeChunk
 from tests.bench.knowledge_eval import CONVERSATIONS, evaluate
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -164,7 +169,7 @@ def test_words_in_most_chunks_do_not_select_candidates_in_a_large_catalogue(
     rescoring instead of making the engine rank every row; the product is still found."""
     from django.core.cache import cache
 
-    from memory.knowledge import backends
+    from chatwidget.shop.knowledge import backends
 
     path = tmp_path / "many.jsonl"
     colours = ["red", "blue", "green", "grey", "black", "white", "pink", "teal"]

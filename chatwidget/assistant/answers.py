@@ -1,0 +1,372 @@
+"""The answer flow of one visitor turn: context -> model (or demo) -> stored answer."""
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from chatwidget.assistant.context import BuiltContext, context_build, context_trace_save
+from chatwidget.assistant.demo import demo_reply
+from chatwidget.assistant.streaming import DeltaCoalescer
+from chatwidget.assistant.tools_loop import demo_lookup_lines, reply_events
+from chatwidget.platform import cache_keys, llm
+from chatwidget.platform.db import db_async
+from chatwidget.platform.frames import ErrorCode, Frame, delta_frame, error_frame
+from handover.models import Case
+from handover.services import handover_request
+from memory.models import Turn, TurnRole
+from memory.selectors import turn_unanswered
+from memory.services import answer_seq_reserve, turn_append
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[Frame], Awaitable[None]]
+
+
+# An answer's turn carries this client id: one stored answer per visitor turn, whichever
+# process stores it (turn_append is idempotent per client id). Widget ids never start with "~"
+# (chatwidget.widget.protocol refuses them).
+ANSWER_ID_PREFIX = "~a:"
+
+
+class AnswerResult(StrEnum):
+    STORED = "stored"  # streamed (to this socket) and stored
+    BUSY = "busy"  # a live lease: another socket or process is answering this turn
+    SILENT = "silent"  # answered already, or the bot may not answer (state, erased)
+    FAILED = "failed"  # the model failed; the visitor got a model_unavailable error
+
+
+def answer_client_id(request_seq: int) -> str:
+    return f"{ANSWER_ID_PREFIX}{request_seq}"
+
+
+def _lease_renew(key: str, owner: str) -> bool:
+    """Extend the lease while it is ours; False once it expired or another process took it."""
+    if cache.get(key) != owner:
+        return False
+    return bool(cache.touch(key, settings.ANSWER_LEASE_SECONDS))
+
+
+def _lease_release(key: str, owner: str) -> None:
+    if cache.get(key) == owner:
+        cache.delete(key)
+
+
+def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
+    """Everything before the model call in one thread hop: take the lease on "this turn is
+    being answered" (one answer per visitor turn, across sockets and processes), reserve the
+    answer's seq while the conversation is with the bot (one statement), then build the
+    context. Returns (built, seq, language), or (AnswerResult, None, None) when this socket
+    does not answer.
+
+    The lease lives ANSWER_LEASE_SECONDS and is renewed while the answer streams: a process
+    that dies (SIGKILL, OOM) holds it for seconds, not minutes, and then any process may
+    answer the turn (answer_recover).
+
+    `retry`: the turn was stored before (a re-sent message whose ack was lost, or a recovery
+    after a crash). It is answered only if no answer is stored yet."""
+    key = cache_keys.answer_lease(conversation_id, request_seq)
+    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
+        return AnswerResult.BUSY, None, None
+    if (
+        retry
+        and Turn.objects.filter(
+            conversation_id=conversation_id, seq__gt=request_seq, role=TurnRole.ASSISTANT
+        ).exists()
+    ):
+        cache.delete(key)
+        return AnswerResult.SILENT, None, None
+    # The authority on "may the bot answer?" at the moment it matters: the reservation runs
+    # only while the state is `bot` (a take-over between the turn and here wins).
+    reserved = answer_seq_reserve(conversation_id=conversation_id)
+    if reserved is None:
+        cache.delete(key)
+        return AnswerResult.SILENT, None, None
+    seq, language = reserved
+    built = context_build(
+        conversation_id=conversation_id, request_seq=request_seq, trace_save=False
+    )  # stored after the answer, in _finish
+    return built, seq, language
+
+
+@dataclass(frozen=True)
+class PreparedAnswer:
+    """An answer made ready in the visitor turn's own thread hop (`answer_prepare`): its
+    lease taken, its seq reserved with the turn, its context built."""
+
+    built: BuiltContext
+    seq: int
+    language: str
+    owner: str
+
+
+def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswer | None:
+    """Right after the visitor's turn committed with the answer's seq reserved
+    (memory.services.visitor_message_receive(reserve_answer=True)), in the same thread hop:
+    take the lease and build the context from the row the turn locked. The answer task then
+    goes straight to the model: no second hop, no statement for the reservation, no second
+    read of the conversation.
+
+    None when this socket must not answer (a recovering tab took the lease first) or the
+    build failed: the answer task then takes the usual way (`_prepare`), which answers, waits
+    or reports the error as it always did."""
+    owner = uuid.uuid4().hex
+    key = cache_keys.answer_lease(conversation.pk, request_seq)
+    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
+        return None
+    try:
+        built = context_build(
+            conversation_id=conversation.pk,
+            request_seq=request_seq,
+            trace_save=False,
+            conversation=conversation,
+        )
+    except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
+        cache.delete(key)
+        log.warning(
+            "answer not prepared with the turn",
+            extra={"conversation": conversation.pk, "error": type(exc).__name__},
+        )
+        return None
+    return PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
+
+
+def _finish(
+    conversation_id: int,
+    request_seq: int,
+    seq: int,
+    text: str,
+    owner: str,
+    built: BuiltContext | None = None,
+) -> None:
+    """After the answer, one thread hop: the context trace (before the turn, so it exists
+    once the visitor sees the stored answer), the answer, the request's lease released."""
+    try:
+        if text:  # the trace and the answer in one transaction: one commit
+            with transaction.atomic():
+                if built is not None:
+                    context_trace_save(built=built)
+                turn_append(
+                    conversation_id=conversation_id,
+                    role=TurnRole.ASSISTANT,
+                    text=text,
+                    seq=seq,
+                    client_id=answer_client_id(request_seq),
+                    savepoint=False,
+                )
+        elif built is not None:
+            context_trace_save(built=built)
+    finally:
+        _lease_release(cache_keys.answer_lease(conversation_id, request_seq), owner)
+
+
+async def _lease_keep(key: str, owner: str) -> None:
+    """Renew the lease every third of its life while the answer is on its way."""
+    while True:
+        await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 3)
+        try:
+            renewed = _lease_renew(key, owner)  # one cache round trip, no thread hop
+        except Exception as exc:  # the cache away: the answer goes on; the lease may lapse
+            log.warning("answer lease not renewed", extra={"error": type(exc).__name__})
+            continue
+        if not renewed:
+            log.warning("answer lease lost", extra={"key": key})
+            return
+
+
+async def answer_generate(
+    *,
+    conversation_id: int,
+    request_seq: int,
+    send: Send,
+    client_id: str | None,
+    retry: bool = False,
+    prepared: PreparedAnswer | None = None,
+) -> AnswerResult:
+    """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
+    answer and publish it to every tab. The bot stays silent unless the state is `bot`.
+
+    The answer outlives the socket that asked: a visitor who changes pages mid-stream finds
+    the complete answer on the next page (sends to a closed socket are dropped). Cancelled
+    (the process stops), it hands the turn over: the lease is released at once, so the
+    process the widget reconnects to answers it (answer_recover).
+
+    `prepared`: made ready with the visitor's turn (`answer_prepare`): straight to the model."""
+    if prepared is not None:
+        built, seq, language, owner = (
+            prepared.built,
+            prepared.seq,
+            prepared.language,
+            prepared.owner,
+        )
+    else:
+        owner = uuid.uuid4().hex
+        built, seq, language = await db_async(_prepare)(conversation_id, request_seq, retry, owner)
+        if isinstance(built, AnswerResult):
+            return built
+    key = cache_keys.answer_lease(conversation_id, request_seq)
+    keeper = asyncio.ensure_future(_lease_keep(key, owner))
+    try:
+        return await _answer_stream(
+            conversation_id=conversation_id,
+            request_seq=request_seq,
+            send=send,
+            client_id=client_id,
+            built=built,
+            seq=seq,
+            language=language,
+            owner=owner,
+        )
+    except asyncio.CancelledError:
+        try:
+            _lease_release(key, owner)  # one cache round trip: the hand-over
+        except Exception as exc:  # the cache away: the lease lapses in seconds anyway
+            log.info("answer lease not released", extra={"error": type(exc).__name__})
+        raise
+    finally:
+        keeper.cancel()
+
+
+async def _answer_stream(
+    *,
+    conversation_id: int,
+    request_seq: int,
+    send: Send,
+    client_id: str | None,
+    built,
+    seq: int,
+    language: str,
+    owner: str,
+) -> AnswerResult:
+    parts: list[str] = []
+    handover_reason: str | None = None
+    started = timezone.now()
+    if settings.DEMO_MODE:
+        lookup = await demo_lookup_lines(
+            built=built, conversation_id=conversation_id, request_seq=request_seq, language=language
+        )
+        text = demo_reply(
+            sections=built.sections,
+            verbatim_turns=len(built.trace.verbatim_seqs),
+            covered_turns=built.trace.core_covers_through,
+            core_version=built.trace.core_version,
+            budget=built.trace.budget,
+            reserve=built.trace.reserve,
+            language=language,
+            extra_lines=[*lookup, *built.knowledge_lines],
+        )
+        for line in text.splitlines(keepends=True):
+            parts.append(line)
+            await send(delta_frame(seq=seq, text=line))
+            await asyncio.sleep(0)
+    else:
+        # the first delta at once, then at most one frame per WS_DELTA_INTERVAL_MS
+        out = DeltaCoalescer(
+            send=send,
+            frame=lambda text: delta_frame(seq=seq, text=text),
+            interval=settings.WS_DELTA_INTERVAL_MS / 1000,
+        )
+        try:
+            async for event in reply_events(  # the model, and the shop actions it calls
+                built=built,
+                conversation_id=conversation_id,
+                request_seq=request_seq,
+                language=language,
+            ):
+                if isinstance(event, llm.Delta):
+                    parts.append(event.text)
+                    await out.add(event.text)
+                elif event.name == "request_handover":
+                    handover_reason = str(event.arguments.get("reason", ""))[:500]
+        except llm.ModelUnavailable:
+            await out.close()  # what arrived before the failure, as before coalescing
+            _trace_outcome(built, started, answered=False)
+            await db_async(_finish)(conversation_id, request_seq, seq, "", owner, built=built)
+            await send(
+                error_frame(
+                    code=ErrorCode.MODEL_UNAVAILABLE,
+                    message=_model_unavailable_text(language),
+                    client_id=client_id,
+                )
+            )
+            return AnswerResult.FAILED
+        await out.close()
+    # The state may have changed while streaming (staff took over): still store what the
+    # visitor has already seen, so the transcript matches the screen.
+    _trace_outcome(built, started, answered=bool(parts))
+    await db_async(_finish)(
+        conversation_id, request_seq, seq, "".join(parts).strip(), owner, built=built
+    )
+    log.info(
+        "answer stored",
+        extra={
+            "conversation": conversation_id,
+            "seq": seq,
+            "ms": int((timezone.now() - started).total_seconds() * 1000),
+        },
+    )
+    if handover_reason is not None:
+        await db_async(handover_request)(
+            conversation_id=conversation_id, trigger=Case.Trigger.MODEL, reason=handover_reason
+        )
+    return AnswerResult.STORED
+
+
+def _trace_outcome(built: BuiltContext, started, *, answered: bool) -> None:
+    """The answer's latency and outcome ride on its context trace (the owners' dashboard);
+    stored by _finish in the same INSERT, so no extra query."""
+    built.trace.latency_ms = int((timezone.now() - started).total_seconds() * 1000)
+    built.trace.answered = answered
+
+
+def _model_unavailable_text(language: str) -> str:
+    with translation.override(language):
+        return gettext(
+            "The assistant is not available right now. Your message is saved; "
+            "please try again in a moment or ask for a person."
+        )
+
+
+async def answer_recover(
+    *, conversation_id: int, send: Send, lock: asyncio.Lock | None = None
+) -> AnswerResult:
+    """Answer the conversation's newest visitor turn if it has no answer and nobody holds its
+    lease: the process that acked it died or stopped mid-answer. Called when a widget says
+    hello (a reconnect after a crash lands here). While another process's lease is live it
+    waits (half a lease at a time) until that answer is stored or the lease lapses, bounded.
+
+    `lock`: the socket's answer lock, so a recovered answer never interleaves with another
+    answer on the same socket."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.LLM_TIMEOUT_SECONDS * 3
+    while True:
+        pending = await db_async(turn_unanswered)(
+            conversation_id=conversation_id, max_age_s=settings.ANSWER_RECOVER_MAX_AGE_SECONDS
+        )
+        if pending is None:
+            return AnswerResult.SILENT
+        async with lock or contextlib.nullcontext():
+            result = await answer_generate(
+                conversation_id=conversation_id,
+                request_seq=pending.seq,
+                send=send,
+                client_id=pending.client_id,
+                retry=True,
+            )
+        if result is not AnswerResult.BUSY or loop.time() >= deadline:
+            if result is AnswerResult.STORED:
+                log.info(
+                    "answer recovered",
+                    extra={"conversation": conversation_id, "request_seq": pending.seq},
+                )
+            return result
+        await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 2)

@@ -1,0 +1,129 @@
+"""What happens to a visitor's turn: the one place that decides whether the bot answers.
+
+The conversation's state (memory.ConversationState) decides: with the bot, the assistant
+answers; while the team has it (waiting, human), the turn may add contact details to the
+open case and the bot stays silent; closed, nobody answers. The consumer acts on the
+returned `TurnOutcome` and never reads the state itself. At the moment the answer's seq is
+reserved the database checks the state once more (memory.services.answer_seq_reserve), so a
+take-over between the turn and the answer still wins.
+"""
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.conf import settings
+
+from chatwidget.assistant.answers import PreparedAnswer, answer_prepare
+from chatwidget.platform import cache_keys
+from chatwidget.platform.client_address import address_key
+from chatwidget.platform.ratelimit import rate_limit_hit_fail_open, rate_limits_hit_fail_open
+from handover.services import handover_visitor_message
+from memory.models import ConversationState
+from memory.selectors import turn_public
+from memory.services import visitor_message_receive
+
+
+class TurnOutcome(StrEnum):
+    ANSWER = "answer"  # the bot answers this turn
+    ANSWER_IF_UNANSWERED = "answer_if_unanswered"  # a retry after a lost ack
+    CASE_UPDATE = "case_update"  # the team has the conversation: the case hears of it
+    SILENT = "silent"  # closed, or a retry while the team has it
+    RATE_LIMITED = "rate_limited"  # not stored
+
+
+def bot_may_answer(state: str) -> bool:
+    return state == ConversationState.BOT
+
+
+def turn_outcome(*, state: str, created: bool) -> TurnOutcome:
+    if bot_may_answer(state):
+        return TurnOutcome.ANSWER if created else TurnOutcome.ANSWER_IF_UNANSWERED
+    if created and state in (ConversationState.WAITING, ConversationState.HUMAN):
+        return TurnOutcome.CASE_UPDATE
+    return TurnOutcome.SILENT
+
+
+@dataclass(frozen=True)
+class VisitorTurn:
+    outcome: TurnOutcome
+    conversation_id: int | None = None
+    seq: int | None = None
+    new_token: str | None = None
+    hint: dict | None = None  # the system turn saying what was removed (turn_public)
+    prepared: PreparedAnswer | None = None  # the answer made ready in the same hop
+
+
+RATE_LIMITED = VisitorTurn(outcome=TurnOutcome.RATE_LIMITED)
+
+
+def visitor_rate_limited(*, address: str, session_key: str) -> bool:
+    """Count one visitor frame against the client address and the session; True when
+    limited. Fails open while the cache is away (a short outage must not stop every chat).
+    Both counts in one cache round trip on Redis."""
+    return rate_limits_hit_fail_open(
+        hits=[
+            (
+                cache_keys.rate_address(address_key(address)),
+                settings.RATE_LIMIT_PER_ADDRESS,
+            ),  # IPv6: its /64
+            (cache_keys.rate_session(session_key), settings.RATE_LIMIT_PER_SESSION),
+        ]
+    )
+
+
+def visitor_turn_receive(
+    *,
+    site_id: int,
+    address: str,
+    session_key: str,
+    token: str | None,
+    client_id: str,
+    text: str,
+    language: str,
+    profile_id: int | None,
+    conversation_id: int | None,
+    prepare_answer: bool = False,
+) -> VisitorTurn:
+    """One thread hop per message: the rate limits, the stored turn (memory), the decision.
+
+    `session_key`: the conversation id, or the socket's channel name before there is one.
+    `prepare_answer` (the socket has no answer running, so nothing is about to be added
+    before this turn's answer): the answer's seq is reserved with the turn and its context
+    built in this same hop (`VisitorTurn.prepared`), so the answer goes straight to the
+    model."""
+    if visitor_rate_limited(address=address, session_key=session_key):
+        return RATE_LIMITED
+    result, conv, new_token, hint = visitor_message_receive(
+        site_id=site_id,
+        token=token,
+        client_id=client_id,
+        text=text,
+        language=language,
+        profile_id=profile_id,
+        conversation_id=conversation_id,
+        reserve_answer=prepare_answer,
+    )
+    prepared = None
+    if result.answer_seq is not None:
+        prepared = answer_prepare(
+            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
+        )
+    if new_token:
+        # the first message was counted under this connection; count it for the session
+        rate_limit_hit_fail_open(
+            key=cache_keys.rate_session(conv.pk), rate=settings.RATE_LIMIT_PER_SESSION
+        )
+    return VisitorTurn(
+        outcome=turn_outcome(state=conv.state, created=result.created),
+        conversation_id=conv.pk,
+        seq=result.turn.seq,
+        new_token=new_token,
+        hint=turn_public(hint) if hint is not None else None,
+        prepared=prepared,
+    )
+
+
+def visitor_turn_case_update(*, turn: VisitorTurn) -> None:
+    """The team has the conversation: contact details in the turn join the open case."""
+    if turn.outcome is TurnOutcome.CASE_UPDATE:
+        handover_visitor_message(conversation_id=turn.conversation_id, seq=turn.seq)

@@ -1,0 +1,87 @@
+"""Webhooks in admin: the hooks of each site (owners) and the delivery log (read-only)."""
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from chatwidget.integrations.emit import webhook_hint_clear
+from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
+
+
+class WebhookForm(forms.ModelForm):
+    events = forms.MultipleChoiceField(
+        label=_("events"),
+        choices=WebhookEvent.choices,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Only the events ticked here are sent."),
+    )
+
+    class Meta:
+        model = Webhook
+        fields = ["site", "url", "events", "include_text", "active", "secret"]
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    form = WebhookForm
+    list_display = ("url", "site", "event_list", "include_text", "active", "created_at")
+    list_filter = ("site", "active")
+    list_select_related = ("site",)
+
+    @admin.display(description=_("events"))
+    def event_list(self, obj: Webhook) -> str:
+        return ", ".join(obj.events or [])
+
+    def save_model(self, request: HttpRequest, obj: Webhook, form, change: bool) -> None:  # noqa: ANN001
+        super().save_model(request, obj, form, change)
+        webhook_hint_clear(site_id=obj.site_id)
+        if change and "site" in form.changed_data and form.initial.get("site"):
+            webhook_hint_clear(site_id=form.initial["site"])
+
+    def delete_model(self, request: HttpRequest, obj: Webhook) -> None:
+        super().delete_model(request, obj)
+        webhook_hint_clear(site_id=obj.site_id)
+
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        site_ids = set(queryset.values_list("site_id", flat=True))
+        super().delete_queryset(request, queryset)
+        for site_id in site_ids:
+            webhook_hint_clear(site_id=site_id)
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(admin.ModelAdmin):
+    """The delivery log: what was sent where, how often, and the last answer."""
+
+    list_display = (
+        "created_at",
+        "event",
+        "hook",
+        "status",
+        "attempts",
+        "response_code",
+        "error",
+        "last_attempt_at",
+    )
+    list_filter = ("status", "event", "hook__site")
+    list_select_related = ("hook",)
+    readonly_fields = (
+        "id",
+        "hook",
+        "event",
+        "status",
+        "attempts",
+        "response_code",
+        "error",
+        "created_at",
+        "last_attempt_at",
+        "body",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False

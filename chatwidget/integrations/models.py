@@ -1,0 +1,86 @@
+"""Webhook hooks and their delivery log. Registered with the chatwidget app by one import at
+the end of chatwidget/models.py."""
+
+import secrets
+import uuid
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_webhook_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class WebhookEvent(models.TextChoices):
+    CASE_WAITING = "case.waiting", _("Case waiting")
+    CASE_RESOLVED = "case.resolved", _("Case resolved")
+    CONVERSATION_STARTED = "conversation.started", _("Conversation started")
+    RATING_GIVEN = "rating.given", _("Rating given")
+
+
+class Webhook(models.Model):
+    """One receiver of one site. Events are opt-in; message text only when the owner turns
+    it on for this hook (the reason of a case, the case note, a rating's comment)."""
+
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(
+        _("receiver URL"),
+        max_length=500,
+        help_text=_("https:// in production. Redirects are not followed."),
+    )
+    events = models.JSONField(_("events"), default=list, blank=True)
+    include_text = models.BooleanField(
+        _("include message text"),
+        default=False,
+        help_text=_("Off: events carry ids, counts and scores only."),
+    )
+    secret = models.CharField(
+        _("signing secret"),
+        max_length=100,
+        default=new_webhook_secret,
+        help_text=_("The receiver checks the X-Chatwidget-Signature header with it."),
+    )
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "chatwidget_webhook"  # the table keeps its name from before the move
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
+        ordering = ["site", "pk"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One event for one hook: the body as sent (the same on every attempt, so a receiver
+    may deduplicate by its id) and how the attempts went."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    hook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.CharField(_("event"), max_length=40, choices=WebhookEvent.choices)
+    body = models.TextField()
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    response_code = models.PositiveSmallIntegerField(_("last HTTP status"), null=True, blank=True)
+    error = models.CharField(_("last error"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True, db_index=True)
+    last_attempt_at = models.DateTimeField(_("last attempt"), null=True, blank=True)
+
+    class Meta:
+        db_table = "chatwidget_webhookdelivery"  # the table keeps its name from before the move
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.event} -> {self.hook_id}"

@@ -1,0 +1,107 @@
+"""Every cache key the product writes, in one module (as Zulip's `zerver/lib/cache.py`).
+
+A key's format is a contract between the code that writes it and the code that clears it
+(the retention purge clears a conversation's keys; an erased conversation must leave no
+lock or rate-limit bucket behind): both ask this module, so neither can drift. Keys are
+short ASCII; Django's cache adds its own prefix and version.
+"""
+
+from __future__ import annotations
+
+# --- rate limits (chatwidget.platform.ratelimit) ------------------------------------------------
+
+
+def rate_bucket(key: str, window_index: int) -> str:
+    """One fixed window of a rate limit: `key` names what is counted, `window_index` is
+    `int(now // window)`."""
+    return f"rl:{key}:{window_index}"
+
+
+def rate_address(address_key: str) -> str:
+    """What one client address (an IPv6 /64) sends."""
+    return f"addr:{address_key}"
+
+
+def rate_session(session: str | int) -> str:
+    """What one session sends: the conversation's id once it has one, before that the
+    socket's own id."""
+    return f"sess:{session}"
+
+
+# --- memory ---------------------------------------------------------------------------------
+
+
+def condense_lock(conversation_id: int) -> str:
+    """One condensation per conversation at a time."""
+    return f"condense:lock:{conversation_id}"
+
+
+def condense_queued(conversation_id: int) -> str:
+    """A condensation of the conversation is queued already: no second enqueue."""
+    return f"condense:queued:{conversation_id}"
+
+
+def conversation_keys(*, conversation_id: int, session_windows: list[int]) -> list[str]:
+    """Every key written for one conversation that must go with it (erasure, the purge):
+    the condensation lock and marker and its session rate-limit buckets in `session_windows`
+    (the caller knows the window length)."""
+    session = rate_session(conversation_id)
+    return [
+        condense_lock(conversation_id),
+        condense_queued(conversation_id),
+        session,
+        *(rate_bucket(session, index) for index in session_windows),
+    ]
+
+
+# --- the assistant ------------------------------------------------------------------------
+
+
+def answer_lease(conversation_id: int, request_seq: int) -> str:
+    """ "This visitor turn is being answered" (one answer per turn across processes)."""
+    return f"answering:{conversation_id}:{request_seq}"
+
+
+# --- presence (chatwidget.platform.presence) ------------------------------------------------
+
+
+def visitor_presence(conversation_id: int) -> str:
+    return f"visitor.presence.{conversation_id}"
+
+
+def staff_presence(user_id: int) -> str:
+    return f"staff.presence.{user_id}"
+
+
+# --- handover -------------------------------------------------------------------------------
+
+
+def continuation_used(nonce: str) -> str:
+    """A continuation code that was exchanged already (single use)."""
+    return f"continuation.used.{nonce}"
+
+
+# --- cached hints: "does this site have ...?" without a query per turn ------------------------
+
+
+def webhook_events(site_id: int) -> str:
+    return f"webhooks:events:{site_id}"
+
+
+def site_actions(site_id: int) -> str:
+    return f"actions:site:{site_id}"
+
+
+def knowledge_available(site_id: int) -> str:
+    return f"knowledge:site:{site_id}:has-chunks"
+
+
+KNOWLEDGE_PG_COMMON_LEXEMES = "knowledge:pg:common-lexemes"
+KNOWLEDGE_SQLITE_CHUNKS = "knowledge:sqlite:chunks"
+
+
+# --- health ---------------------------------------------------------------------------------
+
+
+def readiness_probe(token: str) -> str:
+    return f"readyz:{token}"

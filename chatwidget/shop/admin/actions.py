@@ -1,0 +1,59 @@
+"""Admin for shop actions: the Owner configures actions and limits per site; staff read the
+calls (ids, outcome, latency, size; the call itself is a `tool` turn on the case page).
+Saving clears the site's cached tool definitions, so the next answer sees the change."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from chatwidget.shop.actions.tools import site_actions_forget
+from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
+
+
+class _ForgetOnSave:
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        super().save_model(request, obj, form, change)
+        site_actions_forget(site_id=obj.site_id)
+
+    def delete_model(self, request, obj) -> None:  # noqa: ANN001
+        super().delete_model(request, obj)
+        site_actions_forget(site_id=obj.site_id)
+
+
+@admin.register(Action)
+class ActionAdmin(_ForgetOnSave, admin.ModelAdmin):
+    list_display = ("name", "site", "method", "url_template", "timeout_seconds", "enabled")
+    list_filter = ("site", "enabled")
+    search_fields = ("name", "description")
+    fieldsets = (
+        (None, {"fields": ("site", "name", "enabled", "description")}),
+        (_("Arguments"), {"fields": ("parameters", "visitor_args")}),
+        (_("Request"), {"fields": ("method", "url_template", "headers", "timeout_seconds")}),
+    )
+
+
+@admin.register(ActionPolicy)
+class ActionPolicyAdmin(_ForgetOnSave, admin.ModelAdmin):
+    list_display = ("site", "result_max_tokens", "calls_per_hour")
+
+
+@admin.register(ActionCall)
+class ActionCallAdmin(admin.ModelAdmin):
+    list_display = (
+        "created_at",
+        "name",
+        "conversation",
+        "request_seq",
+        "outcome",
+        "status_code",
+        "latency_ms",
+        "tokens",
+        "cut",
+    )
+    list_filter = ("outcome", "name")
+    list_select_related = ("conversation",)
+
+    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+        return False

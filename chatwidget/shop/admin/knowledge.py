@@ -1,0 +1,217 @@
+"""Admin: the Knowledge section, per site (filter by site). Sources are added as a URL or
+an uploaded file (paths on the server only through `manage.py knowledge_import`), imported
+on the Celery worker with their progress on the source's page, re-imported and deleted
+with a list action; documents and their chunks are listed with their token counts.
+
+Thin: the form parses, one service call writes, the task runs the import.
+"""
+
+from django import forms
+from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import Count
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from chatwidget.shop.knowledge.services import (
+    knowledge_document_delete,
+    knowledge_import_queued,
+    knowledge_source_delete,
+    knowledge_source_ensure,
+    knowledge_source_upload,
+)
+from chatwidget.shop.models.knowledge import (
+    KnowledgeChunk,
+    KnowledgeDocument,
+    KnowledgeSource,
+    KnowledgeTrace,
+)
+from chatwidget.shop.tasks import knowledge_import_source
+from chatwidget.sites.models import Site
+
+
+def _enqueue(sources: list[KnowledgeSource]) -> None:
+    for source in sources:
+        knowledge_import_queued(source=source)
+        transaction.on_commit(lambda pk=source.pk: knowledge_import_source.delay(pk))
+
+
+class SourceAddForm(forms.ModelForm):
+    url = forms.URLField(label=_("Web page or sitemap URL"), required=False, assume_scheme="https")
+    file = forms.FileField(label=_("File (.jsonl, .md or .html)"), required=False)
+
+    class Meta:
+        model = KnowledgeSource
+        fields = ["site"]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if bool(data.get("url")) == bool(data.get("file")):
+            raise forms.ValidationError(_("Give either a URL or a file."))
+        upload = data.get("file")
+        if upload and not upload.name.lower().endswith(
+            (".jsonl", ".md", ".markdown", ".html", ".htm")
+        ):
+            raise forms.ValidationError(_("The file must be .jsonl, .md or .html."))
+        return data
+
+
+@admin.register(KnowledgeSource)
+class KnowledgeSourceAdmin(admin.ModelAdmin):
+    list_display = (
+        "location",
+        "site",
+        "kind",
+        "status",
+        "progress_done",
+        "document_count",
+        "imported_at",
+    )
+    list_filter = ("site", "status", "kind")
+    search_fields = ("location",)
+    actions = ["reimport"]
+    change_form_template = "admin/shop/knowledgesource_change_form.html"
+    readonly_fields = (
+        "site",
+        "kind",
+        "location",
+        "status",
+        "progress_done",
+        "errors",
+        "summary",
+        "imported_at",
+    )
+
+    def get_queryset(self, request: HttpRequest):  # noqa: ANN201
+        return (
+            super().get_queryset(request).select_related("site").annotate(n_docs=Count("documents"))
+        )
+
+    @admin.display(description=_("documents"), ordering="n_docs")
+    def document_count(self, obj: KnowledgeSource) -> int:
+        return obj.n_docs
+
+    def get_form(self, request, obj=None, change=False, **kwargs):  # noqa: ANN001, ANN201
+        if obj is None:
+            kwargs["form"] = SourceAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+        return ["site", "url", "file"] if obj is None else list(self.readonly_fields)
+
+    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+        return () if obj is None else self.readonly_fields
+
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        site: Site = form.cleaned_data["site"]
+        if form.cleaned_data.get("url"):
+            source = knowledge_source_ensure(site=site, location=form.cleaned_data["url"])
+        else:
+            upload = form.cleaned_data["file"]
+            source = knowledge_source_upload(site=site, name=upload.name, content=upload)
+        obj.pk, obj.site, obj.location, obj.kind = source.pk, site, source.location, source.kind
+        _enqueue([source])
+
+    @admin.action(description=_("Re-import the selected sources"))
+    def reimport(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        sources = list(queryset)
+        _enqueue(sources)
+        self.message_user(
+            request,
+            ngettext(
+                "%(n)d source queued for import.", "%(n)d sources queued for import.", len(sources)
+            )
+            % {"n": len(sources)},
+            messages.SUCCESS,
+        )
+
+    def delete_model(self, request: HttpRequest, obj: KnowledgeSource) -> None:
+        knowledge_source_delete(source=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        for source in queryset:
+            knowledge_source_delete(source=source)
+
+
+class ChunkInline(admin.TabularInline):
+    model = KnowledgeChunk
+    fields = ("ordinal", "token_count", "text")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False
+
+
+@admin.register(KnowledgeDocument)
+class KnowledgeDocumentAdmin(admin.ModelAdmin):
+    list_display = (
+        "title",
+        "external_id",
+        "site",
+        "source",
+        "chunk_count",
+        "token_count",
+        "updated_at",
+    )
+    list_filter = ("site", "source")
+    search_fields = ("title", "external_id", "url")
+    list_select_related = ("site", "source")
+    readonly_fields = (
+        "site",
+        "source",
+        "external_id",
+        "title",
+        "url",
+        "identifiers",
+        "chunk_count",
+        "token_count",
+        "content_hash",
+        "updated_at",
+    )
+    fields = readonly_fields
+    inlines = [ChunkInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # documents come from sources
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False  # read-only: change the source and re-import
+
+    def delete_model(self, request: HttpRequest, obj: KnowledgeDocument) -> None:
+        knowledge_document_delete(document=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+        for document in queryset:
+            knowledge_document_delete(document=document)
+
+
+@admin.register(KnowledgeTrace)
+class KnowledgeTraceAdmin(admin.ModelAdmin):
+    """What retrieval gave each model call: chunk ids, scores, bonus, sent or why not."""
+
+    list_display = ("trace", "conversation", "tokens", "room", "sent", "left_out")
+    list_select_related = ("trace",)
+    readonly_fields = ("trace", "tokens", "room", "chunks")
+    fields = readonly_fields
+
+    @admin.display(description=_("conversation"))
+    def conversation(self, obj: KnowledgeTrace) -> int:
+        return obj.trace.conversation_id
+
+    @admin.display(description=_("sent"))
+    def sent(self, obj: KnowledgeTrace) -> int:
+        return sum(1 for c in obj.chunks if c.get("sent"))
+
+    @admin.display(description=_("left out"))
+    def left_out(self, obj: KnowledgeTrace) -> int:
+        return sum(1 for c in obj.chunks if not c.get("sent"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+        return False

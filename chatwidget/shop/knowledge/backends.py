@@ -1,0 +1,286 @@
+"""Full-text search that fits the deployment, behind one small interface.
+
+- PostgreSQL: a `tsvector` column on the chunk table with a GIN index, built with the
+  site's language configuration (`german` for a German site, else `english`), ranked with
+  `ts_rank`. Identifiers and the title weigh A, the text B.
+- SQLite (the embedded default): an FTS5 table keyed by the chunk id, ranked with BM25
+  (identifiers and title weighted above the text); a trigger removes its rows when chunks
+  are deleted, by a cascade or otherwise.
+Both are created by memory's knowledge migration (guarded by vendor) and written in the caller's
+transaction, so a chunk is searchable exactly when it is committed.
+
+Queries are a disjunction of normalised terms: the query built from memory is long (message,
+request, active objects, recent turns) and no chunk holds every word; the ranking, and the
+rescoring after it (memory/knowledge/query.py), decide.
+"""
+
+import json
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Q
+
+from chatwidget.platform import cache_keys
+from chatwidget.shop.knowledge.query import fold
+from chatwidget.shop.models.knowledge import KnowledgeChunk
+
+# Table names are literal in the SQL below (memory_knowledgechunk, its _fts companion):
+# the migration that creates them names them the same way.
+
+PREFIX = 5
+PAIR_TERMS = 6  # the leading terms whose pairs select candidates first
+MIN_HITS = 5  # fewer pair matches than this: add chunks matching any term
+COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select candidates
+PRUNE_FROM_CHUNKS = 2000  # ... in a catalogue of at least this many chunks
+KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
+COMMON_SECONDS = 300
+_LEXEMES: dict[tuple[str, str], tuple[str, ...]] = {}  # (config, term) -> lexemes; derived
+
+
+@dataclass
+class Hit:
+    chunk_id: int
+    rank: float  # the backend's own score: higher is better
+    title: str = ""
+    url: str = ""
+    identifiers: list[str] = field(default_factory=list)
+    text: str = ""
+    token_count: int = 0
+
+
+def _hit(row: tuple) -> Hit:
+    pk, title, url, identifiers, text, tokens, rank = row
+    if isinstance(identifiers, str | bytes):
+        identifiers = json.loads(identifiers or "[]")
+    return Hit(
+        chunk_id=pk,
+        rank=float(rank),
+        title=title,
+        url=url,
+        identifiers=list(identifiers or []),
+        text=text,
+        token_count=tokens,
+    )
+
+
+def pg_config(language: str) -> str:
+    return "german" if language == "de" else "english"
+
+
+def index_chunks(*, chunk_rows: list[tuple[int, str, str, str]], language: str) -> None:
+    """Index chunks just inserted: (id, keywords, title, text) each."""
+    if not chunk_rows:
+        return
+    # Indexed folded (lower case, no diacritics, ß -> ss), as query terms are: "Größe" and
+    # "groesse" typed without umlauts meet, and both engines see the same words.
+    chunk_rows = [(pk, fold(kw), fold(title), fold(text)) for pk, kw, title, text in chunk_rows]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cfg = pg_config(language)
+            cursor.executemany(
+                "UPDATE memory_knowledgechunk SET search = "
+                "setweight(to_tsvector(%s::regconfig, %s), 'A') || "
+                "setweight(to_tsvector(%s::regconfig, %s), 'A') || "
+                "setweight(to_tsvector(%s::regconfig, %s), 'B') WHERE id = %s",
+                [(cfg, kw, cfg, title, cfg, text, pk) for pk, kw, title, text in chunk_rows],
+            )
+        elif connection.vendor == "sqlite":
+            cursor.executemany(
+                "INSERT INTO memory_knowledgechunk_fts (rowid, keywords, title, body) "
+                "VALUES (%s, %s, %s, %s)",
+                chunk_rows,
+            )
+
+
+def statistics_refresh() -> None:
+    """After an import: the index merged and PostgreSQL's statistics up to date, so the
+    planner uses the GIN index and `_selective` knows the catalogue's common words."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # New entries wait in the GIN index's pending list, which every search would
+            # scan row by row until autovacuum merges it: merge it now.
+            cursor.execute("SELECT gin_clean_pending_list('knowledge_chunk_search'::regclass)")
+            cursor.execute("ANALYZE memory_knowledgechunk")
+    cache.delete_many([cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, cache_keys.KNOWLEDGE_SQLITE_CHUNKS])
+
+
+def _pg_common() -> dict[str, float]:
+    """Lexeme -> share of chunks, for the most common lexemes (PostgreSQL's own statistics of
+    the tsvector column, cached for a few minutes)."""
+    common = cache.get(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES)
+    if common is None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, "
+                "c.reltuples FROM pg_class c LEFT JOIN pg_stats s "
+                "ON s.tablename = c.relname AND s.attname = 'search' "
+                "WHERE c.relname = 'memory_knowledgechunk'"
+            )
+            row = cursor.fetchone()
+        # a small catalogue is cheap to rank whole: nothing is left out of the selection
+        large = bool(row) and (row[2] or 0) >= PRUNE_FROM_CHUNKS
+        common = dict(zip(row[0], row[1], strict=False)) if large and row[0] else {}
+        cache.set(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, common, COMMON_SECONDS)
+    return common
+
+
+def _pg_shares(terms: list[str], cfg: str) -> dict[str, float] | None:
+    """Share of chunks per term from PostgreSQL's statistics (None: a small catalogue)."""
+    common = _pg_common()
+    if not common:
+        return None
+    missing = [t for t in terms if (cfg, t) not in _LEXEMES]
+    if missing:
+        if len(_LEXEMES) > 50_000:
+            _LEXEMES.clear()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT t, tsvector_to_array(to_tsvector(%s::regconfig, t)) "
+                "FROM unnest(%s::text[]) AS t",
+                [cfg, missing],
+            )
+            for term, lexemes in cursor.fetchall():
+                _LEXEMES[(cfg, term)] = tuple(lexemes or ())
+    return {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0) for t in terms}
+
+
+def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
+    """Share of chunks per term, exact, from the FTS5 index's own vocabulary (a temporary
+    fts5vocab view per connection; no schema). None: a small catalogue."""
+    total = cache.get(cache_keys.KNOWLEDGE_SQLITE_CHUNKS)
+    with connection.cursor() as cursor:
+        if total is None:
+            cursor.execute("SELECT count(*) FROM memory_knowledgechunk")
+            total = cursor.fetchone()[0]
+            cache.set(cache_keys.KNOWLEDGE_SQLITE_CHUNKS, total, COMMON_SECONDS)
+        if total < PRUNE_FROM_CHUNKS:
+            return None
+        cursor.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.knowledge_vocab USING "
+            "fts5vocab(main, memory_knowledgechunk_fts, 'row')"
+        )
+        cursor.execute(
+            "SELECT term, doc FROM temp.knowledge_vocab "
+            "WHERE term IN (SELECT value FROM json_each(%s))",
+            [json.dumps(terms)],
+        )
+        docs = dict(cursor.fetchall())
+    return {t: docs.get(t, 0) / total for t in terms}
+
+
+def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
+    """The terms that select candidates: words in most chunks ("size", "price" in a
+    catalogue) make the engine walk and rank nearly every row, so they are left to the
+    rescoring (memory/knowledge/query.py), which still weighs them. The rarest few always
+    stay, in the query's order."""
+    share = (
+        _pg_shares(terms, pg_config(language)) if vendor == "postgresql" else _sqlite_shares(terms)
+    )
+    if share is None:
+        return terms
+    kept = {t for t in terms if share[t] <= COMMON_SHARE}
+    if len(kept) < KEEP_TERMS:  # the least common of the common words fill up
+        kept |= set(
+            sorted((t for t in terms if t not in kept), key=lambda t: share[t])[
+                : KEEP_TERMS - len(kept)
+            ]
+        )
+    return [t for t in terms if t in kept]
+
+
+def _expr(term: str, vendor: str) -> str:
+    """One term in the engine's query syntax. A long word also matches by its first letters
+    (zurückschicken ~ zurückgeben), as the rescoring does (query.stem)."""
+    long = len(term) > PREFIX and term.isalpha()
+    if vendor == "postgresql":
+        return f"({term} | {term[:PREFIX]}:*)" if long else term
+    return f'("{term}" OR "{term[:PREFIX]}"*)' if long else f'"{term}"'
+
+
+def _either(parts: list[str], vendor: str) -> str:
+    return (" | " if vendor == "postgresql" else " OR ").join(parts)
+
+
+def _pairs(terms: list[str], vendor: str) -> str:
+    """Whole words only: a prefix in every pair would make the index scan wide."""
+    if vendor == "postgresql":
+        return " | ".join(f"({a} & {b})" for a, b in combinations(terms[:PAIR_TERMS], 2))
+    return " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms[:PAIR_TERMS], 2))
+
+
+def _run(
+    cursor,
+    *,
+    vendor: str,
+    match: str,
+    language: str,
+    site_id: int,  # noqa: ANN001
+    limit: int,
+) -> list[Hit]:
+    if vendor == "postgresql":
+        cursor.execute(
+            "SELECT id, title, url, identifiers, text, token_count, ts_rank(search, q) AS r "
+            "FROM memory_knowledgechunk, to_tsquery(%s::regconfig, %s) q "
+            "WHERE site_id = %s AND search @@ q ORDER BY r DESC, id LIMIT %s",
+            [pg_config(language), match, site_id, limit],
+        )
+    else:
+        cursor.execute(
+            "SELECT c.id, c.title, c.url, c.identifiers, c.text, c.token_count, "
+            "-bm25(memory_knowledgechunk_fts, 4.0, 2.0, 1.0) AS r "
+            "FROM memory_knowledgechunk_fts JOIN memory_knowledgechunk c "
+            "ON c.id = memory_knowledgechunk_fts.rowid "
+            "WHERE memory_knowledgechunk_fts MATCH %s AND c.site_id = %s "
+            "ORDER BY r DESC, c.id LIMIT %s",
+            [match, site_id, limit],
+        )
+    return [_hit(row) for row in cursor.fetchall()]
+
+
+def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list[Hit]:
+    """Chunks of the site matching the terms, best first, with what an excerpt needs.
+    `terms` are normalised words (letters and digits only, most important first), so they
+    are safe inside the query syntax of either engine.
+
+    First the chunks that match two of the leading terms ("kurta" and "mint"): few, found
+    through the index, cheap to rank whatever the catalogue's size. Only when that finds
+    fewer than MIN_HITS does a second query take chunks matching any term."""
+    vendor = connection.vendor
+    terms = [t for t in terms if t.isalnum()]
+    if vendor in ("postgresql", "sqlite") and terms:
+        terms = _selective(terms, vendor=vendor, language=language)
+    if not terms:
+        return []
+    if vendor not in ("postgresql", "sqlite"):  # substring matches, unranked: correct, slow
+        q = Q()
+        for t in terms[:20]:
+            q |= Q(text__icontains=t) | Q(title__icontains=t)
+        rows = KnowledgeChunk.objects.filter(q, site_id=site_id).values_list(
+            "id", "title", "url", "identifiers", "text", "token_count"
+        )[:limit]
+        return [_hit((*row, 1.0)) for row in rows]
+    hits: list[Hit] = []
+    with connection.cursor() as cursor:
+        if len(terms) >= 2:
+            hits = _run(
+                cursor,
+                vendor=vendor,
+                match=_pairs(terms, vendor),
+                language=language,
+                site_id=site_id,
+                limit=limit,
+            )
+        if len(hits) < MIN_HITS:
+            seen = {h.chunk_id for h in hits}
+            more = _run(
+                cursor,
+                vendor=vendor,
+                match=_either([_expr(t, vendor) for t in terms], vendor),
+                language=language,
+                site_id=site_id,
+                limit=limit,
+            )
+            hits += [h for h in more if h.chunk_id not in seen][: limit - len(hits)]
+    return hits

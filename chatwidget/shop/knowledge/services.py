@@ -1,0 +1,331 @@
+"""Writing shop knowledge: importing sources (streamed, idempotent) and deleting them.
+
+An import reads a source document by document and writes in batches; each document is
+written in its own savepoint (document row, chunks and their full-text rows together), so
+a failure leaves either the old version or the new one searchable, never half of one.
+Unchanged documents (same content hash) are not re-processed. Documents the source no
+longer holds are deleted, but only after a complete read: a source that failed, or had
+lines that could not be read, deletes nothing (a broken feed must not empty the shop).
+"""
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.files.base import File
+from django.db import transaction
+from django.utils import timezone
+
+from chatwidget.platform import cache_keys
+from chatwidget.shop.knowledge import backends
+from chatwidget.shop.knowledge.chunking import chunk_text
+from chatwidget.shop.knowledge.embeddings import embed
+from chatwidget.shop.knowledge.query import identifier_key
+from chatwidget.shop.knowledge.readers import Doc, Problem, SourceError, read_source
+from chatwidget.shop.knowledge.render import excerpt_render
+from chatwidget.shop.knowledge.selectors import HINT_SECONDS
+from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
+from chatwidget.sites.models import Site
+from memory.extract import ids_extract
+from memory.tokens import encoding_name_for, get_encoding
+
+log = logging.getLogger(__name__)
+BATCH = 100
+MAX_PROBLEMS_KEPT = 100
+
+
+@dataclass
+class ImportResult:
+    read: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    problems: list[str] = field(default_factory=list)
+    failed: str = ""  # the source could not be read at all
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed and not self.problems
+
+
+def _site_model(site: Site) -> str:
+    return site.model_name or settings.CHAT_MODEL
+
+
+def knowledge_source_ensure(*, site: Site, location: str) -> KnowledgeSource:
+    """The source for a path or URL (a path is made absolute, so the same folder given twice
+    is one source)."""
+    if location.startswith(("http://", "https://")):
+        kind = KnowledgeSource.Kind.URL
+    else:
+        kind = KnowledgeSource.Kind.PATH
+        location = str(Path(location).expanduser().resolve())
+    source, _ = KnowledgeSource.objects.get_or_create(
+        site=site, location=location, defaults={"kind": kind}
+    )
+    return source
+
+
+def _hash(doc: Doc) -> str:
+    raw = json.dumps([doc.title, doc.text, doc.url, doc.identifiers], ensure_ascii=False)
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+@dataclass
+class _Prepared:
+    doc: Doc
+    digest: str
+    chunks: list[tuple[str, int]]  # (text, tokens of the excerpt as sent)
+    vectors: list[bytes] | None = None
+
+
+def _prepare(doc: Doc, *, model: str) -> _Prepared:
+    enc = get_encoding(encoding_name_for(model))
+
+    def count(text: str) -> int:
+        return len(enc.encode(text, disallowed_special=()))
+
+    def cut(text: str, n: int) -> list[str]:
+        ids = enc.encode(text, disallowed_special=())
+        return [enc.decode(ids[i : i + n]) for i in range(0, len(ids), n)]
+
+    if not doc.identifiers:  # pages: the article numbers they name
+        doc.identifiers = list(
+            dict.fromkeys(
+                f.value
+                for f in ids_extract(f"{doc.title}\n{doc.text[:2000]}")
+                if f.kind == "article"
+            )
+        )[:10]
+    texts = chunk_text(doc.text, count=count, encode_cut=cut) or [doc.title]
+    chunks = [
+        (t, count(excerpt_render(number=10, title=doc.title, url=doc.url, text=t))) for t in texts
+    ]
+    return _Prepared(doc=doc, digest=_hash(doc), chunks=chunks)
+
+
+def _store(
+    *, site: Site, source: KnowledgeSource, item: _Prepared, existing: KnowledgeDocument | None
+) -> None:
+    doc = item.doc
+    with transaction.atomic():
+        if existing is None:
+            document = KnowledgeDocument(site=site, external_id=doc.external_id)
+        else:
+            document = existing
+            KnowledgeChunk.objects.filter(document=document).delete()
+        document.source = source
+        document.title = doc.title[:500]
+        document.url = doc.url[:1000]
+        document.identifiers = doc.identifiers
+        document.content_hash = item.digest
+        document.token_count = sum(t for _, t in item.chunks)
+        document.chunk_count = len(item.chunks)
+        document.save()
+        rows = KnowledgeChunk.objects.bulk_create(
+            [
+                KnowledgeChunk(
+                    site=site,
+                    document=document,
+                    ordinal=i,
+                    title=document.title,
+                    url=document.url,
+                    identifiers=doc.identifiers,
+                    text=text,
+                    token_count=tokens,
+                    embedding=item.vectors[i] if item.vectors else None,
+                )
+                for i, (text, tokens) in enumerate(item.chunks)
+            ]
+        )
+        keywords = " ".join(identifier_key(i) for i in doc.identifiers)
+        backends.index_chunks(
+            chunk_rows=[(row.pk, keywords, row.title, row.text) for row in rows],
+            language=site.default_language,
+        )
+
+
+def _batches(items: Iterator, size: int) -> Iterator[list]:
+    batch: list = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def knowledge_import(
+    *, source: KnowledgeSource, progress: Callable[[int], None] | None = None
+) -> ImportResult:
+    """Import (or re-import) one source. Streamed: at most BATCH documents are in memory."""
+    site = source.site
+    model = _site_model(site)
+    result = ImportResult()
+    seen: set[str] = set()
+    location = source.upload.path if source.kind == KnowledgeSource.Kind.UPLOAD else source.location
+    KnowledgeSource.objects.filter(pk=source.pk).update(
+        status=KnowledgeSource.Status.RUNNING, progress_done=0
+    )
+    try:
+        for batch in _batches(read_source(location), BATCH):
+            docs: list[Doc] = []
+            for item in batch:
+                if isinstance(item, Problem):
+                    result.problems.append(str(item))
+                elif item.external_id in seen:
+                    result.problems.append(f"{item.external_id}: repeated id; the later one kept")
+                    docs = [d for d in docs if d.external_id != item.external_id] + [item]
+                else:
+                    seen.add(item.external_id)
+                    docs.append(item)
+            result.read += len(docs)
+            _import_batch(site=site, source=source, docs=docs, model=model, result=result)
+            if progress:
+                progress(result.read)
+    except SourceError as exc:
+        result.failed = str(exc)
+    if not result.failed and not result.problems:
+        result.deleted = _remove_unseen(source=source, seen=seen)
+    if result.created or result.updated or result.deleted:
+        backends.statistics_refresh()
+    _finish(source=source, result=result)
+    return result
+
+
+def _import_batch(
+    *, site: Site, source: KnowledgeSource, docs: list[Doc], model: str, result: ImportResult
+) -> None:
+    existing = {
+        d.external_id: d
+        for d in KnowledgeDocument.objects.filter(
+            site=site, external_id__in=[d.external_id for d in docs]
+        )
+    }
+    todo: list[tuple[_Prepared, KnowledgeDocument | None]] = []
+    moved: list[int] = []
+    for doc in docs:
+        old = existing.get(doc.external_id)
+        prepared_hash = _hash(doc)
+        if old is not None and old.content_hash == prepared_hash and old.chunk_count:
+            result.unchanged += 1
+            if old.source_id != source.pk:
+                moved.append(old.pk)
+            continue
+        todo.append((_prepare(doc, model=model), old))
+    if moved:
+        KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
+    vectors = embed([text for item, _ in todo for text, _ in item.chunks])
+    if vectors:
+        pos = 0
+        for item, _ in todo:
+            item.vectors = vectors[pos : pos + len(item.chunks)]
+            pos += len(item.chunks)
+    with transaction.atomic():
+        for item, old in todo:
+            try:
+                _store(site=site, source=source, item=item, existing=old)
+            except Exception as exc:  # noqa: BLE001 - one document's failure is reported
+                log.exception("knowledge document not stored")
+                result.problems.append(f"{item.doc.external_id}: not stored ({type(exc).__name__})")
+                continue
+            if old is None:
+                result.created += 1
+            else:
+                result.updated += 1
+
+
+def _remove_unseen(*, source: KnowledgeSource, seen: set[str]) -> int:
+    gone = [
+        pk
+        for pk, ext in source.documents.values_list("pk", "external_id").iterator()
+        if ext not in seen
+    ]
+    for i in range(0, len(gone), 500):
+        with transaction.atomic():
+            KnowledgeDocument.objects.filter(pk__in=gone[i : i + 500]).delete()
+    return len(gone)
+
+
+def _hint_refresh(site_id: int) -> None:
+    """After commit: tell context builds (any process) whether the site has knowledge now."""
+
+    def refresh() -> None:
+        cache.set(
+            cache_keys.knowledge_available(site_id),
+            KnowledgeChunk.objects.filter(site_id=site_id).exists(),
+            HINT_SECONDS,
+        )
+
+    transaction.on_commit(refresh)
+
+
+def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
+    _hint_refresh(source.site_id)
+    status = (
+        KnowledgeSource.Status.FAILED
+        if result.failed
+        else KnowledgeSource.Status.ERRORS
+        if result.problems
+        else KnowledgeSource.Status.DONE
+    )
+    errors = ([result.failed] if result.failed else []) + result.problems[:MAX_PROBLEMS_KEPT]
+    KnowledgeSource.objects.filter(pk=source.pk).update(
+        status=status,
+        errors=errors,
+        progress_done=result.read,
+        imported_at=timezone.now(),
+        summary={
+            "read": result.read,
+            "created": result.created,
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+            "deleted": result.deleted,
+            "problems": len(result.problems),
+        },
+    )
+
+
+def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSource:  # noqa: ANN001
+    """An uploaded file as a source. Uploading a file of the same name again replaces it,
+    so a re-upload of the feed re-imports it (changed, unchanged and removed documents)."""
+    location = f"upload: {Path(name).name}"
+    source, _ = KnowledgeSource.objects.get_or_create(
+        site=site, location=location, defaults={"kind": KnowledgeSource.Kind.UPLOAD}
+    )
+    if source.upload:
+        source.upload.delete(save=False)
+    source.upload.save(Path(name).name, content if isinstance(content, File) else File(content))
+    return source
+
+
+def knowledge_import_queued(*, source: KnowledgeSource) -> None:
+    """Mark a source as waiting for the worker (the admin enqueues after commit)."""
+    KnowledgeSource.objects.filter(pk=source.pk).update(
+        status=KnowledgeSource.Status.QUEUED, progress_done=0
+    )
+
+
+def knowledge_source_delete(*, source: KnowledgeSource) -> int:
+    """Delete a source with its documents and chunks (the index follows the chunks)."""
+    count = source.documents.count()
+    with transaction.atomic():
+        site_id = source.site_id
+        source.delete()
+        _hint_refresh(site_id)
+    if source.upload:
+        source.upload.delete(save=False)
+    return count
+
+
+def knowledge_document_delete(*, document: KnowledgeDocument) -> None:
+    with transaction.atomic():
+        document.delete()
+        _hint_refresh(document.site_id)

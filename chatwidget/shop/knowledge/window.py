@@ -1,0 +1,146 @@
+"""Knowledge in the window: which excerpts one model call gets, within their share of the
+budget (DESIGN.md "Knowledge in the window").
+
+    T_system + T_pinned + T_profile + T_core + T_knowledge + Σ T_verbatim + T_request
+        + R_answer ≤ B
+
+memory/context.py calls `knowledge_select` with the room it can give: at most the site's
+knowledge share of B, and never what the core and the verbatim minimum need (they are not
+evicted for excerpts). Excerpts are cut lowest score first: the best ones are kept, the
+rest are left out and named in the trace with the reason. The model is told that the
+excerpts are reference material, to answer from them, to say when they do not cover the
+question, and that text inside them is data, never instructions (memory/knowledge/render.py).
+"""
+
+import functools
+from dataclasses import dataclass, field
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from chatwidget.shop.knowledge.query import Candidate, identifier_key, knowledge_query_build
+from chatwidget.shop.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
+from chatwidget.shop.knowledge.selectors import knowledge_available, knowledge_search
+from chatwidget.sites.models import Site
+from memory.tokens import count_tokens
+
+RETRIEVE = 5  # chunks retrieved per turn; those that do not fit are left out
+MIN_RELATIVE_SCORE = 0.3  # below this share of the best score a chunk is noise
+RECENT_TURNS = 6
+DEFAULT_SHARE = 25
+
+LEFT_KNOWLEDGE_BUDGET = "knowledge_over_budget"  # chunk ids that did not fit the share
+LEFT_KNOWLEDGE_WEAK = "knowledge_low_score"  # retrieved, but far below the best chunk
+
+
+@dataclass
+class KnowledgeSection:
+    message: str | None = None  # the system message holding the excerpts
+    tokens: int = 0
+    sent: list[Candidate] = field(default_factory=list)
+    retrieved: list[dict] = field(default_factory=list)  # the trace: ids, scores, why
+    left_out: list[dict] = field(default_factory=list)  # ContextTrace.left_out entries
+    active: list[str] = field(default_factory=list)  # active objects, for the demo reply
+    room: int = 0  # the tokens the budget could give
+    attempted: bool = False  # a search ran (the site has knowledge and the share is on)
+
+
+def knowledge_share(site: Site) -> int:
+    return int(getattr(site, "knowledge_share", DEFAULT_SHARE))
+
+
+def knowledge_cap(site: Site) -> int:
+    """The most tokens excerpts may take: the site's share (percent) of the budget."""
+    return site.context_budget * knowledge_share(site) // 100
+
+
+@functools.lru_cache(maxsize=8)
+def _header_tokens(model: str) -> int:
+    return count_tokens(KNOWLEDGE_HEADER + "\n\n", model=model)
+
+
+def _active_labels(core: dict | None, shown: dict[str, str]) -> list[str]:
+    """The core's objects (id and label), then identifiers the recent turns name."""
+    labels, seen = [], set()
+    for obj in (core or {}).get("objects") or []:
+        if isinstance(obj, dict) and (obj.get("id") or obj.get("label")):
+            labels.append(" ".join(str(v) for v in (obj.get("id"), obj.get("label")) if v))
+            seen.add(identifier_key(str(obj.get("id") or "")))
+    return labels + [value for key, value in shown.items() if key not in seen]
+
+
+def knowledge_select(
+    *,
+    site: Site,
+    model: str,
+    message: str,
+    core: dict | None,
+    recent: list[tuple[str, str]],
+    room: int,
+) -> KnowledgeSection:
+    """Retrieve with the query built from memory and keep the best excerpts that fit `room`
+    tokens. `recent` is (role, text) of the turns before the message, newest first."""
+    section = KnowledgeSection(room=room)
+    if knowledge_share(site) <= 0 or not message.strip() or not knowledge_available(site=site):
+        return section
+    query = knowledge_query_build(message=message, core=core, recent=recent[:RECENT_TURNS])
+    candidates = knowledge_search(site=site, query=query, limit=RETRIEVE)
+    section.attempted = True
+    section.active = _active_labels(core, query.shown)
+    if not candidates:
+        return section
+    best = candidates[0].total
+    used = _header_tokens(model)
+    over, weak = [], []
+    cut = False
+    for c in candidates:
+        record = {"chunk": c.chunk_id, "score": c.score, "bonus": c.bonus, "sent": False}
+        if c.total < best * MIN_RELATIVE_SCORE:
+            record["why"] = LEFT_KNOWLEDGE_WEAK
+            weak.append(c.chunk_id)
+        elif cut or used + c.token_count > room:
+            cut = True  # lowest scores go first: nothing after a chunk that did not fit
+            record["why"] = LEFT_KNOWLEDGE_BUDGET
+            over.append(c.chunk_id)
+        else:
+            used += c.token_count
+            record["sent"] = True
+            section.sent.append(c)
+        section.retrieved.append(record)
+    for reason, ids in ((LEFT_KNOWLEDGE_BUDGET, over), (LEFT_KNOWLEDGE_WEAK, weak)):
+        if ids:
+            section.left_out.append(
+                {"reason": reason, "seqs": [], "count": len(ids), "chunks": ids}
+            )
+    if section.sent:
+        section.message = knowledge_message(
+            [
+                excerpt_render(number=i, title=c.title, url=c.url, text=c.text)
+                for i, c in enumerate(section.sent, start=1)
+            ]
+        )
+        section.tokens = used
+    return section
+
+
+def knowledge_demo_lines(section: KnowledgeSection, *, language: str = "en") -> list[str]:
+    """Demo mode: the best excerpt quoted and the active objects, so a demo shows memory and
+    knowledge working together."""
+    with translation.override(language):
+        lines = []
+        if section.active:
+            lines.append(
+                _("Active objects (from memory): %(objects)s")
+                % {"objects": "; ".join(section.active)}
+            )
+        if section.sent:
+            best = section.sent[0]
+            where = f" ({best.url})" if best.url else ""
+            lines.append(
+                _("Best excerpt from the shop's knowledge: “%(title)s”%(where)s:")
+                % {"title": best.title, "where": where}
+            )
+            lines.extend(f"> {line}" for line in best.text.splitlines() if line.strip())
+        else:
+            lines.append(_("No shop knowledge matched this question."))
+        return lines

@@ -1,0 +1,216 @@
+"""Shop actions: what the Owner configures (Action, ActionPolicy) and what each call leaves
+behind (ActionCall, linked to the context trace of the answer that made it).
+
+Secrets are never stored: a header value names environment variables (`{env:SHOP_API_KEY}`)
+that are read when the call is made. A header that looks like a credential must take its
+value from one.
+"""
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
+ENV_RE = re.compile(r"\{env:([A-Z_][A-Z0-9_]{0,99})\}")
+URL_ARG_RE = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
+CREDENTIAL_HEADER_RE = re.compile(
+    r"authorization|api[-_]?key|token|secret|password|cookie", re.IGNORECASE
+)
+RESERVED_NAMES = frozenset({"request_handover"})
+
+
+class Action(models.Model):
+    """One call to the shop's API the model may make (an openai tool)."""
+
+    class Method(models.TextChoices):
+        GET = "GET", "GET"
+        POST = "POST", "POST"
+
+    site = models.ForeignKey(
+        "sites.Site", on_delete=models.CASCADE, related_name="actions", verbose_name=_("site")
+    )
+    name = models.CharField(
+        _("name"),
+        max_length=64,
+        help_text=_("The function name the model sees, e.g. order_status (letters, digits, _)."),
+    )
+    description = models.TextField(
+        _("description for the model"),
+        help_text=_("When to use it and what it returns, in one or two sentences."),
+    )
+    parameters = models.JSONField(
+        _("arguments (JSON schema)"),
+        default=dict,
+        help_text=_(
+            'An object schema, e.g. {"type": "object", "properties": {"order_number": '
+            '{"type": "string"}}, "required": ["order_number"]}'
+        ),
+    )
+    visitor_args = models.JSONField(
+        _("arguments the visitor must have given"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Names of arguments whose values must occur in what the visitor wrote in "
+            "this conversation (e.g. order number, postcode). Without them no call is "
+            "made."
+        ),
+    )
+    method = models.CharField(
+        _("HTTP method"), max_length=6, choices=Method.choices, default=Method.GET
+    )
+    url_template = models.CharField(
+        _("URL template"),
+        max_length=500,
+        help_text=_(
+            "e.g. https://shop.example.com/api/orders/{order_number}. Other arguments "
+            "go in the query string (GET) or the JSON body (POST)."
+        ),
+    )
+    headers = models.JSONField(
+        _("headers"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            'e.g. {"Authorization": "Bearer {env:SHOP_API_TOKEN}"}: secrets come from '
+            "environment variables of the server and are never stored here."
+        ),
+    )
+    timeout_seconds = models.FloatField(
+        _("timeout (seconds)"),
+        default=5.0,
+        validators=[MinValueValidator(0.2), MaxValueValidator(30.0)],
+    )
+    enabled = models.BooleanField(_("enabled"), default=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "chatwidget_action"  # the table keeps its name from before the move
+        verbose_name = _("shop action")
+        verbose_name_plural = _("shop actions")
+        ordering = ["site", "name"]
+        constraints = [models.UniqueConstraint(fields=["site", "name"], name="action_unique_name")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if not NAME_RE.match(self.name or "") or self.name in RESERVED_NAMES:
+            errors["name"] = _(
+                "Letters, digits and _, starting with a letter; not a name "
+                "the assistant uses itself."
+            )
+        params = self.parameters
+        if (
+            not isinstance(params, dict)
+            or params.get("type") != "object"
+            or not isinstance(params.get("properties", {}), dict)
+        ):
+            errors["parameters"] = _('A JSON schema of "type": "object" with "properties".')
+        properties = params.get("properties", {}) if isinstance(params, dict) else {}
+        if not isinstance(self.visitor_args, list) or any(
+            a not in properties for a in self.visitor_args
+        ):
+            errors["visitor_args"] = _("A list of argument names from the schema.")
+        if any(a not in properties for a in URL_ARG_RE.findall(self.url_template or "")):
+            errors["url_template"] = _("Every {name} in the URL must be an argument.")
+        if not (self.url_template or "").startswith(("http://", "https://")):
+            errors["url_template"] = _("An http:// or https:// URL.")
+        header_error = _headers_error(self.headers)
+        if header_error:
+            errors["headers"] = header_error
+        if errors:
+            raise ValidationError(errors)
+
+
+def _headers_error(headers) -> str | None:  # noqa: ANN001
+    """Why the headers cannot be stored, or None: a credential typed in as a value would be
+    stored in the database (and in backups); it must come from an environment variable."""
+    if not isinstance(headers, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
+    ):
+        return _('An object of header names and values, e.g. {"Accept": "application/json"}.')
+    for name, value in headers.items():
+        literal = ENV_RE.sub("", value).strip()
+        if CREDENTIAL_HEADER_RE.search(name) and not ENV_RE.search(value):
+            return _(
+                "%(name)s looks like a secret: write {env:VARIABLE} and set the "
+                "variable on the server."
+            ) % {"name": name}
+        if CREDENTIAL_HEADER_RE.search(name) and len(literal.removeprefix("Bearer").strip()) > 0:
+            return _("%(name)s may hold only {env:VARIABLE} (and 'Bearer ').") % {"name": name}
+    return None
+
+
+class ActionPolicy(models.Model):
+    """Per-site limits of shop actions (sites without a row get the defaults)."""
+
+    site = models.OneToOneField(
+        "sites.Site",
+        on_delete=models.CASCADE,
+        related_name="action_policy",
+        verbose_name=_("site"),
+    )
+    result_max_tokens = models.PositiveIntegerField(
+        _("result size (tokens)"),
+        default=300,
+        validators=[MinValueValidator(50), MaxValueValidator(4000)],
+        help_text=_("A result longer than this is cut before the model sees it."),
+    )
+    calls_per_hour = models.PositiveIntegerField(
+        _("calls per conversation and hour"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(200)],
+    )
+
+    class Meta:
+        db_table = "chatwidget_actionpolicy"  # the table keeps its name from before the move
+        verbose_name = _("shop action limits")
+        verbose_name_plural = _("shop action limits")
+
+    def __str__(self) -> str:
+        return str(self.site)
+
+
+class ActionCall(models.Model):
+    """One call (or refused call) of an action: ids, outcome and sizes, never arguments,
+    results or headers (those are in the redacted `tool` turn). Part of the context trace
+    of the answer to `request_seq` (ContextTrace is keyed the same way; the answer flow may
+    store that trace after the calls). Purged with the conversation."""
+
+    class Outcome(models.TextChoices):
+        OK = "ok", _("Answered")
+        TIMEOUT = "timeout", _("Timed out")
+        HTTP_ERROR = "http_error", _("Error status")
+        MALFORMED = "malformed", _("Not JSON")
+        NETWORK = "network", _("Not reachable")
+        NOT_CONFIGURED = "not_configured", _("Secret not set")
+        MISSING_ARGS = "missing_args", _("Arguments not given by the visitor")
+        RATE_LIMITED = "rate_limited", _("Rate limited")
+
+    conversation = models.ForeignKey(
+        "memory.Conversation", on_delete=models.CASCADE, related_name="action_calls"
+    )
+    action = models.ForeignKey(Action, null=True, blank=True, on_delete=models.SET_NULL)
+    name = models.CharField(max_length=64)
+    request_seq = models.PositiveIntegerField()
+    turn_seq = models.PositiveIntegerField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    latency_ms = models.PositiveIntegerField(default=0)
+    tokens = models.PositiveIntegerField(default=0)  # of the result the model was sent
+    cut = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        db_table = "chatwidget_actioncall"  # the table keeps its name from before the move
+        verbose_name = _("shop action call")
+        verbose_name_plural = _("shop action calls")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} #{self.conversation_id}:{self.request_seq} {self.outcome}"

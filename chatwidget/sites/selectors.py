@@ -1,0 +1,39 @@
+from dataclasses import dataclass
+
+from chatwidget.sites.models import Site
+
+
+@dataclass(frozen=True)
+class SiteInfo:
+    """What a consumer needs of a Site, loaded once per connection."""
+
+    id: int
+    key: str
+    origins: frozenset[str]
+    max_length: int
+    language: str
+    greeting: str
+
+
+def site_info_by_key(*, key: str) -> SiteInfo | None:
+    site = Site.objects.filter(key=key).first()
+    if site is None:
+        return None
+    return SiteInfo(
+        id=site.pk,
+        key=site.key,
+        origins=frozenset(o.rstrip("/").lower() for o in site.allowed_origins),
+        max_length=site.message_max_length,
+        language=site.default_language,
+        greeting=site.greeting,
+    )
+
+
+def origin_allowed(*, info: SiteInfo, origin: str | None) -> bool:
+    return bool(origin) and origin.rstrip("/").lower() in info.origins
+
+
+def sites_time_zone() -> str | None:
+    """The time zone every site shares, or None when they differ or there is no site."""
+    zones = list(Site.objects.order_by().values_list("time_zone", flat=True).distinct()[:2])
+    return zones[0] if len(zones) == 1 else None

@@ -1,0 +1,185 @@
+"""HTTP views: widget config and export, privacy page. Thin: parse, call, render."""
+
+import logging
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import translation
+from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
+
+from chatwidget.platform.frames import json_load_safe
+from chatwidget.sites.models import Site
+from chatwidget.sites.selectors import origin_allowed, site_info_by_key
+from chatwidget.widget.config import site_cookie_name, widget_config_for
+from handover.services.continuation import continuation_exchange, transcript_email_request
+from memory.export import conversation_export
+from memory.privacy import storage_places
+from memory.selectors import conversation_get_by_token
+
+log = logging.getLogger(__name__)
+
+
+def _public_base(request: HttpRequest) -> str:
+    return settings.PUBLIC_URL.rstrip("/") or f"{request.scheme}://{request.get_host()}"
+
+
+def _cors(response: HttpResponse, request: HttpRequest, info) -> HttpResponse:
+    origin = request.headers.get("Origin")
+    if info is not None and origin_allowed(info=info, origin=origin):
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+        response["Access-Control-Allow-Headers"] = "Content-Type"
+        response["Access-Control-Max-Age"] = "600"
+        response["Access-Control-Expose-Headers"] = "Content-Disposition"
+    response["Vary"] = "Origin"
+    return response
+
+
+def _language(request: HttpRequest, default: str) -> str:
+    lang = (request.GET.get("lang") or "").lower()[:2]
+    return lang if lang in ("en", "de") else default
+
+
+def _accept_language(request: HttpRequest, default: str) -> str:
+    """?lang= first, then the browser's Accept-Language in order of preference (q values),
+    then the site's default."""
+    if (request.GET.get("lang") or "").lower()[:2] in ("en", "de"):
+        return _language(request, default)
+    ranked = []
+    for position, part in enumerate(request.headers.get("Accept-Language", "").split(",")):
+        tag, _sep, params = part.strip().partition(";")
+        try:
+            quality = float(params.strip()[2:]) if params.strip().startswith("q=") else 1.0
+        except ValueError:
+            quality = 0.0
+        ranked.append((-quality, position, tag.strip().lower()[:2]))
+    for negative_quality, _position, lang in sorted(ranked):
+        if negative_quality < 0 and lang in ("en", "de"):
+            return lang
+    return default
+
+
+def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
+    """What every widget POST checks first: a known site, the CORS preflight, an allowed
+    origin, a JSON body (400, not 500, for any bad JSON). Returns (site info, body) or the
+    response that ends the request."""
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    if request.method == "OPTIONS":
+        return _cors(HttpResponse(status=204), request, info)
+    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
+        return JsonResponse({"error": "forbidden_origin"}, status=403)
+    try:
+        body = json_load_safe(request.body or b"{}")
+    except ValueError:
+        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    return info, body
+
+
+@require_GET
+@cache_control(public=True, max_age=300)
+def widget_config(request: HttpRequest, site_key: str) -> HttpResponse:
+    info = site_info_by_key(key=site_key)
+    if info is None:
+        return JsonResponse({"error": "unknown_site"}, status=404)
+    origin = request.headers.get("Origin")
+    if origin and not origin_allowed(info=info, origin=origin):
+        # readable by that page (nothing secret in it), so the widget can hide its launcher
+        # and say why in the console instead of a generic CORS error
+        response = JsonResponse(
+            {
+                "error": "origin_not_allowed",
+                "origin": origin,
+                "message": "Add this origin to the site's allowed origins in admin.",
+            },
+            status=403,
+        )
+        response["Access-Control-Allow-Origin"] = origin
+        response["Vary"] = "Origin"
+        return response
+    lang = _language(request, info.language)
+    with translation.override(lang):
+        data = widget_config_for(info=info, base_url=_public_base(request), lang=lang)
+    return _cors(JsonResponse(data, json_dumps_params={"ensure_ascii": False}), request, info)
+
+
+@csrf_exempt  # no cookies are read; the session token travels in the body, never in a URL
+@require_http_methods(["POST", "OPTIONS"])
+def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
+    checked = _widget_post(request, site_key)
+    if isinstance(checked, HttpResponse):
+        return checked
+    info, body = checked
+    token = body.get("session") if isinstance(body, dict) else None
+    fmt = body.get("format", "json") if isinstance(body, dict) else "json"
+    conv = conversation_get_by_token(
+        site_id=info.id, token=token if isinstance(token, str) else None
+    )
+    if conv is None:
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    content, content_type, filename = conversation_export(
+        conversation_id=conv.pk, fmt="txt" if fmt == "txt" else "json", masked=False
+    )
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return _cors(response, request, info)
+
+
+@csrf_exempt  # no cookies are read; the one-time code travels in the body
+@require_http_methods(["POST", "OPTIONS"])
+def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
+    """E-mail continuation (issue 18): the widget on the shop's page exchanges the one-time
+    code from the e-mail's link for a session token of the same conversation."""
+    checked = _widget_post(request, site_key)
+    if isinstance(checked, HttpResponse):
+        return checked
+    info, body = checked
+    code = body.get("code") if isinstance(body, dict) else None
+    token = continuation_exchange(site_id=info.id, code=code) if isinstance(code, str) else None
+    if token is None:  # invalid, expired or used: the widget starts as usual
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    response = JsonResponse({"session": token})
+    response["Cache-Control"] = "no-store"
+    return _cors(response, request, info)
+
+
+@csrf_exempt  # no cookies are read; the session token travels in the body
+@require_http_methods(["POST", "OPTIONS"])
+def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse:
+    """The visitor asks for the conversation by e-mail (to an address they wrote in it)."""
+    checked = _widget_post(request, site_key)
+    if isinstance(checked, HttpResponse):
+        return checked
+    info, body = checked
+    token = body.get("session") if isinstance(body, dict) else None
+    conv = conversation_get_by_token(
+        site_id=info.id, token=token if isinstance(token, str) else None
+    )
+    if conv is None:
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    if not transcript_email_request(conversation_id=conv.pk):
+        return _cors(JsonResponse({"error": "no_address"}, status=409), request, info)
+    return _cors(JsonResponse({"ok": True}, status=202), request, info)
+
+
+def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
+    site = get_object_or_404(Site, key=site_key) if site_key else None
+    lang = _accept_language(request, site.default_language if site else "en")
+    with translation.override(lang):
+        places = storage_places(site=site)
+        if site:  # the cookies' real names on this site's pages
+            for place in places:
+                if place["name"] in (
+                    settings.SESSION_COOKIE_NAME_WIDGET,
+                    settings.RECOGNITION_COOKIE_NAME,
+                ):
+                    place["name"] = site_cookie_name(base=place["name"], site_key=site.key)
+        response = render(request, "privacy.html", {"site": site, "places": places, "LANG": lang})
+    response["Vary"] = "Accept-Language"
+    response["Content-Language"] = lang
+    return response

@@ -8,6 +8,9 @@ import {
   adoptStyles, button, deleteCookie, element, icon, openFlag, randomId, readCookie, writeCookie,
 } from "./dom.js";
 import { createConnection } from "./connection.js";
+import {
+  consentFrame, forgetFrame, handoverFrame, helloFrame, messageFrame, profileFrame,
+} from "./frames.js";
 import { createMenu } from "./menu.js";
 import { offerRetry } from "./retry.js";
 import { createRating } from "./rating.js";
@@ -43,8 +46,8 @@ function createPanel(shell) {
       download,
       emailTranscript: () => emailTranscript({ config, token, announce, strings: text }),
       consent: setConsent,
-      profile: () => (sendControl({ type: "profile" }), composer.focus()),
-      forget: () => (sendControl({ type: "forget" }), composer.focus()),
+      profile: () => (sendControl(profileFrame()), composer.focus()),
+      forget: () => (sendControl(forgetFrame()), composer.focus()),
     },
   });
   const composer = element("textarea", {
@@ -69,7 +72,7 @@ function createPanel(shell) {
   const status = element("div", { class: "status", hidden: true });
   const banner = element("div", { class: "banner", hidden: true });
   const askForPerson = () => {
-    sendControl({ type: "handover", reason: "visitor asked for a person" });
+    sendControl(handoverFrame({ reason: "visitor asked for a person" }));
     composer.focus(); // the button goes away with the bot state; the focus must not
   };
   const handoverBar = element(
@@ -145,13 +148,13 @@ function createPanel(shell) {
   // -- websocket -----------------------------------------------------------------------------
   const connection = createConnection({
     url: config.ws,
-    hello: () => ({
-      type: "hello",
-      session: token || readCookie(sessionCookie.name),
-      last_seq: log.lastCompleteSeq() || null,
-      lang: shell.language,
-      recognition: readCookie(recognitionCookie.name),
-    }),
+    hello: () =>
+      helloFrame({
+        session: token || readCookie(sessionCookie.name),
+        lastSeq: log.lastCompleteSeq() || null,
+        lang: shell.language,
+        recognition: readCookie(recognitionCookie.name),
+      }),
     onFrame: (frame) => Object.hasOwn(handlers, frame.type) && handlers[frame.type](frame),
     onLost: (willRetry) => {
       log.showTyping(false);
@@ -180,7 +183,7 @@ function createPanel(shell) {
       setToken(frame.session, visitorActed || readCookie(sessionCookie.name) != null);
       (frame.turns || []).forEach((turn) => log.putTurn(turn, false));
       setState(frame.state);
-      unacked.forEach((item, id) => sendFrame({ type: "message", id, text: item.text }));
+      unacked.forEach((item, id) => sendFrame(messageFrame({ id, text: item.text })));
       heldFrames.splice(0).forEach(sendFrame);
     },
     ack(frame) {
@@ -229,7 +232,7 @@ function createPanel(shell) {
         // briefly down: keep the message and send it again with the same id
         const resend = () =>
           unacked.has(frame.id) && connection.isReady() &&
-          sendFrame({ type: "message", id: frame.id, text: item.text });
+          sendFrame(messageFrame({ id: frame.id, text: item.text }));
         setTimeout(resend, 2000 + Math.random() * 3000);
         return showStatus(message);
       }
@@ -284,7 +287,7 @@ function createPanel(shell) {
     unacked.set(id, { text: value, record });
     byClientId.set(id, record);
     visitorActed = true;
-    if (connection.isReady()) sendFrame({ type: "message", id, text: value });
+    if (connection.isReady()) sendFrame(messageFrame({ id, text: value }));
     else connect();
     return true;
   }
@@ -309,7 +312,7 @@ function createPanel(shell) {
   function setConsent(yes) {
     if (!yes) deleteCookie(recognitionCookie.name); // withdrawal: at once
     menu.setConsent(yes);
-    sendControl({ type: "consent", recognition: yes });
+    sendControl(consentFrame({ recognition: yes }));
   }
   async function download(format) {
     try {

@@ -4,9 +4,9 @@
 import { button } from "./dom.js";
 import { messageFrame } from "./frames.js";
 
-export function offerRetry({ record, id, label, connection, connect, log }) {
+export function offerRetry({ record, id, label, connection, log }) {
   const again = button(label, () => {
-    if (!connection.isReady()) return connect();
+    if (!connection.isReady()) return connection.connect();
     record.row.querySelectorAll(".note.error").forEach((note) => note.remove());
     again.remove();
     log.showTyping(true);

@@ -22,7 +22,7 @@ export function createConnection({ url, hello, onFrame, onLost }) {
     let current;
     try {
       current = new WebSocket(url);
-    } catch (error) {
+    } catch {
       return retry();
     }
     socket = current;
@@ -32,7 +32,7 @@ export function createConnection({ url, hello, onFrame, onLost }) {
       let frame;
       try {
         frame = JSON.parse(event.data);
-      } catch (error) {
+      } catch {
         return;
       }
       if (frame && typeof frame.type === "string") onFrame(frame);

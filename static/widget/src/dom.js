@@ -78,7 +78,7 @@ export function openFlag(value) {
     if (value === undefined) return sessionStorage.cw_open === "1";
     if (value) sessionStorage.cw_open = "1";
     else sessionStorage.removeItem("cw_open");
-  } catch (error) {
+  } catch {
     return false;
   }
 }

@@ -1,12 +1,19 @@
-// The loader: the script tag's src. First paint only: the public API (window.ChatWidget),
-// the site's config and theme, the launcher and a live region. The panel (transcript,
-// websocket, Markdown) is a second file, loaded when the visitor opens the chat or when a
-// conversation already exists. Contract: static/widget/README.md.
+// The loader: the script tag's src. First paint only: the public API (window.ChatWidget:
+// commands.js, events.js), the site's config (config.js) and theme (theme.js), the launcher
+// (launcher.js) and a live region in a shadow root (host.js). The panel (transcript,
+// websocket, Markdown) is a second file, loaded (panel_script.js) when the visitor opens the
+// chat or when a conversation already exists. This file starts the widget and ties the parts
+// together. Contract: static/widget/README.md.
 
-import { LAUNCHER_CSS } from "./styles.js";
-import { adoptStyles, element, icon, readCookie, writeCookie } from "./dom.js";
-
-/* global PANEL_VERSION */ // set by the build: the panel file's content hash
+import { readCookie } from "./dom.js";
+import { createCommandQueue, publicApi } from "./commands.js";
+import { createConfigLoader, pickLanguage } from "./config.js";
+import { continueFromLink } from "./continuation.js";
+import { createEvents } from "./events.js";
+import { createHost } from "./host.js";
+import { createLauncher } from "./launcher.js";
+import { loadPanelScript } from "./panel_script.js";
+import { applyTheme } from "./theme.js";
 
 const BUILT_IN_STRINGS = {
   open: "Open chat",
@@ -14,130 +21,45 @@ const BUILT_IN_STRINGS = {
   new_message: "new message",
   unavailable: "The chat is not available right now.",
 };
-const COMMANDS = ["open", "close", "toggle", "send", "prefill", "setLanguage", "on", "off"];
-const EVENTS = ["ready", "open", "close", "message", "unread", "handover", "state"];
-
-function pickLanguage(value) {
-  return /^de/i.test(value || "") ? "de" : "en";
-}
 
 function start(script) {
   const siteKey = script.dataset.site;
-  const serverOrigin = new URL(script.src, location.href).origin;
   let language = pickLanguage(
     script.dataset.lang || document.documentElement.lang || navigator.language,
   );
   let strings = { ...BUILT_IN_STRINGS };
   let config = null;
-  let configRequest = null;
   let panelFactory = null;
   let panelRequest = null;
   let panel = null;
   let unreadCount = 0;
-  let markReady;
-  const ready = new Promise((resolve) => (markReady = resolve));
-  let isReady = false;
-  const listeners = new Map(EVENTS.map((name) => [name, new Set()]));
 
-  // -- events ------------------------------------------------------------------------------
-  const emit = (name, detail) => {
-    for (const listener of [...listeners.get(name)]) {
-      try {
-        listener(detail);
-      } catch (error) {
-        console.error("ChatWidget: an event listener failed", error);
+  // -- the page's part: events, the shadow root, the launcher -------------------------------
+  const events = createEvents();
+  const { emit, on, off } = events;
+  const { host, root, widget, announce } = createHost();
+  const launcher = createLauncher({ widget, onClick: () => toggle() });
+  const launcherState = () => ({ open: isOpen(), unread: unreadCount, strings });
+  const updateLauncher = () => launcher.update(launcherState());
+
+  // -- the site's config ---------------------------------------------------------------------
+  const configLoader = createConfigLoader({
+    serverOrigin: new URL(script.src, location.href).origin,
+    siteKey,
+    language: () => language,
+    onLoaded(loaded) {
+      config = loaded;
+      language = loaded.lang || language;
+      strings = { ...BUILT_IN_STRINGS, ...loaded.strings };
+      if (loaded.theme) applyTheme(widget, loaded.theme), launcher.setLabel(loaded.theme.launcher_label);
+      launcher.show(launcherState());
+      if (!events.isReady()) {
+        queue.release(); // the queued commands run from here on
+        events.markReady(() => ({ lang: language }));
       }
-    }
-  };
-  const on = (name, listener) => {
-    if (!listeners.has(name) || typeof listener !== "function") {
-      console.warn(`ChatWidget: on("${name}") needs one of ${EVENTS.join(", ")} and a function`);
-      return;
-    }
-    listeners.get(name).add(listener);
-    if (name === "ready" && isReady) listener({ lang: language });
-  };
-  const off = (name, listener) => listeners.has(name) && listeners.get(name).delete(listener);
-
-  // -- the shadow root, the launcher and the live region ------------------------------------
-  const host = element("div", { id: "cw-root" });
-  const root = host.attachShadow({ mode: "open" });
-  adoptStyles(root, LAUNCHER_CSS);
-  // one polite region for everything announced: finished answers, staff replies, status
-  const announcer = element("div", { class: "visually-hidden", "aria-live": "polite" });
-  const widget = element("div", { class: "widget scheme-auto" }, announcer);
-  root.append(widget);
-  let launcher = null;
-  let launcherLabel = null;
-
-  const announce = (text) => {
-    announcer.textContent = "";
-    setTimeout(() => (announcer.textContent = text), 60);
-  };
-
-  const updateLauncher = () => {
-    if (!launcher) return;
-    const open = isOpen();
-    launcher.setAttribute("aria-expanded", open);
-    launcher.classList.toggle("has-unread", unreadCount > 0);
-    let label = open ? strings.close : strings.open;
-    if (unreadCount > 0 && !open) label += " (" + unreadCount + " " + strings.new_message + ")";
-    launcher.setAttribute("aria-label", launcherLabel && !open ? launcherLabel + ", " + label : label);
-    launcher.replaceChildren(icon(open ? "close" : "chat"));
-    if (launcherLabel && !open) launcher.append(element("span", {}, launcherLabel));
-    widget.classList.toggle("is-open", open);
-  };
-
-  const applyTheme = (theme) => {
-    if (!theme) return;
-    if (/^#[0-9a-f]{6}$/i.test(theme.primary || "")) {
-      widget.style.setProperty("--cw-primary", theme.primary);
-    }
-    widget.classList.toggle("position-left", theme.position === "left");
-    widget.classList.remove("scheme-auto", "scheme-light", "scheme-dark");
-    widget.classList.add("scheme-" + (/^(light|dark)$/.test(theme.scheme) ? theme.scheme : "auto"));
-    launcherLabel = theme.launcher_label || null;
-  };
-
-  const showLauncher = () => {
-    if (!launcher) {
-      launcher = element("button", { type: "button", class: "launcher", onclick: () => toggle() });
-      widget.prepend(launcher);
-    }
-    updateLauncher();
-  };
-
-  // -- config --------------------------------------------------------------------------------
-  const loadConfig = () =>
-    (configRequest ||= fetch(
-      `${serverOrigin}/widget/v1/${encodeURIComponent(siteKey)}/config.json?lang=${language}`,
-      { credentials: "omit" },
-    )
-      .then(async (response) => {
-        if (response.status === 403) {
-          const body = await response.json().catch(() => ({}));
-          if (body.error === "origin_not_allowed") throw Object.assign(new Error(), { body });
-        }
-        if (!response.ok) throw new Error("config " + response.status);
-        return response.json();
-      })
-      .then((loaded) => {
-        config = loaded;
-        language = loaded.lang || language;
-        strings = { ...BUILT_IN_STRINGS, ...loaded.strings };
-        applyTheme(loaded.theme);
-        showLauncher();
-        if (!isReady) {
-          isReady = true;
-          markReady();
-          emit("ready", { lang: language });
-        }
-        return loaded;
-      })
-      .catch((error) => {
-        configRequest = null;
-        throw error;
-      }));
+    },
+  });
+  const loadConfig = configLoader.load;
 
   // -- the panel, loaded on demand ----------------------------------------------------------
   const shell = {
@@ -155,7 +77,7 @@ function start(script) {
       return language;
     },
     get launcher() {
-      return launcher;
+      return launcher.element;
     },
     updateLauncher,
     setUnread(count) {
@@ -168,23 +90,7 @@ function start(script) {
 
   const loadPanel = () =>
     (panelRequest ||= loadConfig()
-      .then(
-        () =>
-          panelFactory ||
-          new Promise((resolve, reject) => {
-            window.__cwPanel = (factory) => {
-              delete window.__cwPanel;
-              resolve((panelFactory = factory));
-            };
-            const tag = element("script", {
-              src: new URL("panel.js?v=" + PANEL_VERSION, script.src).href,
-              async: true,
-              onerror: () => (tag.remove(), reject(new Error("panel.js did not load"))),
-            });
-            tag.nonce = script.nonce;
-            document.head.append(tag);
-          }),
-      )
+      .then(() => panelFactory || loadPanelScript(script).then((factory) => (panelFactory = factory)))
       .then((factory) => (panel ||= factory(shell)))
       .catch((error) => {
         panelRequest = null;
@@ -200,11 +106,12 @@ function start(script) {
   const close = () => panel && panel.close();
   const toggle = () => (isOpen() ? close() : open());
 
+  // a new language: new strings, and the panel built again (the transcript comes back)
   const setLanguage = (value) => {
     const next = pickLanguage(value);
     if (next === language) return;
     language = next;
-    configRequest = null;
+    configLoader.reset();
     return loadConfig().then(() => {
       updateLauncher();
       if (!panel) return;
@@ -218,33 +125,20 @@ function start(script) {
   };
 
   // -- the public API ------------------------------------------------------------------------
-  const commands = {
-    open,
-    close,
-    toggle,
-    send: (text) => withPanel((loaded) => (loaded.open(), loaded.send(String(text)))),
-    prefill: (text) => withPanel((loaded) => (loaded.open(), loaded.prefill(String(text)))),
-    setLanguage,
-  };
-  let queueTail = ready;
-  const push = (command) => {
-    const [name, ...args] = Array.isArray(command) ? command : [];
-    if (name === "on") return on(...args);
-    if (name === "off") return off(...args);
-    if (!COMMANDS.includes(name)) {
-      console.warn(`ChatWidget: unknown command ${JSON.stringify(name)}; use one of ${COMMANDS}`);
-      return;
-    }
-    // in order, once the config is there; a failing command does not stop the next one
-    queueTail = queueTail.then(() => commands[name](...args)).catch((error) => {
-      console.error(`ChatWidget: ${name} failed`, error);
-    });
-    return queueTail;
-  };
-  const api = { push, on, off, version: 1 };
-  for (const name of COMMANDS.slice(0, 6)) api[name] = (...args) => push([name, ...args]);
+  const queue = createCommandQueue({
+    commands: {
+      open,
+      close,
+      toggle,
+      send: (text) => withPanel((loaded) => (loaded.open(), loaded.send(String(text)))),
+      prefill: (text) => withPanel((loaded) => (loaded.open(), loaded.prefill(String(text)))),
+      setLanguage,
+    },
+    on,
+    off,
+  });
   const queued = Array.isArray(window.ChatWidget) ? window.ChatWidget : [];
-  window.ChatWidget = api;
+  window.ChatWidget = publicApi({ push: queue.push, on, off });
 
   // test handle, kept for the browser tests
   window.__cwWidget = {
@@ -261,35 +155,9 @@ function start(script) {
     hide: close,
   };
 
-  // -- e-mail continuation -------------------------------------------------------------------
-  // The e-mail's link lands here with a one-time code in the URL fragment (never sent to a
-  // server); it is removed from the address bar and exchanged by POST for the session of the
-  // same conversation. An invalid or used code changes nothing.
-  function continueFromLink(loaded) {
-    const match = /(?:^#|&)cw-continue=([\w.:-]+)/.exec(location.hash);
-    if (!match || !loaded.continue_url) return Promise.resolve(false);
-    history.replaceState(null, "", location.pathname + location.search);
-    return fetch(loaded.continue_url, {
-      method: "POST",
-      credentials: "omit",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ code: match[1] }),
-    })
-      .then((response) => (response.ok ? response.json() : null))
-      .then(
-        (data) => {
-          if (!data || !data.session) return false;
-          const cookie = loaded.session_cookie;
-          writeCookie(cookie.name, data.session, cookie.max_age);
-          return true;
-        },
-        () => false,
-      );
-  }
-
   // -- start ---------------------------------------------------------------------------------
   document.body.append(host);
-  queued.forEach(push);
+  queued.forEach((command) => queue.push(command));
   loadConfig().then(
     (loaded) =>
       continueFromLink(loaded).then((continued) => {
@@ -308,7 +176,7 @@ function start(script) {
             `for site ${siteKey}. ${error.body.message || ""}`,
         );
       } else {
-        showLauncher(); // built-in English label; a click retries the config
+        launcher.show(launcherState()); // built-in English label; a click retries the config
       }
     },
   );

@@ -22,7 +22,7 @@ export function safeUrl(href) {
   try {
     const url = new URL(href);
     return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-  } catch (error) {
+  } catch {
     return null;
   }
 }

@@ -3,6 +3,7 @@
 // conversation may be rated (a `rating` frame: askable, score) and stores one rating per case.
 
 import { button, element } from "./dom.js";
+import { ratingFrame } from "./frames.js";
 
 export function createRating({ strings: text, send, announce }) {
   let score = 0;
@@ -45,7 +46,7 @@ export function createRating({ strings: text, send, announce }) {
   function submit() {
     if (!score) return;
     sendButton.disabled = true;
-    send({ type: "rating", score, comment: comment.value.trim() });
+    send(ratingFrame({ score, comment: comment.value.trim() }));
   }
   function ask() {
     box.hidden = false;

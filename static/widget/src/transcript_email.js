@@ -13,7 +13,7 @@ export async function emailTranscript({ config, token, announce, strings: text }
     if (response.status === 409) announce(text.email_transcript_none);
     else if (response.ok) announce(text.email_transcript_sent);
     else throw new Error("transcript e-mail " + response.status);
-  } catch (error) {
+  } catch {
     announce(text.err_generic);
   }
 }

@@ -1,0 +1,68 @@
+// The composer: the message field (Enter sends, Shift+Enter makes a new line; it grows with
+// its text up to 128 px), the send button, and the length counter, shown from 90 % of the
+// site's limit on. A closed conversation disables it.
+
+import { element, icon } from "./dom.js";
+
+/** `onSubmit(text)` sends and returns true if it did; the field is emptied then. */
+export function createComposer({ strings: text, maxLength, onSubmit }) {
+  const field = element("textarea", {
+    rows: 1,
+    maxlength: maxLength,
+    "aria-label": text.message_label,
+    "aria-describedby": "cw-counter",
+    oninput: () => resize(),
+    onkeydown: (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        submit();
+      }
+    },
+  });
+  const sendButton = element(
+    "button",
+    { type: "submit", class: "send-button", "aria-label": text.send },
+    icon("send"),
+  );
+  const counter = element("div", { class: "counter", id: "cw-counter", hidden: true });
+  const form = element(
+    "form",
+    { class: "composer", onsubmit: (event) => (event.preventDefault(), submit(), field.focus()) },
+    field,
+    sendButton,
+  );
+
+  function submit() {
+    if (onSubmit(field.value)) (field.value = ""), resize();
+  }
+  function resize() {
+    field.style.height = "";
+    field.style.height = Math.min(field.scrollHeight + 2, 128) + "px";
+    const length = field.value.length;
+    counter.hidden = length < maxLength * 0.9;
+    counter.textContent = length + " / " + maxLength;
+  }
+  /** `prefill` of the public API: the text in the field, focused, not sent. */
+  function prefill(value) {
+    field.value = value.slice(0, maxLength);
+    resize();
+    field.focus();
+  }
+  function setClosed(closed) {
+    field.disabled = sendButton.disabled = closed;
+    field.placeholder = closed ? text.closed : text.placeholder;
+  }
+
+  return {
+    form,
+    counter,
+    prefill,
+    setClosed,
+    focus: () => field.focus(),
+    isDisabled: () => field.disabled,
+    /** A message the server refused comes back into the field, unless the visitor typed anew. */
+    restore: (value) => {
+      if (!field.value) field.value = value;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The websocket protocol's frames, the JS twin of chatwidget/protocol.py (DESIGN.md "The
+// websocket protocol"): one builder per frame the widget sends, and the names of the frames
+// and error codes it reads. Nothing else in the widget spells a frame object, so a field
+// added or renamed here is added or renamed everywhere. Field order is the order on the
+// wire (JSON.stringify keeps insertion order); keep it as it is.
+
+/** Frame types, as FrameType in chatwidget/protocol.py (those the widget sends or reads). */
+export const FrameType = Object.freeze({
+  // widget -> server
+  HELLO: "hello",
+  HANDOVER: "handover",
+  FORGET: "forget",
+  // both ways: the widget asks, the server answers with a frame of the same type
+  MESSAGE: "message",
+  CONSENT: "consent",
+  PROFILE: "profile",
+  RATING: "rating",
+  // server -> widget
+  WELCOME: "welcome",
+  ACK: "ack",
+  DELTA: "delta",
+  STATE: "state",
+  ERROR: "error",
+  FORGOTTEN: "forgotten",
+});
+
+/** Error codes of `error` frames the widget acts on (ErrorCode in chatwidget/protocol.py). */
+export const ErrorCode = Object.freeze({
+  UNAVAILABLE: "unavailable", // briefly down: the widget sends the message again
+  MODEL_UNAVAILABLE: "model_unavailable", // no answer after the ack: "Ask again"
+});
+
+/** First on every socket. `lastSeq`: the highest complete seq the widget shows, or null. */
+export function helloFrame({ session, lastSeq, lang, recognition }) {
+  return { type: FrameType.HELLO, session, last_seq: lastSeq, lang, recognition };
+}
+
+/** The visitor's message; the client id makes a resend idempotent. */
+export function messageFrame({ id, text }) {
+  return { type: FrameType.MESSAGE, id, text };
+}
+
+/** The visitor asks for a person. */
+export function handoverFrame({ reason }) {
+  return { type: FrameType.HANDOVER, reason };
+}
+
+/** Recognition on this device: given (true) or withdrawn (false). */
+export function consentFrame({ recognition }) {
+  return { type: FrameType.CONSENT, recognition };
+}
+
+/** Erase this conversation now. */
+export function forgetFrame() {
+  return { type: FrameType.FORGET };
+}
+
+/** "What do you know about me?": the server answers with a `profile` frame. */
+export function profileFrame() {
+  return { type: FrameType.PROFILE };
+}
+
+/** The visitor's rating of the resolved case: score 1-5 and an optional comment. */
+export function ratingFrame({ score, comment }) {
+  return { type: FrameType.RATING, score, comment };
+}

@@ -1,0 +1,103 @@
+// frames.js, the widget's twin of chatwidget/protocol.py: the frames the widget sends must
+// stay byte for byte what the server parses (DESIGN.md "The websocket protocol").
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import {
+  ErrorCode,
+  FrameType,
+  consentFrame,
+  forgetFrame,
+  handoverFrame,
+  helloFrame,
+  messageFrame,
+  profileFrame,
+  ratingFrame,
+} from "../../../static/widget/src/frames.js";
+
+// What the widget put on the wire before frames.js existed, spelled out: field order included.
+test("each builder gives the frame the widget has always sent, byte for byte", () => {
+  const cases = [
+    [
+      helloFrame({ session: "tok", lastSeq: 7, lang: "de", recognition: "rec" }),
+      '{"type":"hello","session":"tok","last_seq":7,"lang":"de","recognition":"rec"}',
+    ],
+    [
+      helloFrame({ session: null, lastSeq: null, lang: "en", recognition: null }),
+      '{"type":"hello","session":null,"last_seq":null,"lang":"en","recognition":null}',
+    ],
+    [messageFrame({ id: "c1", text: "Hallo <b>\"du\"</b>" }), '{"type":"message","id":"c1","text":"Hallo <b>\\"du\\"</b>"}'],
+    [
+      handoverFrame({ reason: "visitor asked for a person" }),
+      '{"type":"handover","reason":"visitor asked for a person"}',
+    ],
+    [consentFrame({ recognition: true }), '{"type":"consent","recognition":true}'],
+    [consentFrame({ recognition: false }), '{"type":"consent","recognition":false}'],
+    [forgetFrame(), '{"type":"forget"}'],
+    [profileFrame(), '{"type":"profile"}'],
+    [ratingFrame({ score: 4, comment: "" }), '{"type":"rating","score":4,"comment":""}'],
+  ];
+  for (const [frame, wire] of cases) assert.equal(JSON.stringify(frame), wire);
+});
+
+test("a builder takes only its own fields: nothing extra reaches the server", () => {
+  const frame = messageFrame({ id: "c1", text: "hi", page: { url: "x" }, type: "hello" });
+  assert.deepEqual(frame, { type: "message", id: "c1", text: "hi" });
+});
+
+// The server's protocol module, wherever the Python restructuring puts it: the one file that
+// defines `class FrameType(`.
+function serverProtocol() {
+  const root = fileURLToPath(new URL("../../../", import.meta.url));
+  const skip = new Set(["node_modules", "static", "tests", "templates", "deploy"]);
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith(".") || skip.has(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(path);
+        if (found) return found;
+      } else if (entry.name.endsWith(".py")) {
+        const source = readFileSync(path, "utf8");
+        if (source.includes("class FrameType(")) return source;
+      }
+    }
+    return null;
+  };
+  const source = walk(root);
+  assert.ok(source, "no Python module defines class FrameType");
+  const enumValues = (name) => {
+    const body = source.split(`class ${name}(`)[1].split(/\n(?=\S)/)[0];
+    return new Set([...body.matchAll(/^\s+[A-Z_]+ = "(\w+)"/gm)].map((match) => match[1]));
+  };
+  const inbound = source.split("INBOUND_TYPES")[1].split(")")[0];
+  return {
+    frameTypes: enumValues("FrameType"),
+    errorCodes: enumValues("ErrorCode"),
+    inbound: new Set([...inbound.matchAll(/FrameType\.([A-Z_]+)/g)].map((m) => m[1])),
+  };
+}
+
+test("the frame types and error codes are the server's (FrameType, ErrorCode)", () => {
+  const server = serverProtocol();
+  assert.ok(server.frameTypes.size > 10);
+  for (const value of Object.values(FrameType)) assert.ok(server.frameTypes.has(value), value);
+  for (const value of Object.values(ErrorCode)) assert.ok(server.errorCodes.has(value), value);
+});
+
+test("every frame the widget sends is one the server accepts (INBOUND_TYPES)", () => {
+  const { inbound } = serverProtocol();
+  const sent = [
+    helloFrame({}), messageFrame({}), handoverFrame({}), consentFrame({}), forgetFrame(),
+    profileFrame(), ratingFrame({}),
+  ].map((frame) => frame.type);
+  const accepted = [...inbound].map((name) => FrameType[name]);
+  assert.deepEqual(sent.sort(), accepted.sort());
+});
+
+test("the constants cannot be changed at run time", () => {
+  assert.throws(() => (FrameType.HELLO = "hi"), TypeError);
+});

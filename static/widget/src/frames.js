@@ -1,10 +1,10 @@
-// The websocket protocol's frames, the JS twin of chatwidget/protocol.py (DESIGN.md "The
+// The websocket protocol's frames, the JS twin of chatwidget/platform/frames.py (DESIGN.md "The
 // websocket protocol"): one builder per frame the widget sends, and the names of the frames
 // and error codes it reads. Nothing else in the widget spells a frame object, so a field
 // added or renamed here is added or renamed everywhere. Field order is the order on the
 // wire (JSON.stringify keeps insertion order); keep it as it is.
 
-/** Frame types, as FrameType in chatwidget/protocol.py (those the widget sends or reads). */
+/** Frame types, as FrameType in chatwidget/platform/frames.py (those the widget sends or reads). */
 export const FrameType = Object.freeze({
   // widget -> server
   HELLO: "hello",
@@ -24,7 +24,7 @@ export const FrameType = Object.freeze({
   FORGOTTEN: "forgotten",
 });
 
-/** Error codes of `error` frames the widget acts on (ErrorCode in chatwidget/protocol.py). */
+/** Error codes of `error` frames the widget acts on (ErrorCode in chatwidget/platform/frames.py). */
 export const ErrorCode = Object.freeze({
   UNAVAILABLE: "unavailable", // briefly down: the widget sends the message again
   MODEL_UNAVAILABLE: "model_unavailable", // no answer after the ack: "Ask again"

@@ -1,8 +1,8 @@
-// frames.js, the widget's twin of chatwidget/protocol.py: the frames the widget sends must
+// frames.js, the widget's twin of chatwidget/platform/frames.py: the frames the widget sends must
 // stay byte for byte what the server parses (DESIGN.md "The websocket protocol").
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,32 +48,18 @@ test("a builder takes only its own fields: nothing extra reaches the server", ()
   assert.deepEqual(frame, { type: "message", id: "c1", text: "hi" });
 });
 
-// The server's protocol module, wherever the Python restructuring puts it: the one file that
-// defines `class FrameType(`.
+// The server's side of the contract: the frame types and error codes
+// (chatwidget/platform/frames.py) and the frames the visitor socket accepts
+// (chatwidget/widget/protocol.py).
 function serverProtocol() {
   const root = fileURLToPath(new URL("../../../", import.meta.url));
-  const skip = new Set(["node_modules", "static", "tests", "templates", "deploy"]);
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name.startsWith(".") || skip.has(entry.name)) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        const found = walk(path);
-        if (found) return found;
-      } else if (entry.name.endsWith(".py")) {
-        const source = readFileSync(path, "utf8");
-        if (source.includes("class FrameType(")) return source;
-      }
-    }
-    return null;
-  };
-  const source = walk(root);
-  assert.ok(source, "no Python module defines class FrameType");
+  const frames = readFileSync(join(root, "chatwidget/platform/frames.py"), "utf8");
+  const protocol = readFileSync(join(root, "chatwidget/widget/protocol.py"), "utf8");
   const enumValues = (name) => {
-    const body = source.split(`class ${name}(`)[1].split(/\n(?=\S)/)[0];
+    const body = frames.split(`class ${name}(`)[1].split(/\n(?=\S)/)[0];
     return new Set([...body.matchAll(/^\s+[A-Z_]+ = "(\w+)"/gm)].map((match) => match[1]));
   };
-  const inbound = source.split("INBOUND_TYPES")[1].split(")")[0];
+  const inbound = protocol.split("INBOUND_TYPES")[1].split(")")[0];
   return {
     frameTypes: enumValues("FrameType"),
     errorCodes: enumValues("ErrorCode"),

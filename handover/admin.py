@@ -330,7 +330,7 @@ class CaseAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": gettext("Take over a live conversation"),
-            "conversations": selectors.conversations_live(site_ids=staff_site_ids(request.user)),
+            "conversations": selectors.takeover_candidates(site_ids=staff_site_ids(request.user)),
         }
         return TemplateResponse(request, "admin/handover/case/take_over.html", context)
 

@@ -150,7 +150,7 @@ class LiveConversation:
     turns: int
 
 
-def conversations_live(
+def takeover_candidates(
     *, within_minutes: int = 30, limit: int = 100, site_ids: frozenset[int] | None = None
 ) -> list[LiveConversation]:
     """Conversations with the bot that were active lately: candidates for a take-over.

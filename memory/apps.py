@@ -8,7 +8,6 @@ class MemoryConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # the system checks and the signal receivers register on import; Django's documented
-        # place for that is ready(), once the app registry is ready
+        # the system checks register on import; Django's documented place for that is
+        # ready(), once the app registry is ready
         from memory import checks  # noqa: F401, PLC0415 - needs the app registry ready
-        from memory.profiles import fold  # noqa: F401, PLC0415 - needs the app registry ready

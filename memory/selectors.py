@@ -2,7 +2,7 @@
 
 import hashlib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -28,6 +28,12 @@ def retention_for_site(*, site_id: int) -> RetentionPolicy:
     return policy or RetentionPolicy(site_id=site_id)  # unsaved: the defaults
 
 
+def case_runoff_cutoff(*, policy: RetentionPolicy, now) -> datetime:
+    """A case that ended before this moment is past its run-off (`case_days`): its raw
+    transcript and the copies of it go. The one place of the rule."""
+    return now - timedelta(days=policy.case_days)
+
+
 def conversation_expires_at(*, conversation: Conversation, policy: RetentionPolicy):
     """When the session transcript expires, unless a case holds it (`conversation_is_held`)."""
     return conversation.last_activity_at + timedelta(hours=policy.session_hours)
@@ -37,12 +43,12 @@ def conversation_held_q(*, policy: RetentionPolicy, now) -> Q:
     """The transcript hold (data handover writes on case transitions): an open case, or a
     case resolved within the run-off, keeps the raw transcript alive. The one place of the
     rule; `conversation_is_held` applies the same filter to one row."""
-    cutoff = now - timedelta(days=policy.case_days)
+    cutoff = case_runoff_cutoff(policy=policy, now=now)
     return Q(case_hold=True) | Q(case_resolved_at__gt=cutoff)
 
 
 def conversation_is_held(*, conversation: Conversation, policy: RetentionPolicy, now) -> bool:
-    cutoff = now - timedelta(days=policy.case_days)
+    cutoff = case_runoff_cutoff(policy=policy, now=now)
     return conversation.case_hold or (
         conversation.case_resolved_at is not None and conversation.case_resolved_at > cutoff
     )
@@ -109,7 +115,7 @@ def transcript_copy_is_expired(
     if purged_at is not None:
         return True
     policy = retention_for_site(site_id=site_id)
-    if ended_at is not None and ended_at < now - timedelta(days=policy.case_days):
+    if ended_at is not None and ended_at < case_runoff_cutoff(policy=policy, now=now):
         return True
     if conversation_id is None:
         return True

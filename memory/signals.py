@@ -9,16 +9,12 @@ the audit event and the purge totals.
 
 Arguments: ``conversation_ids`` (list[int]), ``now`` (datetime), ``delete_cases`` (bool).
 
-`core_stored` is sent after the transaction that stored a condensed core version has
-committed (argument ``conversation_id``). Recognition profiles fold the new core into the
-visitor's profile (memory.profiles.fold); condensation does not import profiles, because
-profiles build on the condenser. Receivers are connected in `MemoryConfig.ready`.
+Receivers are connected in the receiving app's `ready` (handover's in `HandoverConfig`).
 """
 
 from django.dispatch import Signal
 
 conversations_removing = Signal()
-core_stored = Signal()
 
 
 def removal_counts(responses: list) -> dict[str, int]:

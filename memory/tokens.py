@@ -41,6 +41,33 @@ def count_tokens(text: str, *, model: str | None = None) -> int:
     return len(enc.encode(text, disallowed_special=())) + MESSAGE_OVERHEAD
 
 
+def tokens_truncate(
+    text: str, *, max_tokens: int, model: str | None = None, marker: str = " […]"
+) -> tuple[str, int]:
+    """`text` cut at its end to at most `max_tokens` as `count_tokens` counts them (the
+    marker included): (text, tokens). The one place text is cut to a token budget. Decoding
+    a cut can re-tokenise differently, so the cut shrinks until it fits."""
+    tokens = count_tokens(text, model=model)
+    if tokens <= max_tokens:
+        return text, tokens
+    enc = get_encoding(encoding_name_for(model or settings.CHAT_MODEL))
+    ids = enc.encode(text, disallowed_special=())
+    keep = max_tokens - MESSAGE_OVERHEAD
+    while True:
+        cut = enc.decode(ids[: max(keep, 1)]) + marker
+        tokens = count_tokens(cut, model=model)
+        if tokens <= max_tokens or keep <= 1:
+            return cut, tokens
+        keep -= tokens - max_tokens
+
+
+def tokens_split(text: str, *, size: int, model: str | None = None) -> list[str]:
+    """`text` in consecutive pieces of at most `size` tokens each (no framing counted)."""
+    enc = get_encoding(encoding_name_for(model or settings.CHAT_MODEL))
+    ids = enc.encode(text, disallowed_special=())
+    return [enc.decode(ids[i : i + size]) for i in range(0, len(ids), size)]
+
+
 def check_encoding_available() -> None:
     """Called at start-up (system check) so a missing encoding fails early and clearly."""
     get_encoding(encoding_name_for(settings.CHAT_MODEL))

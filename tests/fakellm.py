@@ -383,7 +383,7 @@ class GoLiveShop:
         if not body.get("stream"):
             if self.condense_status:
                 return Status(self.condense_status)
-            from memory.condense.extractive import core_extract
+            from memory.core.extractive import core_extract
 
             payload = json.loads(body["messages"][-1]["content"])
             core = core_extract(previous=payload["previous_core"], turns=payload["turns"])

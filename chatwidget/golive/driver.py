@@ -13,6 +13,14 @@ from dataclasses import dataclass, field
 
 from channels.testing import WebsocketCommunicator
 
+from chatwidget.platform.frames import (
+    ErrorCode,
+    FrameType,
+    handover_request_frame,
+    hello_frame,
+    visitor_message_frame,
+)
+
 # The client address the check's sockets present. Rate limits count per address, so the
 # check never shares a bucket with real visitors.
 CLIENT = ("golive-check", 0)
@@ -69,9 +77,9 @@ class Visitor:
         return welcome
 
     async def hello(self, *, session: str | None, last_seq: int | None = None) -> dict:
-        await self._send({"type": "hello", "session": session, "last_seq": last_seq})
+        await self._send(hello_frame(session=session, last_seq=last_seq))
         frame = await self._recv(10)
-        if frame.get("type") != "welcome":
+        if frame.get("type") != FrameType.WELCOME:
             raise ProtocolFailure(
                 f"expected welcome, got {frame.get('type')}: {frame.get('code', '')}"
             )
@@ -85,11 +93,11 @@ class Visitor:
         started = time.monotonic()
         for _ in range(RATE_LIMIT_TRIES):
             started = time.monotonic()
-            await self._send({"type": "message", "id": client_id, "text": text})
+            await self._send(visitor_message_frame(client_id=client_id, text=text))
             ack = await self._until_ack(client_id, ex)
             if ack is not None:
                 break
-            if ex.error != "rate_limited":
+            if ex.error != ErrorCode.RATE_LIMITED:
                 return ex
             ex.error = None
             await asyncio.sleep(RATE_LIMIT_WAIT_S)  # as a visitor would: wait, then resend
@@ -112,36 +120,36 @@ class Visitor:
                 continue
             kind = frame.get("type")
             now_ms = int((time.monotonic() - started) * 1000)
-            if kind == "delta":
+            if kind == FrameType.DELTA:
                 ex.deltas += 1
                 if ex.ttft_ms is None:
                     ex.ttft_ms = now_ms
-            elif kind == "message" and frame.get("role") == "assistant":
+            elif kind == FrameType.MESSAGE and frame.get("role") == "assistant":
                 ex.answer, ex.answer_seq, ex.total_ms = frame["text"], frame["seq"], now_ms
                 if ex.ttft_ms is None:
                     ex.ttft_ms = now_ms
                 if expect_answer:
                     return ex
-            elif kind == "state":
+            elif kind == FrameType.STATE:
                 ex.states.append(frame["state"])
                 if frame["state"] != "bot" and expect_answer:
                     # a handover (the model's tool): an answer text may still follow
                     deadline = min(deadline, time.monotonic() + quiet_s)
-            elif kind == "error" and frame.get("id") in (client_id, None):
+            elif kind == FrameType.ERROR and frame.get("id") in (client_id, None):
                 ex.error = frame.get("code", "error")
                 if expect_answer:
                     return ex
 
     async def handover(self, reason: str, *, timeout_s: float = 30.0) -> str | None:
         """The visitor asks for a person; returns the state the server moved to."""
-        await self._send({"type": "handover", "reason": reason})
+        await self._send(handover_request_frame(reason=reason))
         deadline = time.monotonic() + timeout_s
         while (remaining := deadline - time.monotonic()) > 0:
             try:
                 frame = await self._recv(remaining)
             except TimeoutError:
                 break
-            if frame.get("type") == "state":
+            if frame.get("type") == FrameType.STATE:
                 return frame["state"]
         return None
 
@@ -153,9 +161,9 @@ class Visitor:
     async def _until_ack(self, client_id: str, ex: Exchange) -> dict | None:
         while True:
             frame = await self._recv(30)
-            if frame.get("type") == "ack" and frame.get("id") == client_id:
+            if frame.get("type") == FrameType.ACK and frame.get("id") == client_id:
                 return frame
-            if frame.get("type") == "error" and frame.get("id") == client_id:
+            if frame.get("type") == FrameType.ERROR and frame.get("id") == client_id:
                 ex.error = frame.get("code", "error")
                 return None
 

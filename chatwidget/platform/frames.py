@@ -170,5 +170,28 @@ def inbox_frame(*, case_id: int, row: dict | None) -> Frame:
     return {"type": FrameType.INBOX.value, "case": int(case_id), "row": row}
 
 
+def inbox_changed_event(*, case_id: int, site_id: int) -> Frame:
+    """To every staff socket (the group, not the wire): a case changed. Only ids travel;
+    each socket re-reads the row for its user and sends `inbox_frame`, or drops the case of
+    a site the user may not see."""
+    return {"type": FrameType.INBOX.value, "case": int(case_id), "site": int(site_id)}
+
+
 def is_forgotten(event: Frame) -> bool:
     return event.get("type") == FrameType.FORGOTTEN
+
+
+# --- what a visitor's client sends (the go-live driver, tests; the widget's twin is
+# static/widget/src/frames.js) ------------------------------------------------------------
+
+
+def hello_frame(*, session: str | None, last_seq: int | None = None) -> Frame:
+    return {"type": FrameType.HELLO.value, "session": session, "last_seq": last_seq}
+
+
+def visitor_message_frame(*, client_id: str, text: str) -> Frame:
+    return {"type": FrameType.MESSAGE.value, "id": client_id, "text": text}
+
+
+def handover_request_frame(*, reason: str) -> Frame:
+    return {"type": FrameType.HANDOVER.value, "reason": reason}

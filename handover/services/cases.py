@@ -8,7 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from chatwidget.platform.events import STAFF_ALL_GROUP, publish_on_commit
-from chatwidget.platform.frames import cases_frame
+from chatwidget.platform.frames import cases_frame, inbox_changed_event
 from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import Site
 from handover.models import Case
@@ -42,7 +42,7 @@ def inbox_publish(*, case_id: int, site_id: int) -> None:
     """Tell every staff socket that a case changed (new, visitor message, claim, release,
     resolve, reply). Only ids travel: each socket re-reads the row for its user and drops
     cases of sites the user may not see."""
-    publish_on_commit(STAFF_ALL_GROUP, {"type": "inbox", "case": case_id, "site": site_id})
+    publish_on_commit(STAFF_ALL_GROUP, inbox_changed_event(case_id=case_id, site_id=site_id))
 
 
 def contact_from_turns(

@@ -8,20 +8,20 @@ the team's records, as documented). The conversation then follows the session pe
 Run by the retention purge (chatwidget.purge) in bounded batches.
 """
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db.models import Q
 
 from handover.models import Case
 from memory.models import RetentionPolicy
-from memory.selectors import policy_groups
+from memory.selectors import case_runoff_cutoff, policy_groups
 
 ENDED_STATUSES = (Case.Status.RESOLVED, Case.Status.RELEASED)
 
 
 def _run_off_over_q(*, policy: RetentionPolicy, now: datetime) -> Q:
     """Cases whose run-off is over: resolved (or released) more than case_days ago."""
-    cutoff = now - timedelta(days=policy.case_days)
+    cutoff = case_runoff_cutoff(policy=policy, now=now)
     return Q(status__in=ENDED_STATUSES) & (
         Q(resolved_at__lt=cutoff) | Q(resolved_at__isnull=True, requested_at__lt=cutoff)
     )

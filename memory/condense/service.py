@@ -29,13 +29,13 @@ from django.core.cache import cache
 from django.db import transaction
 
 from chatwidget.platform import cache_keys, llm
-from memory.condense.extractive import core_extract
-from memory.condense.inputs import condense_messages_build, turn_inputs
 from memory.condense.model import model_complete
-from memory.condense.verify import core_verify
 from memory.core import core_latest, core_version_write
+from memory.core.extractive import core_extract
+from memory.core.inputs import condense_messages_build, turn_inputs
+from memory.core.verify import core_verify
 from memory.models import Conversation, Core, Turn
-from memory.signals import core_stored
+from memory.profiles.fold import profile_update_from_core
 from memory.window import verbatim_window
 
 log = logging.getLogger(__name__)
@@ -168,9 +168,9 @@ def _core_store(*, conversation_id: int, step: _Step, model: str) -> Core | None
             prompt_tokens=step.prompt_tokens,
             completion_tokens=step.completion_tokens,
         )
-        if core is not None:  # recognition folds light facts from it (memory.signals)
+        if core is not None:  # recognition folds light facts from it, once it is committed
             transaction.on_commit(
-                lambda: core_stored.send(sender=Core, conversation_id=conversation_id), robust=True
+                lambda: profile_update_from_core(conversation_id=conversation_id), robust=True
             )
     return core
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext_lazy
 
-from memory.core_sources import sources_coerce
+from memory.core.sources import sources_coerce
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass
 
 from memory.core.form import CORE_LABELS
-from memory.core_sources import entry_key, source_of, speaker_note
+from memory.core.sources import entry_key, source_of, speaker_note
 from memory.tokens import count_tokens
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ def _q(text: str) -> str:
 
 def core_render(*, data: dict, covers_through: int) -> str:
     """The core for the model: data, not instructions. Every entry is tagged with who said
-    it (memory.condense.provenance), free text is quoted, and the caller sends the whole in
+    it (memory.core.provenance), free text is quoted, and the caller sends the whole in
     a user-role message, never in the system role (chatwidget.assistant.context)."""
     lines = [
         f"Current state of this conversation (condensed from turns 1–{covers_through}; newer "

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from memory.core.form import core_empty
 from memory.core.render import core_render
-from memory.core_sources import source_of
+from memory.core.sources import source_of
 from memory.models import Conversation, Core
 from memory.tokens import count_tokens
 

@@ -1,7 +1,7 @@
 """Profile facts from conversations: after a condensed core is stored and after each
 answer of a linked conversation, light facts are written as active; contact details and
 promises are proposed for staff approval. What only the visitor said (a claim) never becomes
-a promise or a past case's resolution (memory.condense.provenance)."""
+a promise or a past case's resolution (memory.core.provenance)."""
 
 from __future__ import annotations
 
@@ -14,17 +14,15 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import receiver
 from django.utils import timezone
 
-from memory.condense.extractive import core_extract
-from memory.condense.inputs import turn_inputs
-from memory.condense.provenance import core_provenance_apply
 from memory.core import core_coerce
+from memory.core.extractive import core_extract
+from memory.core.inputs import turn_inputs
+from memory.core.provenance import core_provenance_apply
 from memory.models import Conversation, Core, Profile, ProfileFact, Turn, TurnRole
 from memory.profiles.selectors import APPROVAL_FIELDS, Field, Status
 from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
-from memory.signals import core_stored
 
 log = logging.getLogger(__name__)
 
@@ -225,14 +223,9 @@ def _corrected_values(*, profile_id: int, extra: dict | None = None) -> list[str
 
 
 def profile_update_from_core(*, conversation_id: int) -> dict[str, int]:
-    """After a condensed core is stored (hook in memory/condense.py): fold it into the
+    """After a condensed core is stored (memory.condense.service, on commit): fold it into the
     conversation's profile, if it has one. Safe to run twice."""
     return _profile_fold(conversation_id=conversation_id, span_since=None)
-
-
-@receiver(core_stored, dispatch_uid="memory.profiles.fold")
-def _core_stored(*, conversation_id: int, **kwargs) -> None:  # noqa: ANN003
-    profile_update_from_core(conversation_id=conversation_id)
 
 
 def profile_fold_conversation(*, conversation_id: int) -> dict[str, int]:

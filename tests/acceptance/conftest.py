@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from chatwidget.celery import app as celery_app
-from memory.condense.extractive import core_extract
+from memory.core.extractive import core_extract
 from memory.models import Conversation
 from memory.selectors import token_hash
 from tests.fakellm import JsonReply, Reply

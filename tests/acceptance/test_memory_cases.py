@@ -10,7 +10,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from chatwidget.assistant.context import tools_tokens
+from chatwidget.assistant.sections import tools_tokens
 from memory.models import ContextTrace, Core
 from memory.tokens import count_tokens
 from tests.acceptance.conftest import FILLER, conversation_of, exchange, sent, text_of

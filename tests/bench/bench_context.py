@@ -91,10 +91,11 @@ def _run(*, repeat: int) -> dict:
     from django.test.utils import CaptureQueriesContext
 
     import memory.tasks  # noqa: F401 (registers the condensation task for eager runs)
-    from chatwidget.assistant.context import context_build, tools_tokens
+    from chatwidget.assistant.context import context_build
+    from chatwidget.assistant.sections import tools_tokens
     from chatwidget.celery import app as celery_app
     from chatwidget.sites.services import site_create
-    from memory.condense.inputs import condense_messages_build, turn_text_for_core
+    from memory.core.inputs import condense_messages_build, turn_text_for_core
     from memory.models import Core, Turn
     from memory.services import conversation_start, turn_append
     from memory.tokens import count_tokens

@@ -11,8 +11,8 @@ from chatwidget.shop.actions.services import tool_turn_text, value_given_by_visi
 from chatwidget.shop.actions.tools import site_actions, site_actions_forget
 from chatwidget.shop.models.actions import Action
 from handover import services as handover_services
-from memory.condense.extractive import core_extract
-from memory.condense.lookups import lookup_objects
+from memory.core.extractive import core_extract
+from memory.core.lookups import lookup_objects
 from memory.models import TurnRole
 from memory.services import turn_append
 from tests.factories import ConversationFactory, UserFactory

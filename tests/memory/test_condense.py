@@ -8,10 +8,10 @@ from django.core.cache import cache
 
 from chatwidget.celery import app as celery_app
 from chatwidget.platform import cache_keys, llm
-from memory.condense.extractive import core_extract
 from memory.condense.service import CondenseBusy, core_condense, core_refresh_inline
-from memory.condense.verify import core_verify
 from memory.core import CORE_KEYS, CORE_SCHEMA, core_render
+from memory.core.extractive import core_extract
+from memory.core.verify import core_verify
 from memory.models import Conversation, Core, Turn
 from memory.services import conversation_start, turn_append
 from tests.fakellm import JsonReply, Status

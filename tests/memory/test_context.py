@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from chatwidget.assistant.context import context_build, tools_tokens
+from chatwidget.assistant.context import context_build
+from chatwidget.assistant.sections import tools_tokens
 from memory.condense.service import core_condense, core_refresh_inline
 from memory.models import Conversation, Turn
 from memory.services import conversation_start

@@ -471,7 +471,7 @@ def test_admin_export_and_erase_are_logged(client, with_facts):
 def test_the_context_hook_costs_no_query_without_a_profile_and_one_with(
     site, chat, django_assert_num_queries
 ):
-    from chatwidget.assistant.context import _profile_section
+    from chatwidget.assistant.sections import profile_section as _profile_section
 
     anonymous = Conversation.objects.select_related("site").get(pk=chat("Hello").pk)
     with django_assert_num_queries(0):

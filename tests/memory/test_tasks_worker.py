@@ -18,7 +18,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from memory.condense.extractive import core_extract
+from memory.core.extractive import core_extract
 from memory.models import Core, Turn
 from memory.services import conversation_start, turn_append
 from tests.conftest import ROOT

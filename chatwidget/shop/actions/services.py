@@ -29,7 +29,7 @@ from chatwidget.shop.actions.tools import site_actions
 from chatwidget.shop.models.actions import ActionCall
 from memory.models import ContextTrace, Turn, TurnRole
 from memory.services import turn_append
-from memory.tokens import count_tokens, encoding_name_for, get_encoding
+from memory.tokens import count_tokens, tokens_truncate
 
 log = logging.getLogger(__name__)
 
@@ -117,21 +117,11 @@ def _precheck(
     return None, []
 
 
-def result_cut(*, data, max_tokens: int, model: str) -> tuple[str, int, bool]:  # noqa: ANN001
+def result_cut(*, data, max_tokens: int, model: str) -> tuple[str, int, bool]:
     """The result as compact JSON within `max_tokens`: (text, tokens, cut)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    tokens = count_tokens(text, model=model)
-    if tokens <= max_tokens:
-        return text, tokens, False
-    enc = get_encoding(encoding_name_for(model))
-    ids = enc.encode(text, disallowed_special=())
-    keep = max_tokens - 4
-    while True:  # decoding a cut may re-tokenise differently: shrink until it fits
-        cut = enc.decode(ids[: max(keep, 1)]) + " […]"
-        tokens = count_tokens(cut, model=model)
-        if tokens <= max_tokens or keep <= 1:
-            return cut, tokens, True
-        keep -= tokens - max_tokens
+    cut, tokens = tokens_truncate(text, max_tokens=max_tokens, model=model)
+    return cut, tokens, cut != text
 
 
 def tool_turn_text(*, name: str, arguments: dict, outcome: str, result: str) -> str:

@@ -32,7 +32,7 @@ from chatwidget.shop.knowledge.selectors import HINT_SECONDS
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
 from chatwidget.sites.models import Site
 from memory.extract import ids_extract
-from memory.tokens import encoding_name_for, get_encoding
+from memory.tokens import encoding_name_for, get_encoding, tokens_split
 
 log = logging.getLogger(__name__)
 BATCH = 100
@@ -92,8 +92,7 @@ def _prepare(doc: Doc, *, model: str) -> _Prepared:
         return len(enc.encode(text, disallowed_special=()))
 
     def cut(text: str, n: int) -> list[str]:
-        ids = enc.encode(text, disallowed_special=())
-        return [enc.decode(ids[i : i + n]) for i in range(0, len(ids), n)]
+        return tokens_split(text, size=n, model=model)
 
     if not doc.identifiers:  # pages: the article numbers they name
         doc.identifiers = list(

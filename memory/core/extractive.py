@@ -7,11 +7,11 @@ import copy
 import re
 
 from memory import extract
-from memory.condense.inputs import CONTACT_OMITTED, HEALTH_OMITTED
-from memory.condense.lookups import lookup_objects
-from memory.condense.rules import PLACEHOLDER, PLEASANTRY
 from memory.core import CORE_LIMITS, core_coerce, core_empty, text_clean
-from memory.core_sources import text_replace
+from memory.core.inputs import CONTACT_OMITTED, HEALTH_OMITTED
+from memory.core.lookups import lookup_objects
+from memory.core.rules import PLACEHOLDER, PLEASANTRY
+from memory.core.sources import text_replace
 from memory.models import TurnRole
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ\"„“])|\n+")
@@ -129,7 +129,7 @@ def core_extract(*, previous: dict | None, turns: list[dict]) -> dict:
         seq, role, text = t["turn"], t["role"], t["text"]
         if role == TurnRole.SYSTEM:
             continue
-        if role == TurnRole.TOOL:  # a shop lookup: an order's state (memory.condense.lookups)
+        if role == TurnRole.TOOL:  # a shop lookup: an order's state (memory.core.lookups)
             _lookup_merge(core, text)
             continue
         found = extract.identifiers_extract(text)

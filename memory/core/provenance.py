@@ -21,7 +21,7 @@ import re
 from collections import Counter
 
 from memory import extract
-from memory.core_sources import entry_key
+from memory.core.sources import entry_key
 
 VISITOR = "visitor"
 #: Turns that speak for the shop: the assistant, staff, system events and shop lookups (tool).

@@ -3,7 +3,7 @@ person, third parties' details, payment data and credentials, health and contact
 
 import re
 
-from memory.condense.inputs import CONTACT_KINDS
+from memory.core.inputs import CONTACT_KINDS
 from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
 
 PLACEHOLDER = re.compile(

@@ -69,7 +69,7 @@ def lookup_objects(text: str) -> list[dict]:
 
 
 def lookup_states_apply(*, out: dict, turns: list[dict]) -> int:
-    """Verification's last word on lookups (memory.condense.verify): every order state the
+    """Verification's last word on lookups (memory.core.verify): every order state the
     step's lookup turns report is in the core, the newest winning, whatever a model wrote.
     Returns how many objects were added or changed."""
     changed = 0

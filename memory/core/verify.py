@@ -4,7 +4,7 @@
   invented ones are removed;
 - identifiers found by deterministic extraction (memory/extract.py) survive even if the
   model drops them;
-- what never goes into a core (memory.condense.rules) is kept out;
+- what never goes into a core (memory.core.rules) is kept out;
 - a correction replaces the current value and stays named; a settled request is not the
   current request.
 
@@ -17,11 +17,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from memory import extract
-from memory.condense.lookups import lookup_states_apply
-from memory.condense.provenance import core_provenance_apply
-from memory.condense.rules import core_value_forbidden
 from memory.core import CORE_KEYS, CORE_LIMITS, core_coerce, core_empty, core_strings
-from memory.core_sources import text_replace
+from memory.core.lookups import lookup_states_apply
+from memory.core.provenance import core_provenance_apply
+from memory.core.rules import core_value_forbidden
+from memory.core.sources import text_replace
 from memory.models import TurnRole
 from memory.redaction import never_kept_found
 

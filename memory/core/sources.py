@@ -1,6 +1,6 @@
 """Where each entry of a condensed core comes from: the turns and who said them (issue 13).
 
-`memory.condense.provenance` computes sources from the turns when a core is verified; this
+`memory.core.provenance` computes sources from the turns when a core is verified; this
 module holds their stored shape (``data["sources"]``), the keys entries are found under,
 how staff read a source, and the literal text replacement corrections use.
 """
@@ -21,7 +21,7 @@ def _int(value) -> int:  # noqa: ANN001
         return 0
 
 
-#: Who said an entry (memory.condense.provenance computes it from the turns).
+#: Who said an entry (memory.core.provenance computes it from the turns).
 SPEAKER_LABELS = {
     "visitor": gettext_lazy("visitor"),
     "assistant": gettext_lazy("assistant"),

@@ -22,7 +22,7 @@ from memory.tokens import check_encoding_available  # noqa: E402
 check_encoding_available()
 
 try:
-    from handover.routing import websocket_urlpatterns as staff_patterns  # noqa: E402
+    from handover.routing import websocket_urlpatterns as staff_patterns
 except ImportError:  # pragma: no cover
     staff_patterns = []
 

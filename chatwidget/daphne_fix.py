@@ -19,7 +19,7 @@ def apply() -> None:
     except ImportError:  # pragma: no cover - another ASGI server
         return
 
-    def kill_all_applications(self):  # noqa: ANN001, ANN202
+    def kill_all_applications(self):
         pending = []
         for details in self.connections.values():
             instance = details.get("application_instance")

@@ -130,7 +130,7 @@ class Supervisor:
     def handle_signals(self) -> None:
         """SIGINT and SIGTERM ask for a stop; the waiting loops see it."""
 
-        def handler(signum: int, frame) -> None:  # noqa: ANN001
+        def handler(signum: int, frame) -> None:
             self.stop_signal = signal.Signals(signum).name
             self.stop_requested.set()
 

@@ -35,14 +35,14 @@ class WaitingTimeFilter(admin.SimpleListFilter):
     parameter_name = "waited"
     BANDS = {"lt5": (None, 5), "5to30": (5, 30), "gt30": (30, None)}
 
-    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+    def lookups(self, request, model_admin):
         return [
             ("lt5", _("under 5 minutes")),
             ("5to30", _("5 to 30 minutes")),
             ("gt30", _("over 30 minutes")),
         ]
 
-    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+    def queryset(self, request, queryset):
         band = self.BANDS.get(self.value() or "")
         if band is None:
             return queryset
@@ -77,11 +77,11 @@ class CaseAdmin(admin.ModelAdmin):
 
     # --- list -------------------------------------------------------------------------------
 
-    def get_queryset(self, request):  # noqa: ANN001, ANN201
+    def get_queryset(self, request):
         # a Staff user limited to sites sees (and opens, acts on) only their cases
         return queryset_for_staff(selectors.case_list_queryset(), request.user)
 
-    def get_ordering(self, request):  # noqa: ANN001, ANN201
+    def get_ordering(self, request):
         return ["status_rank", "requested_at", "pk"]
 
     @admin.display(description=_("case"), ordering="pk")
@@ -103,13 +103,13 @@ class CaseAdmin(admin.ModelAdmin):
             return "-"
         return timesince(obj.requested_at)
 
-    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request, obj=None) -> bool:
         return False  # cases come from the state machine
 
-    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False  # cases go by retention or erasure
 
-    def changelist_view(self, request, extra_context=None):  # noqa: ANN001, ANN201
+    def changelist_view(self, request, extra_context=None):
         extra_context = {
             **(extra_context or {}),
             "waiting_count": selectors.case_waiting_count(),
@@ -120,7 +120,7 @@ class CaseAdmin(admin.ModelAdmin):
 
     # --- the case page ------------------------------------------------------------------------
 
-    def get_urls(self):  # noqa: ANN201
+    def get_urls(self):
         wrap = self.admin_site.admin_view
         return [
             path("take-over/", wrap(self.take_over_view), name="handover_case_take_over"),
@@ -137,7 +137,7 @@ class CaseAdmin(admin.ModelAdmin):
     def inbox_view(self, request: HttpRequest) -> HttpResponse:
         return admin_inbox.inbox_view(self, request)
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):  # noqa: ANN001, ANN201
+    def change_view(self, request, object_id, form_url="", extra_context=None):
         if not str(object_id).isdigit():
             raise PermissionDenied
         return self.case_view(request, int(object_id))
@@ -262,12 +262,12 @@ class CaseAdmin(admin.ModelAdmin):
         messages.success(request, done)
         return HttpResponseRedirect(reverse("admin:handover_case_change", args=[case.pk]))
 
-    def _invalid(self, request, case, name, form, wants_json):  # noqa: ANN001, ANN202
+    def _invalid(self, request, case, name, form, wants_json):
         if wants_json:
             return JsonResponse({"ok": False, "errors": form.errors.get_json_data()}, status=400)
         return self.case_view(request, case.pk, forms={name: form})
 
-    def _refused(self, request, case, text, wants_json):  # noqa: ANN001, ANN202
+    def _refused(self, request, case, text, wants_json):
         if wants_json:
             return JsonResponse({"ok": False, "error": text}, status=409)
         messages.error(request, text)
@@ -359,11 +359,11 @@ class RevealEventAdmin(admin.ModelAdmin):
     def when(self, obj: RevealEvent) -> str:
         return site_time(obj.at, time_zone=obj.site.time_zone if obj.site_id else None)
 
-    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request, obj=None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False

@@ -44,7 +44,7 @@ class CannedReplyAdmin(admin.ModelAdmin):
     search_fields = ("title", "shortcut", "text")
     ordering = ("position", "title")
 
-    def get_queryset(self, request):  # noqa: ANN001, ANN201
+    def get_queryset(self, request):
         # a Staff user limited to sites manages their sites' replies (shared ones: everyone)
         ids = staff_site_ids(request.user)
         qs = super().get_queryset(request)

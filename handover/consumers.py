@@ -44,7 +44,7 @@ def _may_view_cases(user) -> bool:
     )
 
 
-def _case_conversation(case_id: int, user) -> int | None:  # noqa: ANN001
+def _case_conversation(case_id: int, user) -> int | None:
     """The case's conversation, if the user may see the case's site (chatwidget.sites.access)."""
     cases = queryset_for_staff(Case.objects.filter(pk=case_id), user)
     return cases.values_list("conversation_id", flat=True).first()
@@ -56,7 +56,7 @@ class PresenceMixin:
 
     presence_user: int | None = None
 
-    async def presence_start(self, user) -> None:  # noqa: ANN001
+    async def presence_start(self, user) -> None:
         if await database_sync_to_async(user.has_perm)("handover.change_case"):
             self.presence_user = user.pk
             await self.presence_mark(True)
@@ -94,7 +94,7 @@ class StaffCaseConsumer(PresenceMixin, AsyncWebsocketConsumer):
             )
         await self.presence_mark(False)
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:  # noqa: ANN001
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         # staff act through the case page's forms; a small frame is the presence heartbeat
         if text_data and len(text_data) < 100:
             await self.presence_mark(True)
@@ -150,7 +150,7 @@ class StaffConsumer(PresenceMixin, AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(STAFF_ALL_GROUP, self.channel_name)
         await self.presence_mark(False)
 
-    async def receive(self, text_data=None, bytes_data=None) -> None:  # noqa: ANN001
+    async def receive(self, text_data=None, bytes_data=None) -> None:
         if text_data and len(text_data) < 100:
             await self.presence_mark(True)  # the page's heartbeat
 

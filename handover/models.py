@@ -66,7 +66,7 @@ class Case(models.Model):
 
 
 class RevealManager(models.Manager):
-    def get_queryset(self):  # noqa: ANN201
+    def get_queryset(self):
         return super().get_queryset().filter(action=AuditEvent.Action.REVEAL)
 
 

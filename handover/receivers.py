@@ -17,7 +17,7 @@ def case_copies_clear(
     *,
     conversation_ids: list[int],
     now,
-    delete_cases: bool,  # noqa: ANN001
+    delete_cases: bool,
     **kwargs,
 ) -> dict[str, int]:
     cases = Case.objects.filter(conversation_id__in=conversation_ids)

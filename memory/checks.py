@@ -5,7 +5,7 @@ from memory.tokens import check_encoding_available
 
 
 @register()
-def tiktoken_encoding_check(app_configs, **kwargs):  # noqa: ANN001, ARG001
+def tiktoken_encoding_check(app_configs, **kwargs):
     try:
         check_encoding_available()
     except ImproperlyConfigured as exc:

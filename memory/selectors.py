@@ -107,7 +107,7 @@ def conversations_live(*, now=None, queryset: QuerySet | None = None) -> QuerySe
 
 def transcript_copy_is_expired(
     *, site_id: int, conversation_id: int | None, ended_at, purged_at, now=None
-) -> bool:  # noqa: ANN001
+) -> bool:
     """True when a copy of a transcript kept elsewhere (a handover case's core, contact
     details and link) may no longer be shown: it was purged, the run-off after `ended_at`
     (None: not ended) is over, or the conversation itself has expired or is gone."""

@@ -253,7 +253,7 @@ def _profile_after_turn(conversation_id: int, seq: int) -> None:
 def conversation_hold_set(
     *,
     conversation_id: int,
-    open: bool,  # noqa: A002 - the case is open
+    open: bool,  # the case is open
     resolved_at: datetime | None = None,
 ) -> None:
     """Record what the conversation's cases mean for its transcript (handover calls this on

@@ -22,7 +22,7 @@ from memory.condense.service import CondenseBusy, core_condense
     reject_on_worker_lost=True,
     ignore_result=True,
 )
-def condense_conversation(self, conversation_id: int) -> int:  # noqa: ANN001
+def condense_conversation(self, conversation_id: int) -> int:
     """Condense the turns that left the verbatim window. Safe to run twice (a core that
     already covers them makes it a no-op); retried with backoff while the model fails or
     another run holds the conversation's lock; the last attempt falls back to the

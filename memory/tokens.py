@@ -28,7 +28,7 @@ def get_encoding(name: str = DEFAULT_ENCODING) -> tiktoken.Encoding:
     os.environ.setdefault("TIKTOKEN_CACHE_DIR", settings.TIKTOKEN_CACHE_DIR)
     try:
         return tiktoken.get_encoding(name)
-    except Exception as exc:  # network or file problems: say what to do
+    except Exception as exc:  # noqa: BLE001 - network or file problems: say what to do
         raise ImproperlyConfigured(
             f"tiktoken could not load the {name!r} encoding. Set TIKTOKEN_CACHE_DIR to a folder "
             f"holding it (currently {os.environ.get('TIKTOKEN_CACHE_DIR')!r}); see README.md "

@@ -13,7 +13,7 @@ def verbatim_minimum(*, min_exchanges: int) -> int:
     return 2 * min_exchanges
 
 
-def verbatim_window(site) -> int:  # noqa: ANN001
+def verbatim_window(site) -> int:
     """`window_turns` for a site."""
     return window_turns(
         window=site.verbatim_window_turns, min_exchanges=site.verbatim_min_exchanges

@@ -119,7 +119,11 @@ class Client:
 
 
 @pytest.fixture
-def connect():
+async def connect():
+    """Open widget sockets against the real ASGI application. At the end of the test every
+    socket is closed and what its background tasks started (answers, handovers, their
+    database work) has finished: nothing a test left running may hold the database thread
+    when the next test connects."""
     from channels.testing import WebsocketCommunicator
 
     from chatwidget.asgi import application
@@ -137,10 +141,33 @@ def connect():
         return c
 
     yield _connect
-    # Database work that the sockets' background tasks handed to the pool (an answer, its
-    # trace) ends before the test's flush: a flush racing it deadlocks in PostgreSQL.
+    await sockets_settle(opened)
+
+
+async def sockets_settle(opened: list) -> None:
+    """Close the test's sockets, let the tasks they spawned end (cancel what is still running
+    after a while), then wait until the database thread is free."""
+    import asyncio
+    import contextlib
+
+    from channels.db import database_sync_to_async
+
     from chatwidget.platform import db
 
+    for c in opened:
+        with contextlib.suppress(Exception):
+            await c.c.disconnect(timeout=2)
+    current = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    if pending:
+        _done, late = await asyncio.wait(pending, timeout=10)
+        for task in late:
+            task.cancel()
+        if late:
+            await asyncio.wait(late, timeout=2)
+    await database_sync_to_async(lambda: None)()  # queued after whatever they handed over
+    # Database work that the sockets' background tasks handed to the pool (an answer, its
+    # trace) ends before the test's flush: a flush racing it deadlocks in PostgreSQL.
     if db._pool is not None:
         db._pool.shutdown(wait=True)
         db._pool = None
@@ -160,5 +187,5 @@ def pytest_sessionfinish(session, exitstatus):
         base = url.rsplit("/", 1)[0] + "/postgres"
         with psycopg.connect(base, autocommit=True, connect_timeout=3) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    except Exception:  # noqa: BLE001 - best effort clean-up, never fails the run
+    except Exception:  # best effort clean-up, never fails the run
         pass

@@ -11,16 +11,13 @@ from enum import StrEnum
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 
 from chatwidget.assistant.context import BuiltContext, context_build, context_trace_save
-from chatwidget.assistant.demo import demo_reply
-from chatwidget.assistant.streaming import DeltaCoalescer
-from chatwidget.assistant.tools_loop import demo_lookup_lines, reply_events
-from chatwidget.platform import cache_keys, llm
+from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
+from chatwidget.platform import cache_keys
 from chatwidget.platform.db import db_async
-from chatwidget.platform.frames import ErrorCode, Frame, delta_frame, error_frame
+from chatwidget.platform.frames import ErrorCode, Frame, error_frame
 from handover.models import Case
 from handover.services import handover_request
 from memory.models import Turn, TurnRole
@@ -175,7 +172,7 @@ async def _lease_keep(key: str, owner: str) -> None:
         await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 3)
         try:
             renewed = _lease_renew(key, owner)  # one cache round trip, no thread hop
-        except Exception as exc:  # the cache away: the answer goes on; the lease may lapse
+        except Exception as exc:  # noqa: BLE001 - the cache away: the answer goes on; the lease may lapse
             log.warning("answer lease not renewed", extra={"error": type(exc).__name__})
             continue
         if not renewed:
@@ -229,7 +226,7 @@ async def answer_generate(
     except asyncio.CancelledError:
         try:
             _lease_release(key, owner)  # one cache round trip: the hand-over
-        except Exception as exc:  # the cache away: the lease lapses in seconds anyway
+        except Exception as exc:  # noqa: BLE001 - the cache away: the lease lapses in seconds anyway
             log.info("answer lease not released", extra={"error": type(exc).__name__})
         raise
     finally:
@@ -247,64 +244,41 @@ async def _answer_stream(
     language: str,
     owner: str,
 ) -> AnswerResult:
-    parts: list[str] = []
-    handover_reason: str | None = None
     started = timezone.now()
     if settings.DEMO_MODE:
-        lookup = await demo_lookup_lines(
-            built=built, conversation_id=conversation_id, request_seq=request_seq, language=language
-        )
-        text = demo_reply(
-            sections=built.sections,
-            verbatim_turns=len(built.trace.verbatim_seqs),
-            covered_turns=built.trace.core_covers_through,
-            core_version=built.trace.core_version,
-            budget=built.trace.budget,
-            reserve=built.trace.reserve,
-            language=language,
-            extra_lines=[*lookup, *built.knowledge_lines],
-        )
-        for line in text.splitlines(keepends=True):
-            parts.append(line)
-            await send(delta_frame(seq=seq, text=line))
-            await asyncio.sleep(0)
-    else:
-        # the first delta at once, then at most one frame per WS_DELTA_INTERVAL_MS
-        out = DeltaCoalescer(
+        streamed = await demo_stream(
+            built=built,
+            conversation_id=conversation_id,
+            request_seq=request_seq,
             send=send,
-            frame=lambda text: delta_frame(seq=seq, text=text),
-            interval=settings.WS_DELTA_INTERVAL_MS / 1000,
+            seq=seq,
+            language=language,
         )
-        try:
-            async for event in reply_events(  # the model, and the shop actions it calls
-                built=built,
-                conversation_id=conversation_id,
-                request_seq=request_seq,
-                language=language,
-            ):
-                if isinstance(event, llm.Delta):
-                    parts.append(event.text)
-                    await out.add(event.text)
-                elif event.name == "request_handover":
-                    handover_reason = str(event.arguments.get("reason", ""))[:500]
-        except llm.ModelUnavailable:
-            await out.close()  # what arrived before the failure, as before coalescing
-            _trace_outcome(built, started, answered=False)
-            await db_async(_finish)(conversation_id, request_seq, seq, "", owner, built=built)
-            await send(
-                error_frame(
-                    code=ErrorCode.MODEL_UNAVAILABLE,
-                    message=_model_unavailable_text(language),
-                    client_id=client_id,
-                )
+    else:
+        streamed = await model_stream(
+            built=built,
+            conversation_id=conversation_id,
+            request_seq=request_seq,
+            send=send,
+            seq=seq,
+            language=language,
+        )
+    if streamed is None:  # the model failed: the visitor is told, the trace says so
+        _trace_outcome(built, started, answered=False)
+        await db_async(_finish)(conversation_id, request_seq, seq, "", owner, built=built)
+        await send(
+            error_frame(
+                code=ErrorCode.MODEL_UNAVAILABLE,
+                message=model_unavailable_text(language),
+                client_id=client_id,
             )
-            return AnswerResult.FAILED
-        await out.close()
+        )
+        return AnswerResult.FAILED
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
-    _trace_outcome(built, started, answered=bool(parts))
+    _trace_outcome(built, started, answered=bool(streamed.parts))
     await db_async(_finish)(
-        conversation_id, request_seq, seq, "".join(parts).strip(), owner, built=built
+        conversation_id, request_seq, seq, "".join(streamed.parts).strip(), owner, built=built
     )
     log.info(
         "answer stored",
@@ -314,9 +288,11 @@ async def _answer_stream(
             "ms": int((timezone.now() - started).total_seconds() * 1000),
         },
     )
-    if handover_reason is not None:
+    if streamed.handover_reason is not None:
         await db_async(handover_request)(
-            conversation_id=conversation_id, trigger=Case.Trigger.MODEL, reason=handover_reason
+            conversation_id=conversation_id,
+            trigger=Case.Trigger.MODEL,
+            reason=streamed.handover_reason,
         )
     return AnswerResult.STORED
 
@@ -326,14 +302,6 @@ def _trace_outcome(built: BuiltContext, started, *, answered: bool) -> None:
     stored by _finish in the same INSERT, so no extra query."""
     built.trace.latency_ms = int((timezone.now() - started).total_seconds() * 1000)
     built.trace.answered = answered
-
-
-def _model_unavailable_text(language: str) -> str:
-    with translation.override(language):
-        return gettext(
-            "The assistant is not available right now. Your message is saved; "
-            "please try again in a moment or ask for a person."
-        )
 
 
 async def answer_recover(

@@ -38,7 +38,7 @@ from chatwidget.platform.db import relaxed_durability
 from chatwidget.shop.knowledge.window import KnowledgeSection, knowledge_demo_lines
 from chatwidget.shop.models.knowledge import KnowledgeTrace
 from chatwidget.sites.models import Site
-from memory.models import ContextTrace, Conversation, Turn
+from memory.models import ContextTrace, Conversation, Core, Turn
 from memory.window import verbatim_minimum
 
 log = logging.getLogger(__name__)
@@ -114,12 +114,8 @@ def context_build(
     left_out: list[dict] = []
     core = core_current(conv)
     min_turns = verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)
-    turns = turns_fetch(
-        conv,
-        covered=core.covers_through_seq if core else 0,
-        request_seq=request_seq,
-        min_turns=min_turns,
-    )
+    covered = core.covers_through_seq if core else 0
+    turns = turns_fetch(conv, covered=covered, request_seq=request_seq, min_turns=min_turns)
     fixed = fixed_sections(conv, model=model, left_out=left_out)
     room = site.context_budget - site.answer_reserve - fixed.total
     request_text, t_request = request_fit(
@@ -127,15 +123,9 @@ def context_build(
     )
     room -= t_request
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
+    needed = (core.token_count if core else 0) + sum(t.token_count for t in turns.rows[:min_turns])
     knowledge = knowledge_section(
-        site=site,
-        model=model,
-        message=request_text,
-        core=core,
-        rows=turns.rows,
-        room=room
-        - (core.token_count if core else 0)
-        - sum(t.token_count for t in turns.rows[:min_turns]),
+        site=site, model=model, message=request_text, core=core, rows=turns.rows, room=room - needed
     )
     room -= knowledge.tokens
     left_out.extend(knowledge.left_out)
@@ -150,12 +140,8 @@ def context_build(
         left_out=left_out,
     )
     core, chosen = verbatim.core, verbatim.chosen
-    core_text, t_core = core_section(
-        core,
-        room=room - sum(t.token_count for t in chosen),
-        model=model,
-        left_out=left_out,
-    )
+    room_core = room - sum(t.token_count for t in chosen)
+    core_text, t_core = core_section(core, room=room_core, model=model, left_out=left_out)
     chosen.reverse()
     messages = _messages(
         site,
@@ -176,25 +162,64 @@ def context_build(
         "verbatim": sum(t.token_count for t in chosen),
         "request": t_request,
     }
-    trace = ContextTrace(
+    trace = _trace(
+        conv,
+        request_seq=request_seq,
+        model=model,
+        sections=sections,
+        verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if turns.request else []),
+        core=core if core_text else None,
+        left_out=left_out,
+        inline=verbatim.inline,
+    )
+    built = _built(conv, messages, trace, sections, knowledge, tools=fixed.actions.tools)
+    if trace_save:
+        context_trace_save(built=built)
+    return built
+
+
+def _trace(
+    conv: Conversation,
+    *,
+    request_seq: int,
+    model: str,
+    sections: dict[str, int],
+    verbatim_seqs: list[int],
+    core: Core | None,
+    left_out: list[dict],
+    inline: bool,
+) -> ContextTrace:
+    """What this call was sent, in ids and counts (never text). `core`: the one sent."""
+    return ContextTrace(
         conversation=conv,
         request_seq=request_seq,
         mode="demo" if settings.DEMO_MODE else "model",
         model_name=model,
-        budget=site.context_budget,
-        reserve=site.answer_reserve,
+        budget=conv.site.context_budget,
+        reserve=conv.site.answer_reserve,
         sections=sections,
         total_tokens=sum(sections.values()),
-        verbatim_seqs=[t.seq for t in chosen] + ([request_seq] if turns.request else []),
-        core_version=core.version if core_text else 0,
-        core_covers_through=core.covers_through_seq if core_text else 0,
+        verbatim_seqs=verbatim_seqs,
+        core_version=core.version if core else 0,
+        core_covers_through=core.covers_through_seq if core else 0,
         left_out=left_out,
-        inline_condensed=verbatim.inline,
+        inline_condensed=inline,
     )
-    built = BuiltContext(
+
+
+def _built(
+    conv: Conversation,
+    messages: list[dict],
+    trace: ContextTrace,
+    sections: dict[str, int],
+    knowledge: KnowledgeSection,
+    *,
+    tools: list[dict],
+) -> BuiltContext:
+    return BuiltContext(
         messages=messages,
         trace=trace,
-        model=model,
+        model=trace.model_name,
         sections=sections,
         knowledge_lines=(
             knowledge_demo_lines(knowledge, language=conv.language)
@@ -206,12 +231,9 @@ def context_build(
             if knowledge.retrieved
             else None
         ),
-        tools=fixed.actions.tools,
-        site_id=site.pk,
+        tools=tools,
+        site_id=conv.site_id,
     )
-    if trace_save:
-        context_trace_save(built=built)
-    return built
 
 
 def context_trace_save(*, built: BuiltContext) -> None:

@@ -247,7 +247,7 @@ def _condense_inline(conv: Conversation, *, through: int) -> Core | None:
     log.info("inline condensation", extra={"conversation": conv.pk, "through": through})
     try:
         return core_refresh_inline(conversation_id=conv.pk, through_seq=through)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a failed condensation must not silence the bot
         log.error(
             "inline condensation failed",
             extra={"conversation": conv.pk, "error": type(exc).__name__},

@@ -47,7 +47,7 @@ async def reply_events(
     *,
     built,
     conversation_id: int,
-    request_seq: int,  # noqa: ANN001
+    request_seq: int,
     language: str,
 ) -> AsyncIterator[llm.Delta | llm.ToolCall]:
     """The answer's events over one or more model requests (see the module docstring)."""
@@ -151,7 +151,7 @@ def _request_text(conversation_id: int, request_seq: int) -> str:
     )
 
 
-def _flat(data) -> str:  # noqa: ANN001
+def _flat(data) -> str:
     if isinstance(data, dict):
         return "; ".join(f"{k.replace('_', ' ')}: {_flat(v)}" for k, v in data.items())
     if isinstance(data, list):
@@ -163,7 +163,7 @@ async def demo_lookup_lines(
     *,
     built,
     conversation_id: int,
-    request_seq: int,  # noqa: ANN001
+    request_seq: int,
     language: str,
 ) -> list[str]:
     """Demo mode: make the lookup the message asks for and show its result (no lines when

@@ -43,7 +43,7 @@ class GoliveRunAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
     def get_urls(self) -> list:

@@ -21,7 +21,7 @@ from memory.retention import conversation_cache_clear
 _ROLE_FIELD = {"visitor": "visitor_turns", "assistant": "assistant_turns"}
 
 
-def _day(at) -> object:  # noqa: ANN001
+def _day(at) -> object:
     return timezone.localdate(at)
 
 

@@ -113,7 +113,7 @@ def core_condense_now(*, conversation_id: int) -> tuple[Core | None, str]:
     return core_latest(conversation_id=conversation_id), problem
 
 
-def _text_fields(model) -> list[models.Field]:  # noqa: ANN001
+def _text_fields(model) -> list[models.Field]:
     return [
         f
         for f in model._meta.concrete_fields

@@ -133,7 +133,7 @@ class Probe:
 
     # --- reading and judging ------------------------------------------------------------------
 
-    async def read(self, fn, **kwargs):  # noqa: ANN001, ANN201
+    async def read(self, fn, **kwargs):
         return await database_sync_to_async(fn)(**kwargs)
 
     async def request_of(self, conversation_id: int, seq: int | None) -> tuple[str, object]:

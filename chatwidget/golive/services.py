@@ -66,7 +66,7 @@ def golive_run_create(
     *,
     site: Site,
     requested_by=None,
-    source: str = "command",  # noqa: ANN001
+    source: str = "command",
     grader_model: str = "",
 ) -> GoliveRun:
     reason = golive_refusal(site=site)
@@ -92,7 +92,7 @@ def golive_run_create(
     )
 
 
-def golive_run_start(*, site: Site, requested_by) -> GoliveRun:  # noqa: ANN001
+def golive_run_start(*, site: Site, requested_by) -> GoliveRun:
     """The admin button: create the run and hand it to a worker once it is committed."""
     with transaction.atomic():
         run = golive_run_create(site=site, requested_by=requested_by, source="admin")
@@ -122,7 +122,7 @@ async def _execute(
     run: GoliveRun,
     *,
     application,
-    only: list[str] | None,  # noqa: ANN001
+    only: list[str] | None,
     progress: Progress | None,
     quiet_s: float,
     answer_timeout_s: float,
@@ -169,7 +169,7 @@ def golive_run_execute(
     *,
     run_id: int,
     application,
-    only: list[str] | None = None,  # noqa: ANN001
+    only: list[str] | None = None,
     progress: Progress | None = None,
     quiet_s: float = 3.0,
     answer_timeout_s: float | None = None,

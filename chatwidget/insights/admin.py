@@ -122,23 +122,23 @@ def _csv_text(value: str) -> str:
 
 @admin.register(Dashboard)
 class DashboardAdmin(admin.ModelAdmin):
-    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
         return request.user.has_perm("insights.view_dashboard")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
     def get_urls(self) -> list:
         csv_view = self.admin_site.admin_view(self.csv_view)
         return [path("csv/", csv_view, name="insights_dashboard_csv"), *super().get_urls()]
 
-    def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:  # noqa: ANN001
+    def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         sites, site_ids, chosen, start, end, period = _filter(request)

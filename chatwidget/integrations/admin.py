@@ -34,7 +34,7 @@ class WebhookAdmin(admin.ModelAdmin):
     def event_list(self, obj: Webhook) -> str:
         return ", ".join(obj.events or [])
 
-    def save_model(self, request: HttpRequest, obj: Webhook, form, change: bool) -> None:  # noqa: ANN001
+    def save_model(self, request: HttpRequest, obj: Webhook, form, change: bool) -> None:
         super().save_model(request, obj, form, change)
         webhook_hint_clear(site_id=obj.site_id)
         if change and "site" in form.changed_data and form.initial.get("site"):
@@ -44,7 +44,7 @@ class WebhookAdmin(admin.ModelAdmin):
         super().delete_model(request, obj)
         webhook_hint_clear(site_id=obj.site_id)
 
-    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:
         site_ids = set(queryset.values_list("site_id", flat=True))
         super().delete_queryset(request, queryset)
         for site_id in site_ids:
@@ -83,5 +83,5 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False

@@ -62,7 +62,7 @@ def webhook_signature_verify(
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: ANN001, ANN201, PLR0913
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         return None
 
 

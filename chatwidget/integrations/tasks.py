@@ -12,7 +12,7 @@ from chatwidget.integrations.emit import WEBHOOK_DELIVER_TASK
 def retry_countdown(retries: int) -> float:
     """Exponential backoff with a little jitter: base, 2x base, 4x base ... capped."""
     base = settings.WEBHOOK_RETRY_BASE_SECONDS * (2**retries)
-    return min(base, settings.WEBHOOK_RETRY_MAX_SECONDS) * random.uniform(1.0, 1.25)  # noqa: S311
+    return min(base, settings.WEBHOOK_RETRY_MAX_SECONDS) * random.uniform(1.0, 1.25)
 
 
 @shared_task(name=WEBHOOK_DELIVER_TASK, bind=True, max_retries=None, ignore_result=True)

@@ -55,7 +55,7 @@ def visitor_presence_mark(
             )
         else:
             cache.delete(cache_keys.visitor_presence(conversation_id))
-    except Exception as exc:  # the cache is away: the socket goes on
+    except Exception as exc:  # noqa: BLE001 - the cache is away: the socket goes on
         log.warning("visitor presence not stored", extra={"error": type(exc).__name__})
 
 
@@ -71,7 +71,7 @@ async def visitor_group(
     *,
     action: str,
     group: str,
-    conversation_id: int,  # noqa: ANN001
+    conversation_id: int,
     channel: str,
     presence: bool = True,
 ) -> None:

@@ -38,7 +38,7 @@ def rate_limits_hit(*, hits: list[tuple[str, str]]) -> bool:
     caches one `rate_limit_hit` per key. Every key is counted, limited or not."""
     backend = caches["default"]
     if not isinstance(backend, RedisCache):
-        return any([rate_limit_hit(key=key, rate=rate) for key, rate in hits])  # noqa: C419 - count every key
+        return any([rate_limit_hit(key=key, rate=rate) for key, rate in hits])  # count every key
     now = time.time()
     pipe = backend.client.get_client(write=True).pipeline(transaction=False)
     limits = []

@@ -17,7 +17,7 @@ SITE_GROUP_PREFIX = "site:"
 OWNER_GROUP = "Owner"
 
 
-def staff_site_ids(user) -> frozenset[int] | None:  # noqa: ANN001
+def staff_site_ids(user) -> frozenset[int] | None:
     """The ids of the sites `user` may see, or None for every site."""
     if user is None or not user.is_authenticated:
         return frozenset()
@@ -32,7 +32,7 @@ def staff_site_ids(user) -> frozenset[int] | None:  # noqa: ANN001
     return frozenset(Site.objects.filter(key__in=keys).values_list("pk", flat=True))
 
 
-def queryset_for_staff(queryset: QuerySet, user, *, site_field: str = "site_id") -> QuerySet:  # noqa: ANN001
+def queryset_for_staff(queryset: QuerySet, user, *, site_field: str = "site_id") -> QuerySet:
     """`queryset` narrowed to the sites `user` may see."""
     ids = staff_site_ids(user)
     return queryset if ids is None else queryset.filter(**{f"{site_field}__in": ids})

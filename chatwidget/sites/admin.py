@@ -83,6 +83,6 @@ class SiteAdmin(admin.ModelAdmin):
         base = request.build_absolute_uri("/") if request else "/"
         return format_html("<code>{}</code>", embed_snippet(site=obj, base_url=base))
 
-    def get_form(self, request, obj=None, **kwargs):  # noqa: ANN001, ANN201
+    def get_form(self, request, obj=None, **kwargs):
         self._request = request
         return super().get_form(request, obj, **kwargs)

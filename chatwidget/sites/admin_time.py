@@ -15,7 +15,7 @@ from chatwidget.sites.selectors import sites_time_zone
 
 
 class AdminTimeZoneMiddleware:
-    def __init__(self, get_response) -> None:  # noqa: ANN001
+    def __init__(self, get_response) -> None:
         self.get_response = get_response
         self._prefix: str | None = None
 

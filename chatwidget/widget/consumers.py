@@ -1,17 +1,14 @@
-"""The visitor's websocket: the protocol in DESIGN.md. Thin: parse (chatwidget.widget.protocol), call
-one service, send what it returns."""
+"""The visitor's websocket: the protocol in DESIGN.md. Thin: each frame handler calls one
+service and sends what it returns. The connection's life (admission, origin, parsing,
+outages, reconnect closes) is chatwidget.widget.socket's; group membership and the
+socket's background tasks are chatwidget.widget.membership's."""
 
 import asyncio
-import json
 import logging
 
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.db import Error as DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
-from redis.exceptions import RedisError
 
 from chatwidget.assistant.answers import answer_generate, answer_recover
 from chatwidget.assistant.turns import (
@@ -25,11 +22,10 @@ from chatwidget.assistant.turns import (
 from chatwidget.platform import frames
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
-from chatwidget.sites.selectors import origin_allowed, site_info_by_key
 from chatwidget.widget import protocol
-from chatwidget.widget.limits import CLOSE_TOO_MANY, SocketGuard
 from chatwidget.widget.membership import ConversationMembership
 from chatwidget.widget.protocol import ProtocolError
+from chatwidget.widget.socket import RATE_LIMITED_TEXT, UNAVAILABLE_TEXT, VisitorSocket
 from handover.models import Case
 from handover.services import handover_request
 from handover.services.ratings import rating_give, rating_state
@@ -40,14 +36,6 @@ from memory.models import ConversationState
 
 log = logging.getLogger(__name__)
 
-# Close code meaning "this process cannot serve you now: reconnect and resume" (shutdown,
-# Redis or the database away). 1012/1013 would say so, but servers may only send 1000 and
-# 3000-4999 (RFC 6455, 7.4.2), so it is an application code.
-CLOSE_RECONNECT = 4503
-UNAVAILABLE_TEXT = _("The chat is briefly unavailable. Please try again in a moment.")
-RATE_LIMITED_TEXT = _("Too many messages. Please wait a moment.")
-TOO_MANY_TEXT = _("Too many chats are open from your network. Close one and try again.")
-
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
     conv = memory_selectors.conversation_get_by_token(site_id=site_id, token=token)
@@ -57,75 +45,18 @@ def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
     return conv, [memory_selectors.turn_public(t) for t in turns]
 
 
-class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
-    site = None
+class ChatConsumer(ConversationMembership, VisitorSocket):
     conversation_id: int | None = None
     token: str | None = None
     profile_id: int | None = None  # the recognition profile of this visit (after consent)
-    greeted = False
-    renewer: asyncio.Task | None = None
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
         self.answer_lock = asyncio.Lock()
-        client = self.scope.get("client") or ("?", 0)  # from trusted proxies only
-        self.address = str(client[0])
-        self.guard = SocketGuard(
-            address=self.address,
-            close=self.close,
-            greeted=lambda: self.greeted,
-            busy=self._answer_running,
-        )
-        if not self.guard.admit():  # before any database work
-            await self.accept()
-            await self._error(ProtocolError(ErrorCode.TOO_MANY_CONNECTIONS, TOO_MANY_TEXT))
-            await self.close(code=CLOSE_TOO_MANY)
-            return
-        key = self.scope["url_route"]["kwargs"]["site_key"]
-        try:
-            self.site = await db_async(site_info_by_key)(key=key)
-        except DatabaseError as exc:
-            log.warning(
-                "database unavailable", extra={"at": "connect", "error": type(exc).__name__}
-            )
-            await self.accept()
-            await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT))
-            await self.close(code=CLOSE_RECONNECT)
-            return
-        headers = dict(self.scope.get("headers", []))
-        origin = headers.get(b"origin", b"").decode("latin-1") or None
-        await self.accept()
-        if self.site is None:
-            await self._error(
-                ProtocolError(
-                    ErrorCode.UNKNOWN_SITE, _("This chat is not configured for this site.")
-                )
-            )
-            await self.close(code=4404)
-            return
-        if not origin_allowed(info=self.site, origin=origin):
-            log.info("origin refused", extra={"site": self.site.id})
-            await self._error(
-                ProtocolError(ErrorCode.FORBIDDEN_ORIGIN, _("This page may not use this chat."))
-            )
-            await self.close(code=4403)
-            return
-        self.language = self.site.language
-
-    async def dispatch(self, message: dict) -> None:
-        """Channels' dispatch, without its `aclose_old_connections()` before every handler: a
-        thread hop per incoming frame and per channel-layer event, on the one thread-sensitive
-        thread, to tidy connections this consumer never uses there. Every database call here
-        goes through `db_async`, whose thread closes stale connections before and after
-        (channels.db.DatabaseSyncToAsync)."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        await super().connect()
 
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "guard", None) is not None:
-            self.guard.release()
+        await super().disconnect(code)
         # An answer being streamed is not cancelled: it is stored and published to the
         # conversation's group, so a visitor who changed pages gets it on the next one.
         if self.renewer is not None:
@@ -133,91 +64,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
         if self.conversation_id is not None:
             await self._group("discard", self.conversation_id)
 
-    async def __call__(self, scope, receive, send) -> None:
-        """Two ways this socket ends without the visitor closing it, both with a clean close
-        (CLOSE_RECONNECT) after which the widget reconnects, to any process, and resumes
-        from its last seq: the channel layer's receive fails (Redis restarted or away), or
-        Daphne stops (SIGTERM cancels every consumer)."""
-        try:
-            await super().__call__(scope, receive, send)
-        except RedisError as exc:
-            log.warning(
-                "channel layer unavailable", extra={"at": "receive", "error": type(exc).__name__}
-            )
-            await self._close_for_reconnect(grace=0)
-        except asyncio.CancelledError:
-            await self._close_for_reconnect(grace=settings.WS_SHUTDOWN_GRACE_SECONDS)
-            raise
-
-    async def _close_for_reconnect(self, *, grace: float) -> None:
-        if self.renewer is not None:
-            self.renewer.cancel()
-        running = [t for t in getattr(self, "tasks", ()) if t is not self.renewer]
-        if running and grace:  # let an answer being streamed finish, within the grace
-            await asyncio.wait(running, timeout=grace)
-        for task in running:  # an unfinished answer hands its turn over (lease released)
-            task.cancel()
-        if running:
-            await asyncio.wait(running, timeout=1)
-        try:
-            # (Database threads never wait on this loop: chatwidget.platform.events hands events over
-            # without blocking, so a stopping loop cannot hang the process.)
-            await self.close(code=CLOSE_RECONNECT)
-        except Exception as exc:  # the socket or the database may already be gone
-            log.info("close for reconnect incomplete", extra={"error": type(exc).__name__})
-
     # --- frames from the widget -----------------------------------------------------------
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.site is None:
-            return
-        if not self.guard.frame():  # every frame type counts, before any parsing
-            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT))
-            return
-        envelope = protocol.envelope_parse(
-            text_data, max_bytes=settings.WS_MAX_FRAME_BYTES, greeted=self.greeted
-        )
-        if isinstance(envelope, ProtocolError):
-            await self._error(envelope)
-            return
-        with translation.override(self.language):
-            frame = protocol.frame_parse(envelope, max_length=self.site.max_length)
-            if isinstance(frame, ProtocolError):
-                await self._error(frame)
-                return
-            try:
-                await self._dispatch(frame)
-            except DatabaseError as exc:
-                # Each service call is one transaction: nothing was half-written, and a retry
-                # with the same client id is idempotent.
-                log.warning(
-                    "database unavailable",
-                    extra={"at": envelope.type.value, "error": type(exc).__name__},
-                )
-                await self._error(
-                    ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, envelope.client_id)
-                )
-                if not self.greeted:
-                    # the widget says hello only on open: a clean close makes it reconnect
-                    # (with backoff) and say hello again, instead of a socket stuck un-greeted
-                    await self.close(code=CLOSE_RECONNECT)
-
-    async def _dispatch(self, frame: protocol.Inbound) -> None:
-        match frame:
-            case protocol.Hello():
-                await self.on_hello(frame)
-            case protocol.Message():
-                await self.on_message(frame)
-            case protocol.HandoverRequest():
-                await self.on_handover(frame)
-            case protocol.Forget():
-                await self.on_forget()
-            case protocol.Consent():
-                await self.on_consent(frame)
-            case protocol.ProfileRequest():
-                await self.on_profile()
-            case protocol.Rate():
-                await self.on_rate(frame)
 
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
@@ -304,7 +151,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
             )
         )
 
-    async def on_forget(self) -> None:
+    async def on_forget(self, frame: protocol.Forget) -> None:
         if self.conversation_id is not None:
             await db_async(conversation_erase_by_visitor)(conversation_id=self.conversation_id)
         else:
@@ -330,7 +177,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
             )
         )
 
-    async def on_profile(self) -> None:
+    async def on_profile(self, frame: protocol.ProfileRequest) -> None:
         fields = await db_async(profiles.profile_fields_for_visitor)(
             site_id=self.site.id, profile_id=self.profile_id, conversation_id=self.conversation_id
         )
@@ -364,7 +211,7 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
             self.token = None
             await self.close()
 
-    # --- helpers ----------------------------------------------------------------------------
+    # --- answers ------------------------------------------------------------------------------
 
     async def _answer(
         self, conversation_id: int, seq: int, client_id: str, turn: VisitorTurn
@@ -397,11 +244,3 @@ class ChatConsumer(ConversationMembership, AsyncWebsocketConsumer):
             log.warning(
                 "database unavailable", extra={"at": "recover", "error": type(exc).__name__}
             )
-
-    async def _send(self, frame: dict) -> None:
-        await self.send(text_data=json.dumps(frame, ensure_ascii=False))
-
-    async def _error(self, error: ProtocolError) -> None:
-        await self._send(
-            frames.error_frame(code=error.code, message=error.message, client_id=error.client_id)
-        )

@@ -93,7 +93,7 @@ def _fresh_core(conversation_id: int) -> Core | None:
     job), else the latest one stored. Never fails the handover."""
     try:
         core = core_refresh_inline(conversation_id=conversation_id)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a failed refresh never fails the handover: the stored core is used
         log.warning(
             "inline core refresh failed",
             extra={"conversation": conversation_id, "error": type(exc).__name__},

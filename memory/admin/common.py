@@ -9,7 +9,7 @@ REVEAL_PERMISSION = "handover.reveal_plaintext"
 APPROVE_PERMISSION = "memory.approve_profilefact"
 
 
-def fragment(name: str, **context) -> SafeString:  # noqa: ANN003
+def fragment(name: str, **context) -> SafeString:
     """A piece of an admin page rendered from templates/admin/memory/fragments/<name>.html
     (the templates escape every value)."""
     return render_to_string(f"admin/memory/fragments/{name}.html", context)

@@ -39,13 +39,13 @@ class _ReadOnlyInline(admin.TabularInline):
     can_delete = False
     show_change_link = False
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 
@@ -98,7 +98,7 @@ class ContextTraceInline(_ReadOnlyInline):
     readonly_fields = fields
     ordering = ("-request_seq", "-id")
 
-    def get_queryset(self, request: HttpRequest):  # noqa: ANN201
+    def get_queryset(self, request: HttpRequest):
         qs = super().get_queryset(request)
         object_id = _current_object_id(request)
         if object_id is None:
@@ -190,7 +190,7 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     )
     inlines = [CoreInline, ContextTraceInline]
 
-    def get_queryset(self, request: HttpRequest):  # noqa: ANN201
+    def get_queryset(self, request: HttpRequest):
         turns = (
             Turn.objects.filter(conversation=OuterRef("pk"))
             .order_by()
@@ -207,10 +207,10 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # erasure is the audited `erase` action
 
     def change_view(
@@ -219,7 +219,7 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
         object_id: str,
         form_url: str = "",
         extra_context: dict | None = None,
-    ):  # noqa: ANN201
+    ):
         """The heading says which conversation this is; a link leads to its handover case
         (by URL: memory does not import handover), whose page links back here."""
         conv = (

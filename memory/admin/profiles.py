@@ -39,10 +39,10 @@ class ProfileFactInline(admin.TabularInline):
     readonly_fields = fields
     ordering = ("field", "key")
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
     @admin.display(description=_("Value"))
@@ -72,7 +72,7 @@ class ProfileFactInline(admin.TabularInline):
             reject_url=reverse("admin:memory_profile_reject", args=[fact.profile_id, fact.pk]),
         )
 
-    def get_formset(self, request: HttpRequest, obj=None, **kwargs):  # noqa: ANN001, ANN003, ANN201
+    def get_formset(self, request: HttpRequest, obj=None, **kwargs):
         self._can_approve = request.user.has_perm(APPROVE_PERMISSION)
         self._can_reveal = request.user.has_perm(REVEAL_PERMISSION)
         return super().get_formset(request, obj, **kwargs)
@@ -101,7 +101,7 @@ class ProfileAdmin(admin.ModelAdmin):
     actions = ["approve_pending", "export_profiles", "erase_profiles"]
     rights_template = "admin/memory/profile_rights.html"
 
-    def get_queryset(self, request: HttpRequest):  # noqa: ANN201
+    def get_queryset(self, request: HttpRequest):
         qs = (
             super()
             .get_queryset(request)
@@ -117,10 +117,10 @@ class ProfileAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # erase instead: it takes the linked transcripts too, with a reason
 
     def has_approve_permission(self, request: HttpRequest) -> bool:
@@ -149,7 +149,7 @@ class ProfileAdmin(admin.ModelAdmin):
         return obj.pending_n
 
     @admin.display(description=_("expires"))
-    def expires(self, obj: Profile):  # noqa: ANN201
+    def expires(self, obj: Profile):
         return profiles.profile_expires_at(profile=obj)
 
     @admin.display(description=_("consent records"))
@@ -238,7 +238,7 @@ class ProfileAdmin(admin.ModelAdmin):
         description=_("Approve every proposed entry of the selected profiles"),
         permissions=["approve"],
     )
-    def approve_pending(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def approve_pending(self, request: HttpRequest, queryset) -> None:
         ids = list(
             ProfileFact.objects.filter(
                 profile__in=queryset, status=ProfileFact.Status.PROPOSED
@@ -255,7 +255,7 @@ class ProfileAdmin(admin.ModelAdmin):
         description=_("Export selected profiles (JSON, logged with a reason)"),
         permissions=["export"],
     )
-    def export_profiles(self, request: HttpRequest, queryset) -> HttpResponse:  # noqa: ANN001
+    def export_profiles(self, request: HttpRequest, queryset) -> HttpResponse:
         items = list(queryset)
         allow_plaintext = request.user.has_perm(REVEAL_PERMISSION)
         form = ExportForm(
@@ -286,7 +286,7 @@ class ProfileAdmin(admin.ModelAdmin):
         description=_("Erase selected profiles and their conversations (logged)"),
         permissions=["erase"],
     )
-    def erase_profiles(self, request: HttpRequest, queryset) -> HttpResponse:  # noqa: ANN001
+    def erase_profiles(self, request: HttpRequest, queryset) -> HttpResponse:
         items = list(queryset)
         form = EraseForm(request.POST if self._confirmed(request) else None)
         if form.is_bound and form.is_valid():
@@ -317,10 +317,10 @@ class ProfileAdmin(admin.ModelAdmin):
         items: list,
         form,
         *,
-        kind: str,  # noqa: ANN001
+        kind: str,
         post_to: str,
         **extra,
-    ) -> HttpResponse:  # noqa: ANN003
+    ) -> HttpResponse:
         titles = {
             "export": _("Export profiles"),
             "erase": _("Erase profiles"),

@@ -23,14 +23,14 @@ class RetentionPolicyAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # every site has its row: made on the list page when missing
 
-    def changelist_view(self, request: HttpRequest, extra_context=None):  # noqa: ANN001, ANN201
+    def changelist_view(self, request: HttpRequest, extra_context=None):
         retention_policies_ensure()
         return super().changelist_view(request, extra_context)
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def save_model(self, request: HttpRequest, obj: RetentionPolicy, form, change: bool) -> None:  # noqa: ANN001
+    def save_model(self, request: HttpRequest, obj: RetentionPolicy, form, change: bool) -> None:
         saved = retention_policy_update(
             site_id=obj.site_id,
             actor=request.user,
@@ -73,8 +73,8 @@ class AuditEventAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False

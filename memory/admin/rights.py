@@ -37,7 +37,7 @@ class ExportForm(ReasonForm):
         required=False,
     )
 
-    def __init__(self, *args, allow_plaintext: bool, **kwargs) -> None:  # noqa: ANN002, ANN003
+    def __init__(self, *args, allow_plaintext: bool, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         if not allow_plaintext:
             del self.fields["plaintext"]
@@ -60,7 +60,7 @@ class ConversationRightsMixin:
 
     rights_template = "admin/memory/conversation_rights.html"
 
-    def get_queryset(self, request: HttpRequest):  # noqa: ANN201
+    def get_queryset(self, request: HttpRequest):
         # a Staff user limited to sites lists, opens and exports only theirs
         return queryset_for_staff(
             conversations_live(queryset=super().get_queryset(request)), request.user
@@ -108,13 +108,13 @@ class ConversationRightsMixin:
     # -- list actions ---------------------------------------------------------------------------
 
     @admin.action(description=_("Export selected conversations (JSON, logged with a reason)"))
-    def export_conversations(self, request: HttpRequest, queryset) -> HttpResponse | None:  # noqa: ANN001
+    def export_conversations(self, request: HttpRequest, queryset) -> HttpResponse | None:
         if not request.user.has_perm(EXPORT_PERMISSION):
             raise PermissionDenied
         return self._export(request, list(queryset), post_to="action")
 
     @admin.action(description=_("Erase selected conversations now (logged with a reason)"))
-    def erase_conversations(self, request: HttpRequest, queryset) -> HttpResponse | None:  # noqa: ANN001
+    def erase_conversations(self, request: HttpRequest, queryset) -> HttpResponse | None:
         if not request.user.has_perm(ERASE_PERMISSION):
             raise PermissionDenied
         return self._erase(request, list(queryset), post_to="action")
@@ -183,7 +183,7 @@ class ConversationRightsMixin:
         convs: list,
         form,
         *,
-        kind: str,  # noqa: ANN001
+        kind: str,
         post_to: str,
     ) -> HttpResponse:
         opts = self.model._meta

@@ -77,7 +77,7 @@ def _enqueue(conversation_id: int) -> None:
             task.apply_async(args=[conversation_id], retry_policy=policy)
         else:  # services do not import tasks: send by name
             app.send_task(TASK_NAME, args=[conversation_id], retry_policy=policy)
-    except Exception as exc:  # the broker is down: the turn is committed, catch up later
+    except Exception as exc:  # noqa: BLE001 - the broker is down: the turn is committed, catch up later
         cache.delete(cache_keys.condense_queued(conversation_id))
         log.warning(
             "condensation not enqueued",

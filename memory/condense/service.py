@@ -56,7 +56,7 @@ class _Step:
     base_version: int = 0  # the core version this step was built on
 
 
-def _site_model(site) -> str:  # noqa: ANN001
+def _site_model(site) -> str:
     return site.model_name or settings.CHAT_MODEL
 
 
@@ -91,7 +91,7 @@ def _condense_step(
     conversation,
     site,
     previous: Core | None,
-    turns: list[Turn],  # noqa: ANN001
+    turns: list[Turn],
     use_model: bool,
     fallback: bool,
     inline: bool,
@@ -128,7 +128,7 @@ def _condense_step(
             through_seq=through,
             reference=reference,
         )
-    except Exception as exc:  # noqa: BLE001 - a verification error must not stop condensing
+    except Exception as exc:  # a verification error must not stop condensing
         if proposal is reference:
             raise
         log.error(

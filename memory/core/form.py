@@ -103,7 +103,7 @@ def core_empty() -> dict:
     }
 
 
-def text_clean(value) -> str:  # noqa: ANN001
+def text_clean(value) -> str:
     """One line of at most MAX_TEXT characters (None: empty)."""
     if value is None:
         return ""
@@ -112,14 +112,14 @@ def text_clean(value) -> str:  # noqa: ANN001
     return " ".join(value.split())[:MAX_TEXT]
 
 
-def _int(value) -> int:  # noqa: ANN001
+def _int(value) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
         return 0
 
 
-def core_coerce(data) -> dict:  # noqa: ANN001
+def core_coerce(data) -> dict:
     """Any input into the exact shape of the form (unknown keys dropped, types fixed)."""
     out = core_empty()
     if not isinstance(data, dict):

@@ -132,7 +132,7 @@ def _committed(entry: str, turns: list[dict]) -> list[dict]:
     return out
 
 
-def _entry_text(section: str, entry) -> str:  # noqa: ANN001
+def _entry_text(section: str, entry) -> str:
     if isinstance(entry, dict):
         if section == "objects":
             return str(entry.get("id", ""))

@@ -45,7 +45,7 @@ def core_render(*, data: dict, covers_through: int) -> str:
         "word, entries by the visitor are only what the visitor said."
     ]
 
-    def joined(section: str, render) -> str:  # noqa: ANN001
+    def joined(section: str, render) -> str:
         return "; ".join(
             f"{render(item)} {_by(data, section, entry_key(section, item))}"
             for item in data.get(section) or []
@@ -125,7 +125,7 @@ def core_render_within(
 # --- rendering for staff (data; the templates lay it out) -------------------------------------
 
 
-def _object_line(obj) -> str:  # noqa: ANN001
+def _object_line(obj) -> str:
     if not isinstance(obj, dict):
         return str(obj)
     ident, label, kind = obj.get("id") or "", obj.get("label") or "", obj.get("kind") or ""
@@ -133,19 +133,19 @@ def _object_line(obj) -> str:  # noqa: ANN001
     return " ".join(p for p in parts if p)
 
 
-def _constraint_line(item) -> str:  # noqa: ANN001
+def _constraint_line(item) -> str:
     if not isinstance(item, dict):
         return str(item)
     return f"{item.get('what', '')}: {item.get('value', '')}{_turn_note(item)}"
 
 
-def _correction_line(item) -> str:  # noqa: ANN001
+def _correction_line(item) -> str:
     if not isinstance(item, dict):
         return str(item)
     return f"{item.get('was', '')} \u2192 {item.get('now', '')}{_turn_note(item)}"
 
 
-def _said(data: dict, section: str, item) -> str:  # noqa: ANN001
+def _said(data: dict, section: str, item) -> str:
     """ " — visitor, turn 3": who said an entry, for staff ("" when unknown)."""
     note = speaker_note(source_of(data, section, entry_key(section, item)))
     return f" \u2014 {note}" if note else ""
@@ -157,7 +157,7 @@ def core_display(data: dict | None) -> dict:
     keeps the copy it was opened with)."""
     data = data or {}
 
-    def lines(section: str, render) -> list[str]:  # noqa: ANN001
+    def lines(section: str, render) -> list[str]:
         return [render(i) + _said(data, section, i) for i in data.get(section) or []]
 
     request = str(data.get("request") or "")

@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_lazy
 MAX_KEY = 280
 
 
-def _int(value) -> int:  # noqa: ANN001
+def _int(value) -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -31,7 +31,7 @@ SPEAKER_LABELS = {
 }
 
 
-def _source_coerce(value) -> dict | None:  # noqa: ANN001
+def _source_coerce(value) -> dict | None:
     if not isinstance(value, dict):
         return None
     turns = [_int(t) for t in value.get("turns") or [] if _int(t) > 0]
@@ -39,7 +39,7 @@ def _source_coerce(value) -> dict | None:  # noqa: ANN001
     return {"turns": sorted(set(turns)), "by": sorted(set(by))}
 
 
-def sources_coerce(value) -> dict:  # noqa: ANN001
+def sources_coerce(value) -> dict:
     """``{"request": source, section: {entry key: source}}``; anything else dropped."""
     if not isinstance(value, dict):
         return {}
@@ -68,7 +68,7 @@ def text_replace(text: str, *, was: str, now: str) -> str:
     return re.compile(re.escape(was), re.IGNORECASE).sub(lambda _match: now, text)
 
 
-def entry_key(section: str, entry) -> str:  # noqa: ANN001
+def entry_key(section: str, entry) -> str:
     """The key of an entry in ``data["sources"][section]``."""
     if isinstance(entry, dict):
         if section == "objects":

@@ -249,7 +249,7 @@ def core_verify(
     data,
     previous: dict | None,
     turns: list[dict],
-    through_seq: int,  # noqa: ANN001
+    through_seq: int,
     reference: dict | None = None,
 ) -> tuple[dict, dict]:
     """Check a proposed core against its sources. Returns (verified core, repairs: counts).

@@ -5,13 +5,10 @@ a promise or a past case's resolution (memory.core.provenance)."""
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -21,182 +18,15 @@ from memory.core.extractive import core_extract
 from memory.core.inputs import turn_inputs
 from memory.core.provenance import core_provenance_apply
 from memory.models import Conversation, Core, Profile, ProfileFact, Turn, TurnRole
+from memory.profiles.candidates import Candidate, candidates_from, clean
 from memory.profiles.selectors import APPROVAL_FIELDS, Field, Status
-from memory.redaction import PLACEHOLDERS_BY_LANGUAGE, redact
 
 log = logging.getLogger(__name__)
 
-#: Object kinds from the core that identify something of the visitor's across visits.
-#: Articles the visitor looked at are not kept: that is browsing, not a fact about the case.
-OBJECT_KINDS = frozenset(
-    {"customer", "order", "contract", "invoice", "return", "subscription", "device", "ticket"}
-)
-_KIND_SUFFIX = re.compile(r"[\s_-]*(number|no|nr|id|nummer)\.?$", re.IGNORECASE)
-_CONTACT_CONSTRAINT = re.compile(r"contact|kontakt|reach|erreich", re.IGNORECASE)
-_PLACEHOLDER = re.compile(
-    r"\[[^\]]{0,40}\b(removed|entfernt|omitted|ausgelassen|weggelassen)\]", re.IGNORECASE
-)
 
 MAX_PAST_CASES = 5
 MAX_FOLD_TURNS = 200  # newest turns one fold reads (more are covered by earlier folds)
-MAX_PROMISES = 5  # per conversation
-MAX_TEXT = 200  # topic, resolution, promise: characters
 MIN_CORRECTED = 3  # a corrected value shorter than this ("L") is not searched for
-
-
-# --- updates from the condensed core -----------------------------------------------------------
-
-
-@dataclass
-class _Candidate:
-    field: str
-    key: str
-    value: str
-    seq: int | None
-    at: datetime
-
-
-def _clean(value: Any, *, limit: int = MAX_TEXT) -> str:
-    if not isinstance(value, str | int | float) or isinstance(value, bool):
-        return ""
-    return " ".join(str(value).split())[:limit]
-
-
-def _acceptable(
-    value: str, *, allow: str | None = None, stale: list[str], health_texts: list[str]
-) -> bool:
-    """A value may enter the profile: no placeholder, nothing redaction removes or flags as
-    health, no contact detail except the one kind `allow`s, no corrected-away value, and
-    nothing that occurs in a turn flagged as health details."""
-    if not value:
-        return False
-    if _PLACEHOLDER.search(value) or any(
-        p in value for table in PLACEHOLDERS_BY_LANGUAGE.values() for p in table.values()
-    ):
-        return False
-    found = redact(value)
-    if found.removed or found.health:
-        return False
-    if any(span.kind != allow for span in found.spans):
-        return False
-    if allow is not None and not found.spans:
-        return False
-    folded = value.casefold()
-    if any(was in folded for was in stale):
-        return False
-    return not any(folded in text for text in health_texts)
-
-
-def _object_kind(kind: Any) -> str | None:
-    if not isinstance(kind, str):
-        return None
-    kind = _KIND_SUFFIX.sub("", kind.strip().lower()).replace(" ", "_")
-    return kind if kind in OBJECT_KINDS else None
-
-
-def _latest_turn_with(value: str, turns: list[Turn]) -> Turn | None:
-    folded = value.casefold()
-    for turn in reversed(turns):
-        if folded in turn.text.casefold():
-            return turn
-    return None
-
-
-def _candidates(
-    *,
-    conv: Conversation,
-    data: dict,
-    covers_through: int,
-    at: datetime,
-    turns: list[Turn],
-    span_since: int | None,
-    stale: list[str],
-) -> list[_Candidate]:
-    visitor = [t for t in turns if t.role == TurnRole.VISITOR and not t.health]
-    health_texts = [t.text.casefold() for t in turns if t.health]
-    health_seqs = {t.seq for t in turns if t.health}
-    ok = {"stale": stale, "health_texts": health_texts}
-    out: list[_Candidate] = []
-    if not visitor:
-        return out
-    last = visitor[-1]
-
-    out.append(_Candidate(Field.LANGUAGE, "", conv.language, last.seq, last.created_at))
-
-    # per kind, the object the visitor named most recently (and gave: not the assistant)
-    named: list[tuple[int, str, str, Turn]] = []
-    for item in data.get("objects") or []:
-        if not isinstance(item, dict):
-            continue
-        kind, value = _object_kind(item.get("kind")), _clean(item.get("id"), limit=64)
-        if kind and value:
-            source = _latest_turn_with(value, visitor) or _older_turn_with(conv.pk, value)
-            if source is not None:
-                named.append((source.seq, kind, value, source))
-    for _seq, kind, value, source in sorted(named, key=lambda n: n[0], reverse=True):
-        if all(c.key != kind for c in out if c.field == Field.OBJECT) and _acceptable(value, **ok):
-            out.append(_Candidate(Field.OBJECT, kind, value, source.seq, source.created_at))
-
-    promises = [_clean(p) for p in data.get("promises") or []]
-    for i, promise in enumerate(p for p in promises if _acceptable(p, **ok)):
-        if i >= MAX_PROMISES:
-            break
-        out.append(_Candidate(Field.PROMISE, f"{conv.pk}:{i}", promise, covers_through, at))
-
-    topic = _clean(data.get("request"))
-    if _acceptable(topic, **ok):
-        settled = [
-            s for s in (_clean(s) for s in data.get("settled") or []) if _acceptable(s, **ok)
-        ]
-        case = {
-            "date": conv.created_at.date().isoformat(),
-            "topic": topic,
-            "resolution": "; ".join(settled)[:MAX_TEXT],
-        }
-        out.append(
-            _Candidate(
-                Field.PAST_CASE,
-                str(conv.pk),
-                json.dumps(case, ensure_ascii=False),
-                covers_through,
-                at,
-            )
-        )
-
-    for item in data.get("constraints") or []:
-        if not isinstance(item, dict) or not _CONTACT_CONSTRAINT.search(str(item.get("what", ""))):
-            continue
-        if item.get("turn") in health_seqs:
-            continue
-        value = _clean(item.get("value"), limit=100)
-        if _acceptable(value, **ok):
-            out.append(
-                _Candidate(
-                    Field.CONTACT_PREFERENCE,
-                    "",
-                    value,
-                    item.get("turn") if isinstance(item.get("turn"), int) else None,
-                    at,
-                )
-            )
-
-    # contact details the visitor typed after `span_since` (their spans, newest wins)
-    for turn in visitor:
-        if span_since is None or turn.seq <= span_since:
-            continue
-        for kind, start, end in turn.spans or []:
-            if kind not in (Field.EMAIL, Field.PHONE):
-                continue
-            value = _clean(turn.text[int(start) : int(end)], limit=100)
-            if _acceptable(value, allow=kind, **ok):
-                out.append(_Candidate(kind, "", value, turn.seq, turn.created_at))
-    # one entry per field and key: the newest statement wins (overwrite, not accumulate)
-    newest: dict[tuple[str, str], _Candidate] = {}
-    for cand in out:
-        held = newest.get((cand.field, cand.key))
-        if held is None or (cand.seq or 0) >= (held.seq or 0):
-            newest[(cand.field, cand.key)] = cand
-    return list(newest.values())
 
 
 def _corrected_values(*, profile_id: int, extra: dict | None = None) -> list[str]:
@@ -216,7 +46,7 @@ def _corrected_values(*, profile_id: int, extra: dict | None = None) -> list[str
         seen.add(conversation_id)
         corrections = data.get("corrections") if isinstance(data, dict) else None
         for item in corrections if isinstance(corrections, list) else []:
-            was = _clean(item.get("was"), limit=500).casefold() if isinstance(item, dict) else ""
+            was = clean(item.get("was"), limit=500).casefold() if isinstance(item, dict) else ""
             if len(was) >= MIN_CORRECTED:
                 stale.add(was)
     return sorted(stale)
@@ -250,13 +80,16 @@ def profile_update_after_turn(*, conversation_id: int, seq: int) -> dict[str, in
     return _profile_fold(conversation_id=conversation_id, span_since=previous or 0)
 
 
-def _older_turn_with(conversation_id: int, value: str) -> Turn | None:
-    """A visitor turn older than the turns a fold reads that holds `value` (long
-    conversations only), unless the value also occurs in a turn flagged as health."""
-    turns = Turn.objects.filter(conversation_id=conversation_id, text__icontains=value)
-    if turns.filter(health=True).exists():
-        return None
-    return turns.filter(role=TurnRole.VISITOR).order_by("-seq").only("seq", "created_at").first()
+@dataclass
+class _Folded:
+    """What a conversation says now: the core advanced over the turns it does not cover."""
+
+    data: dict
+    covers_through: int
+    at: datetime
+    turns: list[Turn]
+    extractive_turns: int
+    core_version: int
 
 
 def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, int]:
@@ -270,6 +103,54 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
     )
     if conv is None or conv.profile_id is None:
         return {}
+    folded = _conversation_now(conversation_id)
+    if folded is None:
+        return {}
+    stale = _corrected_values(profile_id=conv.profile_id, extra=folded.data)
+    counts = {"added": 0, "updated": 0, "proposed": 0, "removed": 0}
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().filter(pk=conv.profile_id).first()
+        if profile is None:
+            return {}
+        candidates = candidates_from(
+            conv=conv,
+            data=folded.data,
+            covers_through=folded.covers_through,
+            at=folded.at,
+            turns=folded.turns,
+            span_since=span_since,
+            stale=stale,
+        )
+        existing = {(f.field, f.key): f for f in profile.facts.all()}
+        counts["removed"] += _facts_drop_outdated(
+            existing=existing, stale=stale, conv=conv, candidates=candidates
+        )
+        for cand in candidates:
+            _upsert(profile=profile, conv=conv, cand=cand, existing=existing, counts=counts)
+        cases = (
+            ProfileFact.objects.filter(profile=profile, field=Field.PAST_CASE)
+            .order_by("-recorded_at", "-pk")
+            .values_list("pk", flat=True)
+        )
+        old = list(cases[MAX_PAST_CASES:])
+        if old:
+            counts["removed"] += ProfileFact.objects.filter(pk__in=old).delete()[0]
+    log.info(
+        "profile updated",
+        extra={
+            "profile": conv.profile_id,
+            "conversation": conversation_id,
+            "core_version": folded.core_version,
+            "extractive_turns": folded.extractive_turns,
+            **counts,
+        },
+    )
+    return counts
+
+
+def _conversation_now(conversation_id: int) -> _Folded | None:
+    """The stored core, advanced by the extractive condenser over the newest turns it does
+    not cover (None: neither a core nor turns)."""
     core = Core.objects.filter(conversation_id=conversation_id).order_by("-version").first()
     covered = core.covers_through_seq if core else 0
     turns = list(
@@ -290,69 +171,46 @@ def _profile_fold(*, conversation_id: int, span_since: int | None) -> dict[str, 
     elif core is not None:
         data, covers_through, at = core.data, core.covers_through_seq, core.created_at
     else:
-        return {}
-    data = data if isinstance(data, dict) else {}
-    stale = _corrected_values(profile_id=conv.profile_id, extra=data)
-    counts = {"added": 0, "updated": 0, "proposed": 0, "removed": 0}
-    with transaction.atomic():
-        profile = Profile.objects.select_for_update().filter(pk=conv.profile_id).first()
-        if profile is None:
-            return {}
-        candidates = _candidates(
-            conv=conv,
-            data=data,
-            covers_through=covers_through,
-            at=at,
-            turns=turns,
-            span_since=span_since,
-            stale=stale,
-        )
-        existing = {(f.field, f.key): f for f in profile.facts.all()}
-        # a corrected-away value goes wherever it is, whichever visit it came from
-        for fact in list(existing.values()):
-            if any(was in fact.value.casefold() for was in stale):
-                fact.delete()
-                existing.pop((fact.field, fact.key))
-                counts["removed"] += 1
-        # this conversation's promises are replaced by its current list
-        keep = {(c.field, c.key) for c in candidates}
-        for (field, key), fact in list(existing.items()):
-            if (
-                field == Field.PROMISE
-                and fact.source_conversation == conv.pk
-                and (field, key) not in keep
-            ):
-                fact.delete()
-                existing.pop((field, key))
-                counts["removed"] += 1
-        for cand in candidates:
-            _upsert(profile=profile, conv=conv, cand=cand, existing=existing, counts=counts)
-        cases = (
-            ProfileFact.objects.filter(profile=profile, field=Field.PAST_CASE)
-            .order_by("-recorded_at", "-pk")
-            .values_list("pk", flat=True)
-        )
-        old = list(cases[MAX_PAST_CASES:])
-        if old:
-            counts["removed"] += ProfileFact.objects.filter(pk__in=old).delete()[0]
-    log.info(
-        "profile updated",
-        extra={
-            "profile": conv.profile_id,
-            "conversation": conversation_id,
-            "core_version": core.version if core else 0,
-            "extractive_turns": len(uncovered),
-            **counts,
-        },
+        return None
+    return _Folded(
+        data=data if isinstance(data, dict) else {},
+        covers_through=covers_through,
+        at=at,
+        turns=turns,
+        extractive_turns=len(uncovered),
+        core_version=core.version if core else 0,
     )
-    return counts
+
+
+def _facts_drop_outdated(
+    *, existing: dict, stale: list[str], conv: Conversation, candidates: list[Candidate]
+) -> int:
+    """A corrected-away value goes wherever it is, whichever visit it came from; this
+    conversation's promises are replaced by its current list. Returns how many went."""
+    removed = 0
+    for fact in list(existing.values()):
+        if any(was in fact.value.casefold() for was in stale):
+            fact.delete()
+            existing.pop((fact.field, fact.key))
+            removed += 1
+    keep = {(c.field, c.key) for c in candidates}
+    for (field, key), fact in list(existing.items()):
+        if (
+            field == Field.PROMISE
+            and fact.source_conversation == conv.pk
+            and (field, key) not in keep
+        ):
+            fact.delete()
+            existing.pop((field, key))
+            removed += 1
+    return removed
 
 
 def _upsert(
     *,
     profile: Profile,
     conv: Conversation,
-    cand: _Candidate,
+    cand: Candidate,
     existing: dict[tuple[str, str], ProfileFact],
     counts: dict[str, int],
 ) -> None:

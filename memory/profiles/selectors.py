@@ -224,7 +224,7 @@ def profilefact_masked(*, fact: ProfileFact) -> str:
     return mask(fact.value, [[str(fact.field), 0, len(fact.value)]])
 
 
-def profiles_live(*, queryset=None, now: datetime | None = None):  # noqa: ANN001, ANN201
+def profiles_live(*, queryset=None, now: datetime | None = None):
     """Profiles whose period has not run out: staff no longer see an expired profile, even
     before the purge has deleted it."""
     now = now or timezone.now()

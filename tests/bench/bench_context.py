@@ -181,7 +181,7 @@ def _run(*, repeat: int) -> dict:
     return results
 
 
-def _condense_tokens(conversation_id, Core, Turn, build, for_core, count, model) -> int:  # noqa: ANN001, N803
+def _condense_tokens(conversation_id, Core, Turn, build, for_core, count, model) -> int:
     """Tokens the condensation calls so far would have cost a model: each step's input (the
     previous core + the turns that left the window) and its output (the new core)."""
     total = 0

@@ -34,7 +34,7 @@ def main() -> None:
             if "quick" in inspect.signature(bench_context.main).parameters:
                 kwargs["quick"] = args.quick
             result = {"available": True, "figures": bench_context.main(**kwargs)}
-        except Exception as exc:  # noqa: BLE001 - reported, not fatal for the other figures
+        except Exception as exc:  # reported, not fatal for the other figures
             result = {
                 "available": False,
                 "reason": f"bench_context.main() failed: {type(exc).__name__}",

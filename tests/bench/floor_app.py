@@ -29,9 +29,9 @@ if not settings.configured:
     settings.configure(CHANNEL_LAYERS={}, INSTALLED_APPS=["channels"], USE_TZ=True)
     django.setup()
 
-from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from django.urls import re_path  # noqa: E402
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.routing import ProtocolTypeRouter, URLRouter
+from django.urls import re_path
 
 _client = openai.AsyncOpenAI(
     api_key=os.environ.get("OPENAI_API_KEY", "floor"),

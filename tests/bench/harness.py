@@ -112,7 +112,7 @@ def database_prepare(log, name: str = PG_DB) -> tuple[str, str]:
             version = conn.execute("SHOW server_version").fetchone()[0]
         url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
         return url, f"PostgreSQL {version} ({name})"
-    except Exception as exc:  # noqa: BLE001 - any failure means: no PostgreSQL here
+    except Exception as exc:  # any failure means: no PostgreSQL here
         log(f"PostgreSQL not available ({type(exc).__name__}); falling back to SQLite")
         OUT.mkdir(parents=True, exist_ok=True)
         path = OUT / f"{name}.sqlite3"
@@ -128,7 +128,7 @@ def redis_available() -> bool:
         client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
         client.flushdb()  # db 7 belongs to the bench
         return True
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
 
 
@@ -137,7 +137,7 @@ def redis_flush() -> None:
         import redis
 
         redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2).flushdb()
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
 
 
@@ -203,7 +203,7 @@ class Procs:
     ) -> subprocess.Popen:
         handle = None
         if log_path is not None:
-            handle = open(log_path, "ab")  # noqa: SIM115 - closed in stop_all
+            handle = open(log_path, "ab")  # closed in stop_all
             self.files.append(handle)
         proc = subprocess.Popen(
             args,
@@ -238,7 +238,7 @@ class Procs:
         for proc in reversed(list(self.children)):
             try:
                 self.stop(proc)
-            except Exception:  # noqa: BLE001 - keep stopping the others
+            except Exception:  # keep stopping the others
                 pass
         for handle in self.files:
             handle.close()

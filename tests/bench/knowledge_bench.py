@@ -127,7 +127,7 @@ def feed_write(path: Path, n: int) -> None:
             )
 
 
-def import_figures(site, n: int) -> dict:  # noqa: ANN001
+def import_figures(site, n: int) -> dict:
     from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
     from chatwidget.shop.models.knowledge import KnowledgeChunk
     from memory.tokens import count_tokens
@@ -160,7 +160,7 @@ def import_figures(site, n: int) -> dict:  # noqa: ANN001
     return out
 
 
-def conversation_make(site):  # noqa: ANN001, ANN201
+def conversation_make(site):
     from memory.models import TurnRole
     from memory.services import conversation_start, turn_append
 
@@ -176,7 +176,7 @@ def conversation_make(site):  # noqa: ANN001, ANN201
     return conv, last.turn.seq
 
 
-def build_times(site, conv, seq: int, builds: int) -> dict[str, list[float]]:  # noqa: ANN001
+def build_times(site, conv, seq: int, builds: int) -> dict[str, list[float]]:
     """Builds with retrieval off and on, alternating, so that a load that changes during
     the run (a shared machine) weighs on both columns alike."""
     from chatwidget.assistant.context import context_build
@@ -192,7 +192,7 @@ def build_times(site, conv, seq: int, builds: int) -> dict[str, list[float]]:  #
     return times
 
 
-def latency_figures(site, n: int, builds: int) -> dict:  # noqa: ANN001
+def latency_figures(site, n: int, builds: int) -> dict:
     from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
     from chatwidget.shop.models.knowledge import KnowledgeChunk
 

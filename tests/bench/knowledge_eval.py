@@ -178,7 +178,7 @@ def split(conv: Conv) -> tuple[str, list[tuple[str, str]]]:
     return message, recent
 
 
-def evaluate(site) -> dict:  # noqa: ANN001
+def evaluate(site) -> dict:
     """hit@3 per language, with the memory query and with the message alone."""
     from chatwidget.shop.knowledge.query import knowledge_query_build
     from chatwidget.shop.knowledge.selectors import knowledge_search

@@ -100,7 +100,7 @@ async def _conversation(
         # several servers (comma-separated): conversation i goes to server i mod k
         urls = args.url.split(",")
         ws = await _open(urls[i % len(urls)], sem, args.timeout)
-    except Exception as exc:  # noqa: BLE001 - counted, the run goes on
+    except Exception as exc:  # counted, the run goes on
         stats.connect_failed += 1
         stats.errors[f"connect:{type(exc).__name__}"] += 1
         return
@@ -161,12 +161,12 @@ async def _conversation(
             while next_at < loop.time():  # the answer took longer than a slot: skip it
                 next_at += args.interval
                 stats.skipped_slots += 1
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         stats.errors[f"conn:{type(exc).__name__}"] += 1
     finally:
         try:
             await ws.close()
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
 
 
@@ -256,7 +256,7 @@ async def idle(args) -> None:
         nonlocal failed
         try:
             conns.append(await _open(args.url, sem, args.timeout))
-        except Exception:  # noqa: BLE001
+        except Exception:
             failed += 1
 
     while True:

@@ -8,10 +8,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from tests.bench import cpuprofile, floor  # noqa: E402
-from tests.bench.harness import OUT  # noqa: E402
+from tests.bench import cpuprofile, floor
+from tests.bench.harness import OUT
 
 TARGETS = {
     "overhead_p50_200": 5.0,
@@ -570,7 +570,7 @@ def write(results: dict) -> list[Path]:
     paths[1].write_text(markdown(results))
     try:
         paths += plots(results)
-    except Exception as exc:  # noqa: BLE001 - the tables matter more than the pictures
+    except Exception as exc:  # the tables matter more than the pictures
         (OUT / "plots-failed.txt").write_text(f"{type(exc).__name__}: {exc}")
     return paths
 

@@ -691,7 +691,7 @@ def main(argv: list[str] | None = None) -> int:
             log("context: tests.bench.bench_context.main()")
             results["context"] = section_context(env, args.quick, db_url)
             log(f"context: available={results['context'].get('available')}")
-    except Exception as exc:  # noqa: BLE001 - write what we have, then fail
+    except Exception as exc:  # write what we have, then fail
         status = 1
         results["error"] = f"{type(exc).__name__}: {exc}"
         log("FAILED: " + traceback.format_exc())

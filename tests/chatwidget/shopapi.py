@@ -33,7 +33,7 @@ class FakeShop:
         shop = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 parts = urlsplit(self.path)
                 shop.requests.append(
                     {
@@ -93,7 +93,7 @@ class FakeShop:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the caller gave up (a timeout test)
 
-            def log_message(self, format: str, *args) -> None:  # noqa: A002
+            def log_message(self, format: str, *args) -> None:
                 return
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

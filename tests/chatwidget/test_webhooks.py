@@ -36,7 +36,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers["Content-Length"]))
                 receiver.seen.append({"headers": dict(self.headers), "body": body})
                 status = receiver.statuses.pop(0) if receiver.statuses else 200

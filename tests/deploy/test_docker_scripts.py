@@ -67,7 +67,7 @@ class _Health(http.server.BaseHTTPRequestHandler):
     status = 200
     seen: list[dict] = []
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         type(self).seen.append(
             {"path": self.path, **{k.lower(): v for k, v in self.headers.items()}}
         )

@@ -41,7 +41,7 @@ class Stack:
     log_path: Path
     procs: list = field(default_factory=list)
 
-    def manage(self, *args: str, input: str | None = None) -> str:  # noqa: A002
+    def manage(self, *args: str, input: str | None = None) -> str:
         out = subprocess.run(
             [sys.executable, "manage.py", *args],
             cwd=ROOT,
@@ -112,7 +112,7 @@ def stack_running(extra_env: dict):
         stack.widget_url,
     )
     stack.site_key = re.search(r"Site key: (\S+)", out).group(1)
-    log = open(log_path, "w")  # noqa: SIM115
+    log = open(log_path, "w")
     try:
         with serving(
             env=env, port=port, shop_port=shop_port, site_key=stack.site_key, log=log

@@ -66,7 +66,7 @@ def demo_stack():
         f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
         f"shop_url='{shop_url}')))",
     )
-    log = open(tmp / "server.log", "w")  # noqa: SIM115
+    log = open(tmp / "server.log", "w")
     try:
         with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
             yield shop_url

@@ -62,7 +62,7 @@ def demo_stack():
         str(DEMO_DATA / "pages"),
     )
     assert "33 documents" in imported
-    log = open(tmp / "server.log", "w")  # noqa: SIM115
+    log = open(tmp / "server.log", "w")
     try:
         with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
             yield shop_url

@@ -38,7 +38,7 @@ class PageServer:
         pages = self.pages = {}
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            def do_GET(self) -> None:  # http.server's name
                 body = pages.get(urlsplit(self.path).path)
                 self.send_response(200 if body else 404)
                 self.send_header("Content-Type", "text/html; charset=utf-8")

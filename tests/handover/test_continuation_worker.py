@@ -42,7 +42,7 @@ def smtp():
         def __init__(self) -> None:
             self.messages: list = []
 
-        async def handle_DATA(self, server, session, envelope):  # noqa: N802, ANN001, ANN201
+        async def handle_DATA(self, server, session, envelope):
             self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content)))
             return "250 OK"
 

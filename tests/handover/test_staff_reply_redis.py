@@ -62,7 +62,7 @@ def test_staff_reply_from_another_process_reaches_the_visitor(site, settings, tm
         "DEBUG": "0",
         "PYTHONUNBUFFERED": "1",
     }
-    log = open(tmp_path / "daphne.log", "w")  # noqa: SIM115
+    log = open(tmp_path / "daphne.log", "w")
     daphne = subprocess.Popen(
         [
             sys.executable,

@@ -51,7 +51,7 @@ def database_url() -> str:
 class Worker:
     """`celery -A chatwidget worker` in its own process group; always stopped in teardown."""
 
-    def __init__(self, *, env: dict, args: list[str], log) -> None:  # noqa: ANN001
+    def __init__(self, *, env: dict, args: list[str], log) -> None:
         self.env, self.args, self.log, self.proc = env, args, log, None
 
     def start(self) -> "Worker":
@@ -93,7 +93,7 @@ class Worker:
 def workers(tmp_path):
     started: list[Worker] = []
     log_path = tmp_path / "worker.log"
-    log = open(log_path, "ab")  # noqa: SIM115 (closed in teardown)
+    log = open(log_path, "ab")  # closed in teardown
 
     def make(*, env: dict, args: list[str]) -> Worker:
         worker = Worker(env=env, args=args, log=log)

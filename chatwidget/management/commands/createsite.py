@@ -8,7 +8,7 @@ from chatwidget.sites.services import embed_snippet, site_create
 class Command(BaseCommand):
     help = "Create a Site and print its key and the script tag to paste into the shop's pages."
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser):
         parser.add_argument("--name", required=True)
         parser.add_argument(
             "--origin",

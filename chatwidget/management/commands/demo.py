@@ -11,6 +11,7 @@ import os
 import secrets
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -89,7 +90,7 @@ class Command(BaseCommand):
         "admin). Ports also from DEMO_PORT and DEMO_SHOP_PORT."
     )
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("DEMO_PORT", 8000)))
         parser.add_argument(
             "--shop-port", type=int, default=int(os.environ.get("DEMO_SHOP_PORT", 8001))
@@ -119,70 +120,17 @@ class Command(BaseCommand):
         }
         sup = Supervisor(say=lambda text: self.stdout.write(text), env=env)
         sup.handle_signals()
-        py = sys.executable
-        children = [
-            Child(
-                "web",
-                "Daphne: widget, websocket and admin",
-                # -v 0: no access log (its own format, a line per static file)
-                [
-                    py,
-                    "-m",
-                    "daphne",
-                    "-v",
-                    "0",
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "chatwidget.asgi:application",
-                ],
-            ),
-            Child(
-                "shop",
-                "the demo shop",  # --site-key=: a key may start with "-"
-                [
-                    py,
-                    "manage.py",
-                    "demoshop",
-                    "--port",
-                    str(shop_port),
-                    "--widget-url",
-                    f"http://127.0.0.1:{port}",
-                    f"--site-key={ctx.site.key}",
-                    "-v",
-                    "0",
-                ],
-            ),
-        ]
-        checks = {
-            "web": lambda: not port_is_free(port),
-            "shop": lambda: not port_is_free(shop_port),
-        }
-        if not no_worker:
-            children.append(
-                Child(
-                    "worker",
-                    "Celery worker with beat",
-                    [
-                        py,
-                        "-m",
-                        "celery",
-                        "-A",
-                        "chatwidget",
-                        "--quiet",
-                        "worker",
-                        "-B",
-                        "--concurrency",
-                        "2",
-                        "--schedule",
-                        settings.CELERY_BEAT_SCHEDULE_FILENAME,
-                    ],
-                )
-            )
-            checks["worker"] = ready_file.exists
+        children, checks = _children(ctx, worker=not no_worker, ready_file=ready_file)
         sup.start(children)
+        problem = self._run(sup, checks, ctx)
+        ready_file.unlink(missing_ok=True)
+        if problem:
+            raise CommandError("The demo stopped because a process failed (see above).")
+        sup.say("Stopped.")
 
+    def _run(self, sup: Supervisor, checks: dict, ctx: DemoContext) -> str | None:
+        """Wait until every child is ready, print the banner, watch until one dies or a
+        stop is asked for; stop them all. Returns what went wrong (None: an ordinary stop)."""
         problem = sup.wait_ready(checks, READY_TIMEOUT_SECONDS)
         if problem is None:
             sup.say(self.style.SUCCESS(self._banner(ctx)))
@@ -195,10 +143,7 @@ class Command(BaseCommand):
         else:
             sup.say(f"Stopping ({sup.stop_signal or 'requested'}).")
         sup.stop_all()
-        ready_file.unlink(missing_ok=True)
-        if problem:
-            raise CommandError("The demo stopped because a process failed (see above).")
-        sup.say("Stopped.")
+        return problem
 
     def _banner(self, ctx: DemoContext) -> str:
         mode = (
@@ -213,3 +158,35 @@ class Command(BaseCommand):
             f"  Model:      {mode}\n"
             f"  Stop with Ctrl-C.\n"
         )
+
+
+def _children(ctx: DemoContext, *, worker: bool, ready_file: Path) -> tuple[list[Child], dict]:
+    """The processes of the demo and how each one shows it is ready."""
+    py = sys.executable
+    # -v 0: no access log (its own format, a line per static file)
+    web = [py, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(ctx.port)]
+    children = [
+        Child("web", "Daphne: widget, websocket and admin", [*web, "chatwidget.asgi:application"]),
+        Child(
+            "shop",
+            "the demo shop",
+            [
+                *(py, "manage.py", "demoshop", "--port", str(ctx.shop_port)),
+                *("--widget-url", f"http://127.0.0.1:{ctx.port}"),
+                f"--site-key={ctx.site.key}",  # =: a key may start with "-"
+                *("-v", "0"),
+            ],
+        ),
+    ]
+    checks = {
+        "web": lambda: not port_is_free(ctx.port),
+        "shop": lambda: not port_is_free(ctx.shop_port),
+    }
+    if worker:
+        beat = ["--schedule", settings.CELERY_BEAT_SCHEDULE_FILENAME]
+        command = [py, "-m", "celery", "-A", "chatwidget", "--quiet", "worker", "-B"]
+        children.append(
+            Child("worker", "Celery worker with beat", [*command, "--concurrency", "2", *beat])
+        )
+        checks["worker"] = ready_file.exists
+    return children, checks

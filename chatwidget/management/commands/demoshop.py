@@ -75,7 +75,7 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
     products, pages = shop_load()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802
+        def do_GET(self) -> None:
             path = unquote(self.path.split("?", 1)[0])
             path = ALIASES.get(path, path)
             api = demo_api_answer(  # the shop's API: order status and stock (shop actions)
@@ -128,7 +128,7 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args) -> None:  # noqa: A002
+        def log_message(self, format: str, *args) -> None:
             return
 
     return Handler
@@ -137,7 +137,7 @@ def make_handler(*, widget_url: str, site_key: str, lang: str):
 class Command(BaseCommand):
     help = "Serve the demo shop pages with the widget's script tag embedded."
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8001)
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--widget-url", default="http://127.0.0.1:8000")

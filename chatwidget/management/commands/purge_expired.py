@@ -8,7 +8,7 @@ from chatwidget.purge import retention_purge_all
 class Command(BaseCommand):
     help = "Purge conversations, case copies, profiles and audit events whose period is over."
 
-    def add_arguments(self, parser) -> None:  # noqa: ANN001
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--batch-size", type=int, default=500)
         parser.add_argument(
             "--time-budget",

@@ -38,7 +38,7 @@ class SecretMissing(Exception):
 
 
 def headers_resolve(headers: dict[str, str]) -> dict[str, str]:
-    def value(match) -> str:  # noqa: ANN001
+    def value(match) -> str:
         secret = os.environ.get(match.group(1))
         if not secret:
             raise SecretMissing(match.group(1))

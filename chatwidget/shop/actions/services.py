@@ -69,7 +69,7 @@ def _norm(text: str) -> str:
     return " ".join(re.sub(r"[^0-9a-zäöüß]+", " ", str(text).casefold()).split())
 
 
-def value_given_by_visitor(value, visitor_texts: list[str]) -> bool:  # noqa: ANN001
+def value_given_by_visitor(value, visitor_texts: list[str]) -> bool:
     """Whether the value occurs, as whole words, in what the visitor wrote ("10452" in
     "where is my order 10452?"; "LS-1002" also as "ls 1002" or "LS1002"; never "1045" in
     "10452")."""
@@ -171,7 +171,7 @@ def _trace_update(trace_id: int, sections: dict, total: int) -> None:
     ContextTrace.objects.filter(pk=trace_id).update(sections=sections, total_tokens=total)
 
 
-async def trace_tools_add(*, built, tokens: int) -> None:  # noqa: ANN001
+async def trace_tools_add(*, built, tokens: int) -> None:
     """Count a result into the answer's trace (`tools` and the total): in memory, and in the
     row when the trace is stored already."""
     if not tokens:

@@ -10,11 +10,11 @@ from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
 
 
 class _ForgetOnSave:
-    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+    def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
         site_actions_forget(site_id=obj.site_id)
 
-    def delete_model(self, request, obj) -> None:  # noqa: ANN001
+    def delete_model(self, request, obj) -> None:
         super().delete_model(request, obj)
         site_actions_forget(site_id=obj.site_id)
 
@@ -52,8 +52,8 @@ class ActionCallAdmin(admin.ModelAdmin):
     list_filter = ("outcome", "name")
     list_select_related = ("conversation",)
 
-    def has_add_permission(self, request) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request, obj=None) -> bool:
         return False

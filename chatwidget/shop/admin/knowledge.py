@@ -83,7 +83,7 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
         "imported_at",
     )
 
-    def get_queryset(self, request: HttpRequest):  # noqa: ANN201
+    def get_queryset(self, request: HttpRequest):
         return (
             super().get_queryset(request).select_related("site").annotate(n_docs=Count("documents"))
         )
@@ -92,18 +92,18 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
     def document_count(self, obj: KnowledgeSource) -> int:
         return obj.n_docs
 
-    def get_form(self, request, obj=None, change=False, **kwargs):  # noqa: ANN001, ANN201
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = SourceAddForm
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def get_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+    def get_fields(self, request, obj=None):
         return ["site", "url", "file"] if obj is None else list(self.readonly_fields)
 
-    def get_readonly_fields(self, request, obj=None):  # noqa: ANN001, ANN201
+    def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.readonly_fields
 
-    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+    def save_model(self, request, obj, form, change) -> None:
         site: Site = form.cleaned_data["site"]
         if form.cleaned_data.get("url"):
             source = knowledge_source_ensure(site=site, location=form.cleaned_data["url"])
@@ -114,7 +114,7 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
         _enqueue([source])
 
     @admin.action(description=_("Re-import the selected sources"))
-    def reimport(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def reimport(self, request: HttpRequest, queryset) -> None:
         sources = list(queryset)
         _enqueue(sources)
         self.message_user(
@@ -129,7 +129,7 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
     def delete_model(self, request: HttpRequest, obj: KnowledgeSource) -> None:
         knowledge_source_delete(source=obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:
         for source in queryset:
             knowledge_source_delete(source=source)
 
@@ -142,7 +142,7 @@ class ChunkInline(admin.TabularInline):
     can_delete = False
     show_change_link = False
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 
@@ -178,13 +178,13 @@ class KnowledgeDocumentAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # documents come from sources
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False  # read-only: change the source and re-import
 
     def delete_model(self, request: HttpRequest, obj: KnowledgeDocument) -> None:
         knowledge_document_delete(document=obj)
 
-    def delete_queryset(self, request: HttpRequest, queryset) -> None:  # noqa: ANN001
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:
         for document in queryset:
             knowledge_document_delete(document=document)
 
@@ -213,5 +213,5 @@ class KnowledgeTraceAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:  # noqa: ANN001
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False

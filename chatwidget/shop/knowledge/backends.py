@@ -216,7 +216,7 @@ def _run(
     vendor: str,
     match: str,
     language: str,
-    site_id: int,  # noqa: ANN001
+    site_id: int,
     limit: int,
 ) -> list[Hit]:
     if vendor == "postgresql":

@@ -87,7 +87,7 @@ class _Reader(HTMLParser):
         self.parts: list[str] = []
         self.links: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
+    def handle_starttag(self, tag: str, attrs) -> None:
         if tag in VOID:
             if tag == "br" and not self.skip_depth:
                 self.parts.append("\n")

@@ -11,7 +11,7 @@ import json
 import re
 import urllib.error
 import urllib.request
-import xml.etree.ElementTree as ET  # noqa: S405 - sitemaps only; no DTDs/entities expanded by ET
+import xml.etree.ElementTree as ET  # sitemaps only; no DTDs/entities expanded by ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -231,7 +231,7 @@ def _import_batch(
         for item, old in todo:
             try:
                 _store(site=site, source=source, item=item, existing=old)
-            except Exception as exc:  # noqa: BLE001 - one document's failure is reported
+            except Exception as exc:  # one document's failure is reported
                 log.exception("knowledge document not stored")
                 result.problems.append(f"{item.doc.external_id}: not stored ({type(exc).__name__})")
                 continue
@@ -292,7 +292,7 @@ def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
     )
 
 
-def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSource:  # noqa: ANN001
+def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSource:
     """An uploaded file as a source. Uploading a file of the same name again replaces it,
     so a re-upload of the feed re-imports it (changed, unchanged and removed documents)."""
     location = f"upload: {Path(name).name}"

@@ -127,7 +127,7 @@ class Action(models.Model):
             raise ValidationError(errors)
 
 
-def _headers_error(headers) -> str | None:  # noqa: ANN001
+def _headers_error(headers) -> str | None:
     """Why the headers cannot be stored, or None: a credential typed in as a value would be
     stored in the database (and in backups); it must come from an environment variable."""
     if not isinstance(headers, dict) or not all(

@@ -9,11 +9,11 @@ from chatwidget.sites.models import Site
 from memory.privacy import storage_places
 
 
-def _cell(value) -> str:  # noqa: ANN001
+def _cell(value) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def privacy_table_markdown(*, site=None, language: str = "en") -> str:  # noqa: ANN001
+def privacy_table_markdown(*, site=None, language: str = "en") -> str:
     with translation.override(language):
         head = [_("Name"), _("Where"), _("Content"), _("Lifetime"), _("Purpose")]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -32,7 +32,7 @@ def privacy_table_markdown(*, site=None, language: str = "en") -> str:  # noqa: 
 class Command(BaseCommand):
     help = "Print the Markdown table of every cookie and storage place with its lifetime."
 
-    def add_arguments(self, parser) -> None:  # noqa: ANN001
+    def add_arguments(self, parser) -> None:
         parser.add_argument(
             "--site",
             help="site key: use that site's retention policy (default: the product defaults)",

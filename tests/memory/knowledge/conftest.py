@@ -14,7 +14,7 @@ PAGES = DEMO_DATA / "pages"
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002
+    def log_message(self, format, *args):
         return
 
 

@@ -19,7 +19,7 @@ class Command(BaseCommand):
         "also when an advisory rubric fails)."
     )
 
-    def add_arguments(self, parser) -> None:  # noqa: ANN001
+    def add_arguments(self, parser) -> None:
         parser.add_argument("--site", required=True, help="the site's public key")
         parser.add_argument(
             "--case",

@@ -14,7 +14,7 @@ class Command(BaseCommand):
         "deletes removed ones."
     )
 
-    def add_arguments(self, parser):  # noqa: ANN001
+    def add_arguments(self, parser):
         parser.add_argument("--site", required=True, help="the site's public key")
         parser.add_argument("sources", nargs="+", metavar="SOURCE")
 

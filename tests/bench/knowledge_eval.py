@@ -9,7 +9,7 @@ among the top three chunks retrieved: once with the query built from memory as t
 builder builds it (the message, the core's objects and request when the conversation has
 been condensed, the recent verbatim turns), once with the message alone (ShopBot's "every
 message is the first message"). Prints the table; target: hit@3 >= 0.95 with memory.
-tests/memory/knowledge/test_knowledge_eval.py asserts the target on every test run.
+tests/shop/knowledge/test_knowledge_eval.py asserts the target on every test run.
 """
 
 from __future__ import annotations

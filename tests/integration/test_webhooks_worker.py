@@ -24,7 +24,7 @@ from chatwidget.integrations.delivery import (
 )
 from chatwidget.integrations.emit import WEBHOOK_DELIVER_TASK, webhook_emit, webhook_hint_clear
 from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
-from tests.chatwidget.test_webhooks import Receiver
+from tests.integrations.test_webhooks import Receiver
 from tests.conftest import ROOT
 from tests.integration.cluster import Process, RedisServer, database_url, wait_until
 

@@ -1,5 +1,5 @@
 """Shop actions through the real consumer: the fake model (tests/fakellm.py) issues tool
-calls, a fake shop API on 127.0.0.1 (tests/chatwidget/shopapi.py) answers them."""
+calls, a fake shop API on 127.0.0.1 (tests/shop/shopapi.py) answers them."""
 
 import json
 import logging
@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from chatwidget.shop.actions.tools import site_actions_forget
 from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
 from memory.models import ContextTrace, Conversation, Turn
-from tests.chatwidget.shopapi import FakeShop
+from tests.shop.shopapi import FakeShop
 from tests.fakellm import FakeLLM, Reply, ToolCallReply
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

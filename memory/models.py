@@ -320,5 +320,3 @@ class DailyStat(models.Model):
     def __str__(self) -> str:
         return f"{self.site_id} {self.day}"
 
-
-# Shop knowledge (memory/knowledge/models.py), registered with the memory app.

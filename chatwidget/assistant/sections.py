@@ -97,7 +97,7 @@ def select_newest(
 def knowledge_section(
     *, site: Site, model: str, message: str, core: Core | None, rows: list[Turn], room: int
 ) -> KnowledgeSection:
-    """Shop knowledge for this call (memory/knowledge/window.py): at most the site's share
+    """Shop knowledge for this call (chatwidget/shop/knowledge/window.py): at most the site's share
     of the budget and never what the core and the verbatim minimum need (`room`), retrieved
     with the message, the core and the recent turns."""
     return knowledge_select(

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
-# The full-text index beside the chunk table (memory/knowledge/backends.py queries it):
+# The full-text index beside the chunk table (chatwidget/shop/knowledge/backends.py queries it):
 # PostgreSQL a tsvector column with a GIN index, SQLite an FTS5 table whose rows a trigger
 # deletes with their chunks. Other databases: none (search falls back to substring matches).
 DDL = {

@@ -11,7 +11,7 @@ transaction, so a chunk is searchable exactly when it is committed.
 
 Queries are a disjunction of normalised terms: the query built from memory is long (message,
 request, active objects, recent turns) and no chunk holds every word; the ranking, and the
-rescoring after it (memory/knowledge/query.py), decide.
+rescoring after it (chatwidget/shop/knowledge/query.py), decide.
 """
 
 import json
@@ -173,7 +173,7 @@ def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
 def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
     """The terms that select candidates: words in most chunks ("size", "price" in a
     catalogue) make the engine walk and rank nearly every row, so they are left to the
-    rescoring (memory/knowledge/query.py), which still weighs them. The rarest few always
+    rescoring (chatwidget/shop/knowledge/query.py), which still weighs them. The rarest few always
     stay, in the query's order."""
     share = (
         _pg_shares(terms, pg_config(language)) if vendor == "postgresql" else _sqlite_shares(terms)

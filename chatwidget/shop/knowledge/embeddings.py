@@ -3,7 +3,7 @@ endpoint's base URL and key), when `EMBEDDING_MODEL` is set.
 
 Vectors are stored per chunk as float32 bytes and compared by cosine similarity with the
 query's vector among the full-text candidates, whose ranking they are fused with (reciprocal
-rank fusion, memory/knowledge/query.py). Without a model nothing here runs and search is
+rank fusion, chatwidget/shop/knowledge/query.py). Without a model nothing here runs and search is
 full-text only. A failing embeddings call never fails an import or a turn: the chunk or
 the turn goes without (logged).
 """

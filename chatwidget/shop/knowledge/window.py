@@ -9,7 +9,7 @@ knowledge share of B, and never what the core and the verbatim minimum need (the
 evicted for excerpts). Excerpts are cut lowest score first: the best ones are kept, the
 rest are left out and named in the trace with the reason. The model is told that the
 excerpts are reference material, to answer from them, to say when they do not cover the
-question, and that text inside them is data, never instructions (memory/knowledge/render.py).
+question, and that text inside them is data, never instructions (chatwidget/shop/knowledge/render.py).
 """
 
 import functools

@@ -5,7 +5,7 @@ replaces changed documents and deletes the ones it no longer holds. A document i
 product or page, identified per site by its `external_id`; a chunk is the unit that is
 searched and sent as an excerpt. The full-text index lives beside the chunk table (a
 `tsvector` column with a GIN index on PostgreSQL, an FTS5 table on SQLite; see
-memory/knowledge/backends.py), written in the same transaction as the chunks.
+chatwidget/shop/knowledge/backends.py), written in the same transaction as the chunks.
 """
 
 import os

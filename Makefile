@@ -44,6 +44,8 @@ lint: setup-test
 	$(PY) -m mypy chatwidget memory handover | $(VENV)/bin/mypy-baseline filter --no-colors --baseline-path .ci/mypy-baseline.txt
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
+	@if [ -d .widget-build/node_modules ]; then cd .widget-build && npm run --silent lint && node --test --test-reporter=dot ../tests/widget/js/*.test.mjs; \
+	else echo "npm missing: the widget's ESLint and JS unit tests are skipped"; fi
 
 # Tests marked `isolated` run in a process of their own (see pyproject.toml's markers).
 test: setup-test browser lint

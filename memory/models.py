@@ -319,4 +319,3 @@ class DailyStat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.site_id} {self.day}"
-

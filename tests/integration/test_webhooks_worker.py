@@ -24,9 +24,9 @@ from chatwidget.integrations.delivery import (
 )
 from chatwidget.integrations.emit import WEBHOOK_DELIVER_TASK, webhook_emit, webhook_hint_clear
 from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
-from tests.integrations.test_webhooks import Receiver
 from tests.conftest import ROOT
 from tests.integration.cluster import Process, RedisServer, database_url, wait_until
+from tests.integrations.test_webhooks import Receiver
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

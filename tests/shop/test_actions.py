@@ -10,8 +10,8 @@ from channels.db import database_sync_to_async
 from chatwidget.shop.actions.tools import site_actions_forget
 from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
 from memory.models import ContextTrace, Conversation, Turn
-from tests.shop.shopapi import FakeShop
 from tests.fakellm import FakeLLM, Reply, ToolCallReply
+from tests.shop.shopapi import FakeShop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from handover.models import CannedReply, Case
 from memory.core import core_display
 from memory.models import Conversation, ConversationState, Turn, TurnRole
-from memory.redaction import mask
+from memory.redaction import mask, never_kept_scrub
 from memory.selectors import transcript_copy_is_expired
 
 
@@ -58,7 +58,8 @@ def turn_masked(turn: Turn) -> dict:
     return {
         "seq": turn.seq,
         "role": turn.role,
-        "text": mask(turn.text, turn.spans or []),
+        # masked, and what today's never-kept rules find is not shown (the second gate)
+        "text": never_kept_scrub(mask(turn.text, turn.spans or [])),
         "at": turn.created_at.isoformat(),
         "author": turn.author.get_short_name() or turn.author.get_username()
         if turn.author_id and turn.author

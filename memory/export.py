@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.models import AuditEvent, Conversation
-from memory.redaction import mask
+from memory.redaction import mask, never_kept_scrub
 from memory.retention import audit_record
 
 log = logging.getLogger(__name__)
@@ -19,7 +19,9 @@ def conversation_export(*, conversation_id: int, fmt: str, masked: bool) -> tupl
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
 
     def text_of(turn) -> str:
-        return mask(turn.text, turn.spans) if masked else turn.text
+        # the second gate: what today's rules find is not handed out, whatever was stored
+        text = mask(turn.text, turn.spans) if masked else turn.text
+        return never_kept_scrub(text, language=conv.language)
 
     if fmt == "txt":
         lines = [f"Conversation with {conv.site.name}, exported {timezone.now().isoformat()}", ""]

@@ -46,6 +46,10 @@ class Conversation(models.Model):
     # `case_resolved_at`. Data, so memory's expiry rules need not query handover's tables.
     case_hold = models.BooleanField(default=False)
     case_resolved_at = models.DateTimeField(null=True, blank=True)
+    # What the latest turns leave open for the visitor's next message (credential families,
+    # comma-separated, memory.redaction.sequence): "pin" after "do you need my PIN?", "card"
+    # after a message with part of a card number. Words, never a value.
+    redaction_open = models.CharField(max_length=120, blank=True, default="")
 
     class Meta:
         verbose_name = _("conversation")

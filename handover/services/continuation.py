@@ -37,6 +37,7 @@ from handover.models import Case
 from handover.services.cases import contact_from_turns
 from memory.export import conversation_export
 from memory.models import Conversation, Turn, TurnRole
+from memory.redaction import never_kept_scrub
 from memory.selectors import conversation_is_expired
 from memory.services import conversation_token_rotate
 
@@ -128,7 +129,7 @@ def continuation_email_send(*, case_id: int, seq: int) -> bool:
     link = settings.PUBLIC_URL.rstrip("/") + reverse("continuation", args=[code])
     context = {
         "site": case.site.name,
-        "reply": turn.text,
+        "reply": never_kept_scrub(turn.text),
         "link": link,
         "days": _max_age() // 86400 or 1,
     }

@@ -14,7 +14,7 @@ from memory.admin.common import fragment
 from memory.admin.rights import ConversationRightsMixin
 from memory.core import core_sections
 from memory.models import ContextTrace, Conversation, Core, Turn
-from memory.redaction import mask
+from memory.redaction import mask, never_kept_scrub
 
 # --- conversations: the current core, its versions, the per-call traces ---
 # and the transcript, MASKED (memory.redaction.mask): staff never see contact details here.
@@ -274,7 +274,7 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
         rows = []
         for turn in turns:
             try:
-                text = mask(turn.text, turn.spans)
+                text = never_kept_scrub(mask(turn.text, turn.spans))  # the second gate
             except ValueError:
                 text = str(_("[this turn cannot be shown masked]"))
             rows.append(

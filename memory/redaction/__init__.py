@@ -38,6 +38,7 @@ from memory.redaction.credentials import (
     find_reply_code,
     reply_needs_previous,
 )
+from memory.redaction.families import CARD_DIGITS_F
 from memory.redaction.kinds import (
     ADDRESS,
     CARD,
@@ -60,8 +61,10 @@ from memory.redaction.kinds import (
     Span,
 )
 from memory.redaction.masking import mask, placeholders_localise
+from memory.redaction.nearby import find_near_words
 from memory.redaction.normalise import Normalised, normalise
 from memory.redaction.payment import find_cards, find_security_codes
+from memory.redaction.sequence import card_split, find_in_context, leaves_open
 
 __all__ = [
     "ADDRESS",
@@ -86,6 +89,7 @@ __all__ = [
     "Span",
     "mask",
     "never_kept_found",
+    "never_kept_scrub",
     "placeholders_localise",
     "previous_turn_needed",
     "redact",
@@ -96,8 +100,16 @@ def _has_digit(text: str) -> bool:
     return any("0" <= ch <= "9" for ch in text)
 
 
-def _removed_spans(norm: Normalised, *, previous: str | None) -> list[Found]:
-    """Never-kept values, as non-overlapping ranges of the ORIGINAL text."""
+def _removed_spans(
+    norm: Normalised,
+    *,
+    previous: str | None,
+    open_families: frozenset[str] = frozenset(),
+    extra: list[Found] = (),
+) -> list[Found]:
+    """Never-kept values, as non-overlapping ranges of the ORIGINAL text: the phrase rules,
+    the sentence rule (a credential word anywhere in the sentence) and, with
+    ``open_families``, the conversation rule."""
     text = norm.text
     lower = text.lower()
     candidates = find_passwords(text=text, lower=lower)
@@ -107,6 +119,14 @@ def _removed_spans(norm: Normalised, *, previous: str | None) -> list[Found]:
         candidates += find_keyed(text=text, lower=lower)
         if previous:
             candidates += find_reply_code(text=text, previous=normalise(previous).text)
+    candidates += find_near_words(text=text)
+    candidates += list(extra)
+    # what the previous turns left open decides only where the message's own words do not
+    candidates += [
+        (start, end, kind)
+        for start, end, kind in find_in_context(text=text, open_families=open_families)
+        if all(end <= s or start >= e for s, e, _ in candidates)
+    ]
     resolved = resolve(candidates, precedence=REMOVED_KINDS)
     return [(*norm.original(start, end), kind) for start, end, kind in resolved]
 
@@ -125,16 +145,51 @@ def never_kept_found(text: str) -> bool:
     return bool(_removed_spans(normalise(text), previous=None))
 
 
+def never_kept_scrub(text: str, *, language: str = "en") -> str:
+    """``text`` with every value the never-kept check finds today replaced by its
+    placeholder: the second gate where stored text leaves its turn (the core, the profile,
+    the case page, exports, e-mails), so a value the first gate missed when the turn was
+    stored (an older rule, a phrasing it did not know) is not copied onward."""
+    found = _removed_spans(normalise(text), previous=None)
+    if not found:
+        return text
+    table = PLACEHOLDERS_BY_LANGUAGE.get(language, PLACEHOLDERS)
+    parts, cursor = [], 0
+    for start, end, kind in found:
+        parts += [text[cursor:start], table[kind]]
+        cursor = end
+    return "".join(parts) + text[cursor:]
+
+
 def redact(
-    text: str, *, previous: str | None = None, region: str = DEFAULT_REGION
+    text: str,
+    *,
+    previous: str | None = None,
+    region: str = DEFAULT_REGION,
+    open_families: frozenset[str] = frozenset(),
+    earlier: str | None = None,
 ) -> RedactionResult:
     """Replace never-kept values by placeholders and mark kept-but-sensitive ones.
 
     ``previous`` is the message before this one (to read a bare "482913" sent right after
-    "please enter the code"); ``region`` is the site's country for national phone numbers.
-    Spans in the result are offsets into the returned (redacted) text.
+    "please enter the code"); ``open_families`` is what the conversation's previous turns
+    left open (memory.redaction.sequence.leaves_open, kept on the conversation);
+    ``earlier`` is the visitor's previous message as stored, read when it ended with card
+    digits (a card number over two messages: ``result.earlier`` then says what to remove
+    from it too); ``region`` is the site's country for national phone numbers. Spans in the
+    result are offsets into the returned (redacted) text.
     """
-    removed_found = _removed_spans(normalise(text), previous=previous)
+    norm = normalise(text)
+    extra: list[Found] = []
+    earlier_found: tuple[tuple[int, int, str], ...] = ()
+    if earlier and CARD_DIGITS_F in open_families and _has_digit(norm.text):
+        earlier_norm = normalise(earlier)
+        here, there = card_split(earlier=earlier_norm.text, text=norm.text)
+        extra += here
+        earlier_found = tuple((*earlier_norm.original(s, e), k) for s, e, k in there)
+    removed_found = _removed_spans(
+        norm, previous=previous, open_families=open_families, extra=extra
+    )
     parts: list[str] = []
     cursor = 0
     for start, end, kind in removed_found:
@@ -165,4 +220,11 @@ def redact(
 
     removed = dict(Counter(kind for _, _, kind in removed_found))
     findings = dict(Counter(removed) + Counter(span.kind for span in spans))
-    return RedactionResult(text=redacted, spans=spans, removed=removed, findings=findings)
+    return RedactionResult(
+        text=redacted,
+        spans=spans,
+        removed=removed,
+        findings=findings,
+        leaves_open=leaves_open(folded, removed=removed),
+        earlier=earlier_found,
+    )

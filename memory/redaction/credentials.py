@@ -141,7 +141,7 @@ _CHANGE_VERB = re.compile(
     IGNORE,
 )
 # After "password is/ist ..." these words describe the password, they are not one.
-_NOT_A_PASSWORD = frozenset(
+NOT_A_PASSWORD = frozenset(
     """
     wrong incorrect not invalid expired right correct case-sensitive required missing
     forgotten locked blocked reset changed gone secure safe strong weak empty valid
@@ -165,7 +165,7 @@ _NOT_A_PASSWORD = frozenset(
     funktioniert geht ging falsches neues altes anmelden einloggen ändern
     """.split()
 )
-_DESCRIPTIVE_ENDING = re.compile(r"^[a-z\u00e4\u00f6\u00fc\u00df]+(?:ing|ed|lich|ig|bar|iert)$")
+DESCRIPTIVE_ENDING = re.compile(r"^[a-z\u00e4\u00f6\u00fc\u00df]+(?:ing|ed|lich|ig|bar|iert)$")
 
 # "Benutzer jana88 Passwort X", "user: max, password X": the user name announces it.
 _USER_THEN_PASSWORD = gate(
@@ -248,12 +248,12 @@ def find_passwords(*, text: str, lower: str) -> list[Found]:
         bare = value.strip(".,;!\"'").lower()
         if match.group("to"):
             window = text[max(0, match.start() - 40) : match.end("value") + 30]
-            if not _CHANGE_VERB.search(window) or bare in _NOT_A_PASSWORD:
+            if not _CHANGE_VERB.search(window) or bare in NOT_A_PASSWORD:
                 continue
         elif (
             ":" not in join
             and "=" not in join
-            and (value.endswith("?") or bare in _NOT_A_PASSWORD or _DESCRIPTIVE_ENDING.match(bare))
+            and (value.endswith("?") or bare in NOT_A_PASSWORD or DESCRIPTIVE_ENDING.match(bare))
         ):
             continue
         found.append((match.start("value"), match.end("value"), PASSWORD))

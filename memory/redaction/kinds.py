@@ -96,6 +96,11 @@ class RedactionResult:
     spans: tuple[Span, ...]
     removed: dict[str, int]
     findings: dict[str, int]
+    #: credential families this text leaves open for the next message (memory.redaction.sequence)
+    leaves_open: frozenset[str] = frozenset()
+    #: never-kept spans ((start, end, kind), offsets into the ``earlier`` text passed to
+    #: redact) that only this message revealed: a card number typed over two messages
+    earlier: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def health(self) -> bool:

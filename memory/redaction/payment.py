@@ -123,7 +123,7 @@ def _runs(text: str) -> list[list[tuple[int, int]]]:
     return runs
 
 
-def _is_card_number(number: str, *, groups: int) -> bool:
+def is_card_number(number: str, *, groups: int) -> bool:
     if not (13 <= len(number) <= 19 and _CARD_PREFIX.match(number) and luhn.is_valid(number)):
         return False
     # An EAN-13 article number typed as one block is an article number, not a card.
@@ -177,7 +177,7 @@ def _card_windows(run: list[tuple[int, int]], run_digits: list[str]) -> list[Fou
             number += run_digits[j]
             if len(number) > 19:
                 break
-            if _is_card_number(number, groups=j - i + 1):
+            if is_card_number(number, groups=j - i + 1):
                 windows.append((i, j, len(number)))
     taken: list[Found] = []
     for i, j, _ in sorted(windows, key=lambda w: (w[2] != 16, w[2] != 15, -w[2], w[0])):
@@ -187,12 +187,21 @@ def _card_windows(run: list[tuple[int, int]], run_digits: list[str]) -> list[Fou
     return taken
 
 
+# "4111 1111 1111 1111 09/28 447": three or four digits right after a card and its expiry
+_SECURITY_AFTER = re.compile(
+    r"[ ,;/|]{1,3}(?:(?:cvv|cvc|cvn)\s*:?\s*)?(?P<value>\d{3,4})(?![\d/.])", IGNORE
+)
+
+
 def _expiry_dates(*, text: str, cards: list[Found]) -> list[Found]:
     found: list[Found] = []
     for _, end, _ in cards:
         match = _EXPIRY_AFTER.match(text, end, end + 50)
         if match:
             found.append((match.start("value"), match.end("value"), CARD_EXPIRY))
+            code = _SECURITY_AFTER.match(text, match.end("value"))
+            if code:
+                found.append((code.start("value"), code.end("value"), SECURITY_CODE))
     found.extend(
         (m.start("value"), m.end("value"), CARD_EXPIRY) for m in _EXPIRY_WORD.finditer(text)
     )

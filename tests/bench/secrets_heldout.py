@@ -9,6 +9,10 @@ issue 25 (its builder is in tests/bench/heldout/secrets_build/). Each record is 
 conversation: visitor and assistant turns, the values that must not be kept (`secrets`)
 and the values that must survive (`keep`).
 
+The records are split in two halves by a hash of their id: the rules were changed while
+reading the misses of the "dev" half only; the "test" half's misses were never read, so its
+figures are the honest ones.
+
 Every record runs through the product's own path, on a throw-away database: a conversation
 is started, each visitor turn goes through `visitor_message_receive` (so a code sent after a
 message that asked for one, or a card number split over two messages, is judged with the
@@ -24,7 +28,9 @@ turns are read back.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import logging
 import os
 import re
 import sys
@@ -46,8 +52,15 @@ def secret_kept(secret: str, stored: list[str]) -> bool:
     )
 
 
-def records(path: Path = DATA) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+def part_of(record_id: str) -> str:
+    """The half a record belongs to: "dev" (misses may be read while changing the rules) or
+    "test" (never read: its figures are the honest ones)."""
+    return "dev" if int(hashlib.sha1(record_id.encode()).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def records(path: Path = DATA, *, part: str = "all") -> list[dict]:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [r for r in rows if part == "all" or part_of(r["id"]) == part]
 
 
 def _setup_django() -> None:
@@ -98,7 +111,7 @@ def run_record(record: dict, *, site_id: int) -> list[str]:
     )
 
 
-def evaluate(show: int = 0) -> dict:
+def evaluate(show: int = 0, part: str = "all") -> dict:
     from memory.redaction import PLACEHOLDERS_BY_LANGUAGE
 
     placeholders = {p for table in PLACEHOLDERS_BY_LANGUAGE.values() for p in table.values()}
@@ -108,7 +121,8 @@ def evaluate(show: int = 0) -> dict:
     benign_total: Counter = Counter()
     benign_fp: Counter = Counter()
     misses, false_positives = [], []
-    for record in records():
+    chosen = records(part=part)
+    for record in chosen:
         stored = run_record(record, site_id=site.pk)
         lang = record["lang"]
         if record["kind"] == "benign":
@@ -129,7 +143,7 @@ def evaluate(show: int = 0) -> dict:
     kept = sum(secrets_kept.values())
     benign = sum(benign_total.values())
     fps = sum(benign_fp.values())
-    print(f"held-out set: {DATA.name}, {len(records())} records")
+    print(f"held-out set: {DATA.name}, part {part}: {len(chosen)} records")
     print(f"recall (secrets removed): {total - kept}/{total} = {(total - kept) / total:.3f}")
     print(f"false positives (benign records): {fps}/{benign} = {fps / benign:.3%}")
     print("\nper kind and language (removed/total):")
@@ -154,9 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, help="print up to N misses per side")
     parser.add_argument("--json", help="write the figures and the misses to this file")
+    parser.add_argument(
+        "--part",
+        choices=("all", "dev", "test"),
+        default="all",
+        help="dev: the half whose misses were read while changing the rules; test: the other",
+    )
     args = parser.parse_args(argv)
     _setup_django()
-    result = evaluate(show=args.show)
+    logging.disable(logging.INFO)
+    result = evaluate(show=args.show, part=args.part)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
     return 0

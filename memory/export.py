@@ -6,16 +6,25 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from memory.models import AuditEvent, Conversation
+from memory.models import AuditEvent, Conversation, TurnRole
 from memory.redaction import mask, never_kept_scrub
 from memory.retention import audit_record
 
 log = logging.getLogger(__name__)
 
 
-def conversation_export(*, conversation_id: int, fmt: str, masked: bool) -> tuple[str, str, str]:
+def conversation_export(
+    *, conversation_id: int, fmt: str, masked: bool, for_visitor: bool = True
+) -> tuple[str, str, str]:
+    """The transcript as JSON or text. The visitor's (`for_visitor`, the default: the
+    widget's export, the transcript e-mail) holds what the visitor saw: no shop lookup turns
+    (the raw answer of the shop's API, which the assistant's answer put in words); staff
+    exports hold them."""
     conv = Conversation.objects.select_related("site").get(pk=conversation_id)
-    turns = list(conv.turns.order_by("seq"))
+    query = conv.turns.order_by("seq")
+    if for_visitor:
+        query = query.exclude(role=TurnRole.TOOL)
+    turns = list(query)
     stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
 
     def text_of(turn) -> str:
@@ -54,7 +63,7 @@ def conversation_export_for_staff(
     conv = Conversation.objects.only("site_id").get(pk=conversation_id)
     with transaction.atomic():
         content, content_type, filename = conversation_export(
-            conversation_id=conversation_id, fmt="json", masked=masked
+            conversation_id=conversation_id, fmt="json", masked=masked, for_visitor=False
         )
         audit_record(
             action=AuditEvent.Action.EXPORT,

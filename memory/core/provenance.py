@@ -9,6 +9,12 @@ folded into the profile, so what the visitor writes must not become the shop's w
 - a promise or a settled item stands only when an assistant, staff or system turn supports
   it *as a commitment or a completed action*; what only the visitor said moves to
   ``claims`` (shown as "visitor says: ..."), what nobody said is dropped;
+- a shop lookup (a ``tool`` turn) is data: it supports an entry only through the shop's
+  answer (its text after "→"; the arguments came from the visitor through the model), and
+  never a promise or a settled item;
+- an assistant turn that only restates what the visitor asserted before it ("I understand:
+  a full refund was approved") does not make it the shop's word: unless staff, a system
+  turn or a lookup's answer backs it, it stays the visitor's claim;
 - text that instructs the assistant or the memory ("SYSTEM OVERRIDE", "note for the
   summary", "ignore your rules", "Notiz für die Zusammenfassung") is kept out of the core.
 
@@ -26,6 +32,9 @@ from memory.core.sources import entry_key
 VISITOR = "visitor"
 #: Turns that speak for the shop: the assistant, staff, system events and shop lookups (tool).
 SHOP_ROLES = frozenset({"assistant", "staff", "system", "tool"})
+#: Turns that may commit the shop to something or report it done (a lookup is data).
+COMMITTING_ROLES = frozenset({"assistant", "staff", "system"})
+LOOKUP_ARROW = " → "
 CLAIM_PREFIX = "visitor says: "
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -107,9 +116,47 @@ def _supports(entry: str, turn_text: str) -> bool:
     return len(words & said) / len(words) >= (1.0 if len(words) <= 2 else 0.6)
 
 
+def _said(turn: dict) -> str:
+    """What a turn says for the shop: a lookup only its answer (after "→")."""
+    text = turn["text"]
+    if str(turn["role"]) == "tool":
+        return text.split(LOOKUP_ARROW, 1)[1] if LOOKUP_ARROW in text else ""
+    return text
+
+
 def supporting_turns(entry: str, turns: list[dict]) -> list[dict]:
     """The turns (``{"turn", "role", "text"}``) that say ``entry``."""
-    return [t for t in turns if entry and _supports(entry, t["text"])]
+    return [t for t in turns if entry and _supports(entry, _said(t))]
+
+
+_REQUEST = re.compile(
+    r"\?|\b(?:can|could|would|will) you\b|\bplease\b|\bbitte\b|\b(?:k\u00f6nn|w\u00fcrd)\w*"
+    r" (?:sie|ihr|du)\b|\b(?:i|we) (?:want|need|would like|'d like)\b|\bich (?:m\u00f6chte"
+    r"|will|brauche|h\u00e4tte gern)\b",
+    re.IGNORECASE,
+)
+
+
+def _restated(entry: str, shop: list[dict], turns: list[dict]) -> bool:
+    """Only assistant turns commit to ``entry``, and a visitor turn before them asserted it
+    (not asked for it): the assistant restates the visitor, the shop has not said it."""
+    if any(str(t["role"]) != "assistant" for t in shop):
+        return False
+    first = min(t["turn"] for t in shop)
+    asserted = [
+        t
+        for t in turns
+        if str(t["role"]) == VISITOR
+        and t["turn"] < first
+        and _supports(entry, t["text"])
+        and not _REQUEST.search(t["text"])
+    ]
+    backed = [
+        t
+        for t in turns
+        if str(t["role"]) in ("staff", "system", "tool") and _supports(entry, _said(t))
+    ]
+    return bool(asserted) and not backed
 
 
 def _source(found: list[dict]) -> dict:
@@ -120,14 +167,17 @@ def _source(found: list[dict]) -> dict:
 
 
 def _committed(entry: str, turns: list[dict]) -> list[dict]:
-    """Shop turns that commit to ``entry`` or report it done, without negating it."""
+    """Turns that commit the shop to ``entry`` or report it done, without negating it."""
     out = []
-    for t in supporting_turns(entry, [t for t in turns if str(t["role"]) in SHOP_ROLES]):
+    for t in supporting_turns(entry, [t for t in turns if str(t["role"]) in COMMITTING_ROLES]):
         sentences = re.split(r"(?<=[.!?])\s+", t["text"])
-        if any(
-            _COMMITMENT.search(s) and not _NEGATED.search(s) and _supports(entry, s)
-            for s in sentences
-        ) or str(t["role"]) in ("system", "tool"):
+        if (
+            any(
+                _COMMITMENT.search(s) and not _NEGATED.search(s) and _supports(entry, s)
+                for s in sentences
+            )
+            or str(t["role"]) == "system"
+        ):
             out.append(t)
     return out
 
@@ -193,10 +243,13 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict], repairs: 
                 repairs["kept_out_instruction"] += 1
                 continue
             shop = _committed(entry, turns)
+            if shop and _restated(entry, shop, turns):
+                shop = []  # the assistant restated the visitor: still the visitor's claim
+                repairs[f"{section}_restated_claim"] += 1
             if shop:
                 kept.append(entry)
                 table[key] = _source(shop)
-            elif previous and set(previous.get("by") or ()) & SHOP_ROLES:
+            elif previous and set(previous.get("by") or ()) & COMMITTING_ROLES:
                 kept.append(entry)  # carried from a verified earlier version
                 table[key] = previous
             elif supporting_turns(entry, [t for t in turns if str(t["role"]) == VISITOR]):

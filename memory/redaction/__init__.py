@@ -28,6 +28,7 @@ The result records kinds and counts, never values.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from memory.redaction.address import find_addresses, find_health
 from memory.redaction.common import GATES, PLACEHOLDER_ANY, Found, resolve
@@ -105,7 +106,7 @@ def _removed_spans(
     *,
     previous: str | None,
     open_families: frozenset[str] = frozenset(),
-    extra: list[Found] = (),
+    extra: Sequence[Found] = (),
 ) -> list[Found]:
     """Never-kept values, as non-overlapping ranges of the ORIGINAL text: the phrase rules,
     the sentence rule (a credential word anywhere in the sentence) and, with

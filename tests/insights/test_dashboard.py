@@ -160,7 +160,8 @@ def test_page_renders_charts_without_text_or_personal_data(client, data):
         assert f'id="chart-{key}"' in page
     assert page.count('<svg viewBox="0 0 600') == 7, "every chart has data in this period"
     assert "<polyline" in page and "<rect" in page
-    assert "cdn" not in page.lower() and '<script src="http' not in page
+    # no CDN host (a bare "cdn" can be part of the random CSRF token)
+    assert not re.search(r"//[\w.-]*cdn", page.lower()) and '<script src="http' not in page
     summary = response.context["site_totals"]
     assert [(name, row.conversations, row.handovers, row.ratings) for name, row in summary] == [
         ("Second shop", 8, 1, 0),

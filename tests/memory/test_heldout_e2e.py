@@ -102,6 +102,13 @@ def test_no_removed_value_of_the_dev_half_is_anywhere(site, logs, settings):
             outside.append(turn_masked(turn)["text"])
             outside.append(never_kept_scrub(turn.text))  # what the continuation e-mail sends
     dump, columns, _rows = dump_everything()
+    # a past case's fact key is its conversation's id, a column of its own: an id, no value
+    from memory.models import ProfileFact
+
+    ids = set(
+        ProfileFact.objects.filter(field=ProfileFact.Field.PAST_CASE).values_list("key", flat=True)
+    )
+    columns = "\n".join(line for line in columns.split("\n") if line not in ids)
     # the log as it is written (JSON lines; the raw records' numbers are times and ids)
     written = [line for line in logs.lines if line.startswith("{")]
     everywhere = "\n".join([dump, columns, *outside, *written])

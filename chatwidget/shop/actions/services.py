@@ -24,6 +24,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from chatwidget.platform.db import db_async
+from chatwidget.shop.actions.arguments import arguments_check
 from chatwidget.shop.actions.http import action_request
 from chatwidget.shop.actions.tools import site_actions
 from chatwidget.shop.models.actions import ActionCall
@@ -37,10 +38,12 @@ Outcome = ActionCall.Outcome
 TOOL_TURN_PREFIX = "Lookup"
 TOOL_ID_PREFIX = "~t:"
 VISITOR_TURNS_CHECKED = 200
-NOT_COUNTED = (Outcome.MISSING_ARGS, Outcome.RATE_LIMITED)  # no request was made
+NOT_COUNTED = (Outcome.MISSING_ARGS, Outcome.INVALID_ARGS, Outcome.RATE_LIMITED)  # no request
 _INSTRUCTIONS = {
     Outcome.MISSING_ARGS: "No lookup was made: the visitor has not written {missing} in this "
     "conversation. Ask the visitor for it; never guess it.",
+    Outcome.INVALID_ARGS: "No lookup was made: the arguments do not fit ({missing}). Ask the "
+    "visitor for the value it needs; never put anything else in its place.",
     Outcome.RATE_LIMITED: "No lookup was made: this conversation has reached its limit of "
     "lookups. Tell the visitor it could not be checked right now and offer a person.",
 }
@@ -198,10 +201,15 @@ async def action_call(
     raises for what the shop does: every failure is a CallResult the model is told."""
     actions = site_actions(site_id=site_id)
     config = actions.config[name]
-    arguments = {k: v for k, v in arguments.items() if k in config["properties"]}
-    refused, missing = await db_async(_precheck)(
-        conversation_id, config["visitor_args"], arguments, actions.calls_per_hour
-    )
+    checked = arguments_check(schema=config["parameters"], arguments=arguments)
+    arguments = checked.arguments
+    refused: str | None
+    if checked.problems:  # no request with a value the schema does not allow
+        refused, missing = Outcome.INVALID_ARGS, list(checked.problems)
+    else:
+        refused, missing = await db_async(_precheck)(
+            conversation_id, config["visitor_args"], arguments, actions.calls_per_hour
+        )
     data, status, latency, tokens, cut = None, None, 0, 0, False
     if refused:
         outcome = refused
@@ -209,7 +217,7 @@ async def action_call(
             {
                 "ok": False,
                 "error": outcome,
-                "instruction": _INSTRUCTIONS[outcome].format(missing=", ".join(missing)),
+                "instruction": _INSTRUCTIONS[Outcome(outcome)].format(missing=", ".join(missing)),
             }
         )
         result = ""

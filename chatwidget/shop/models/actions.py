@@ -190,6 +190,7 @@ class ActionCall(models.Model):
         NETWORK = "network", _("Not reachable")
         NOT_CONFIGURED = "not_configured", _("Secret not set")
         MISSING_ARGS = "missing_args", _("Arguments not given by the visitor")
+        INVALID_ARGS = "invalid_args", _("Arguments that do not fit the schema")
         RATE_LIMITED = "rate_limited", _("Rate limited")
 
     conversation = models.ForeignKey(

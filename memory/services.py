@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,22 +25,14 @@ from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
 from memory.models import Conversation, ConversationState, Turn, TurnRole
 from memory.profiles import profile_link_conversation, profile_update_after_turn
-from memory.redaction import (
-    HINTS,
-    PLACEHOLDERS,
-    RedactionResult,
-    previous_turn_needed,
-    redact,
-)
-from memory.redaction.families import CARD_DIGITS_F
-from memory.redaction.sequence import carries
+from memory.redacting import merge_counts, open_after, redacted_in_context, redacted_new
+from memory.redaction import HINTS, RedactionResult
 from memory.selectors import (
     conversation_get_by_token,
     conversation_is_expired,
     token_hash,
     turn_public,
 )
-from memory.tokens import count_tokens
 
 log = logging.getLogger(__name__)
 
@@ -80,13 +71,6 @@ def conversation_token_rotate(*, conversation_id: int) -> str:
     return token
 
 
-def _merge_counts(target: dict, extra: dict) -> dict:
-    merged = dict(target)
-    for kind, count in extra.items():
-        merged[kind] = merged.get(kind, 0) + count
-    return merged
-
-
 def _conversation_lock(**filters) -> Conversation | None:
     """The conversation's row, locked for this transaction, with its site (one statement:
     the site's window settings decide whether condensation may be due, and the context
@@ -97,60 +81,6 @@ def _conversation_lock(**filters) -> Conversation | None:
         .filter(**filters)
         .first()
     )
-
-
-def _redacted(conversation_id: int | None, text: str) -> tuple[RedactionResult, int]:
-    """Redaction and the token count, before any row is locked. A bare "482913" is a
-    one-time code when the message before asked for one: only then is the previous turn read,
-    so the common message costs no extra query."""
-    previous = None
-    if conversation_id is not None and previous_turn_needed(text):
-        previous = (
-            Turn.objects.filter(conversation_id=conversation_id)
-            .order_by("-seq")
-            .values_list("text", flat=True)
-            .first()
-        )
-    result = redact(text, previous=previous)
-    return result, count_tokens(result.text)
-
-
-def _redacted_in_context(conv: Conversation, text: str) -> tuple[RedactionResult, int]:
-    """The visitor's message read with what the conversation's previous turns left open
-    (under the row lock, only when something is open). When they end with card digits, the
-    visitor's previous message is read, and rewritten if the two together hold a card
-    number (its digits are removed there too)."""
-    open_families = frozenset(conv.redaction_open.split(","))
-    earlier = None
-    if CARD_DIGITS_F in open_families:
-        earlier = (
-            Turn.objects.filter(conversation_id=conv.pk, role=TurnRole.VISITOR)
-            .order_by("-seq")
-            .only("pk", "text", "findings")
-            .first()
-        )
-    result = redact(
-        text, open_families=open_families, earlier=earlier.text if earlier is not None else None
-    )
-    if result.earlier and earlier is not None:
-        _turn_rewrite(earlier, removals=result.earlier)
-    return result, count_tokens(result.text)
-
-
-def _turn_rewrite(turn: Turn, *, removals: tuple[tuple[int, int, str], ...]) -> None:
-    """Remove never-kept values a later message revealed from a stored turn."""
-    parts, cursor = [], 0
-    for start, end, kind in sorted(removals):
-        parts += [turn.text[cursor:start], PLACEHOLDERS[kind]]
-        cursor = end
-    again = redact("".join(parts) + turn.text[cursor:])
-    Turn.objects.filter(pk=turn.pk).update(
-        text=again.text,
-        spans=again.spans_json(),
-        findings=_merge_counts(turn.findings or {}, dict(Counter(k for _, _, k in removals))),
-        token_count=count_tokens(again.text),
-    )
-    log.info("earlier turn redacted", extra={"conversation": turn.conversation_id})
 
 
 def _counters_save(conv: Conversation, fields: list[str], *, role: str, findings: dict) -> None:
@@ -200,7 +130,7 @@ def turn_append(
     the caller's transaction holds this one (no SAVEPOINT round trips); an error then fails
     the caller's transaction too.
     """
-    redacted, tokens = _redacted(conversation_id, text)
+    redacted, tokens = redacted_new(conversation_id, text)
     with transaction.atomic(savepoint=savepoint):
         conv = _conversation_lock(pk=conversation_id)
         if conv is None:
@@ -258,7 +188,7 @@ def _append_locked(
     conv.last_activity_at = timezone.now()
     update = ["next_seq", "last_activity_at"]
     if role != TurnRole.TOOL:
-        left = _still_open(
+        left = open_after(
             conv.redaction_open,
             redacted.leaves_open,
             visitor=role == TurnRole.VISITOR,
@@ -268,7 +198,7 @@ def _append_locked(
             conv.redaction_open = left
             update.append("redaction_open")
     if redacted.findings:
-        conv.findings = _merge_counts(conv.findings, redacted.findings)
+        conv.findings = merge_counts(conv.findings, redacted.findings)
         update.append("findings")
     _counters_save(conv, update, role=role, findings=redacted.findings)
     if publish:
@@ -297,20 +227,6 @@ def _append_locked(
         },
     )
     return AppendResult(turn=turn, created=True, removed=redacted.removed, answer_seq=answer_seq)
-
-
-def _still_open(before: str, now: frozenset[str], *, visitor: bool, text: str) -> str:
-    """What is open for the visitor's next message: a visitor turn replaces it with what it
-    leaves open, unless it only goes on with the previous one ("wait no"); an answer
-    (assistant, staff, system) adds what it names ("Please do not send your PIN") to what
-    the visitor's turn left open."""
-    earlier = set(filter(None, before.split(",")))
-    if visitor:
-        # card digits go on only into the very next message
-        earlier.discard(CARD_DIGITS_F)
-        if not carries(text):
-            earlier = set()
-    return ",".join(sorted(earlier | set(now)))[:120]
 
 
 def _after_turn(conversation_id: int) -> None:
@@ -408,7 +324,7 @@ def visitor_message_receive(
     if conversation_id is None and token:
         found = conversation_get_by_token(site_id=site_id, token=token)
     # before any lock; the conversation's previous turn decides about a bare code
-    redacted, tokens = _redacted(conversation_id or (found.pk if found else None), text)
+    redacted, tokens = redacted_new(conversation_id or (found.pk if found else None), text)
     with transaction.atomic():
         conv = None
         if conversation_id is not None:
@@ -426,7 +342,7 @@ def visitor_message_receive(
                 profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
             conv = _conversation_lock(pk=started.pk) or started  # locked, with its site
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
-            redacted, tokens = _redacted_in_context(conv, text)
+            redacted, tokens = redacted_in_context(conv, text)
         hinted = bool(redacted.removed)
         result = _append_locked(
             conv,
@@ -440,7 +356,7 @@ def visitor_message_receive(
         if result.created and hinted:
             # the hint comes right after the visitor's turn, the answer after the hint
             hint_text = removed_hint(removed=result.removed, language=conv.language)
-            hint_redacted, hint_tokens = _redacted(None, hint_text)
+            hint_redacted, hint_tokens = redacted_new(None, hint_text)
             last = _append_locked(
                 conv,
                 role=TurnRole.SYSTEM,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from memory import extract
 from memory.core.sources import entry_key
@@ -193,6 +194,49 @@ def _entry_text(section: str, entry) -> str:
     return str(entry)
 
 
+def _commitments_source(
+    section: str,
+    *,
+    out: dict,
+    turns: list[dict],
+    carried: Callable[[str, str], dict | None],
+    claims: list[str],
+    sources: dict,
+    repairs: Counter,
+) -> None:
+    """Promises and settled items: kept only when the shop committed to them (staff, a
+    lookup's own answer, the assistant not restating the visitor) or an earlier verified
+    version carries them; what the visitor alone said becomes a claim."""
+    kept, table = [], {}
+    for entry in out[section]:
+        key = entry_key(section, entry)
+        previous = carried(section, key)
+        if instruction_like(entry):
+            repairs["kept_out_instruction"] += 1
+            continue
+        shop = _committed(entry, turns)
+        if shop and _restated(entry, shop, turns):
+            shop = []  # the assistant restated the visitor: still the visitor's claim
+            repairs[f"{section}_restated_claim"] += 1
+        if shop:
+            kept.append(entry)
+            table[key] = _source(shop)
+        elif previous and set(previous.get("by") or ()) & COMMITTING_ROLES:
+            kept.append(entry)  # carried from a verified earlier version
+            table[key] = previous
+        elif supporting_turns(entry, [t for t in turns if str(t["role"]) == VISITOR]):
+            claim = CLAIM_PREFIX + entry
+            if claim not in claims:
+                claims.append(claim)
+                sources.setdefault("claims", {})[claim] = _source(supporting_turns(entry, turns))
+            repairs[f"{section}_visitor_claim"] += 1
+        else:
+            repairs[f"{section}_unsupported_removed"] += 1
+    out[section] = kept
+    if table:
+        sources[section] = table
+
+
 def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict], repairs: Counter) -> dict:
     """Give every entry of ``out`` its source; move or drop what the visitor alone said.
 
@@ -235,36 +279,15 @@ def core_provenance_apply(*, out: dict, prev: dict, turns: list[dict], repairs: 
         if table:
             sources[section] = table
     for section in ("promises", "settled"):
-        kept, table = [], {}
-        for entry in out[section]:
-            key = entry_key(section, entry)
-            previous = carried(section, key)
-            if instruction_like(entry):
-                repairs["kept_out_instruction"] += 1
-                continue
-            shop = _committed(entry, turns)
-            if shop and _restated(entry, shop, turns):
-                shop = []  # the assistant restated the visitor: still the visitor's claim
-                repairs[f"{section}_restated_claim"] += 1
-            if shop:
-                kept.append(entry)
-                table[key] = _source(shop)
-            elif previous and set(previous.get("by") or ()) & COMMITTING_ROLES:
-                kept.append(entry)  # carried from a verified earlier version
-                table[key] = previous
-            elif supporting_turns(entry, [t for t in turns if str(t["role"]) == VISITOR]):
-                claim = CLAIM_PREFIX + entry
-                if claim not in claims:
-                    claims.append(claim)
-                    sources.setdefault("claims", {})[claim] = _source(
-                        supporting_turns(entry, turns)
-                    )
-                repairs[f"{section}_visitor_claim"] += 1
-            else:
-                repairs[f"{section}_unsupported_removed"] += 1
-        out[section] = kept
-        if table:
-            sources[section] = table
+        _commitments_source(
+            section,
+            out=out,
+            turns=turns,
+            carried=carried,
+            claims=claims,
+            sources=sources,
+            repairs=repairs,
+        )
     for claim in claims:
         if claim not in sources.get("claims", {}):
             sources.setdefault("claims", {})[claim] = carried("claims", claim) or {

@@ -232,4 +232,5 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
         elif extract.normalise(existing["value"]) != extract.normalise(f.value):
             if cue:
                 core["corrections"].append({"was": existing["value"], "now": f.value, "turn": seq})
+                core["request"] = text_replace(core["request"], was=existing["value"], now=f.value)
             existing["value"], existing["turn"] = f.value, seq

@@ -61,11 +61,17 @@ def sources_coerce(value) -> dict:
 
 
 def text_replace(text: str, *, was: str, now: str) -> str:
-    """``text`` with every ``was`` (any case) replaced by ``now``, literally: ``now`` is never
-    read as a regular-expression template ("blue\\1" stays "blue\\1")."""
+    """``text`` with ``was`` replaced by ``now`` where it stands as a value of its own: a
+    whole word or phrase, never part of a word ("mum") or of an identifier ("KU-2291-M": a
+    neighbouring hyphen, apostrophe or word character keeps it). Words in any case; a single
+    letter (a size) only as written, so "a" or "s" in the text are not values. ``now`` is
+    inserted literally, never read as a regular-expression template."""
+    was = was.strip()
     if not was:
         return text
-    return re.compile(re.escape(was), re.IGNORECASE).sub(lambda _match: now, text)
+    flags = 0 if len(was) == 1 else re.IGNORECASE
+    value = re.compile(rf"(?<![\w'’-]){re.escape(was)}(?![\w'’]|-\w)", flags)
+    return value.sub(lambda _match: now, text)
 
 
 def entry_key(section: str, entry) -> str:

@@ -15,12 +15,19 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-setup: $(PY)
+# Installs run again only when pyproject.toml changed (a stamp in the virtualenv).
+$(VENV)/.installed: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed
+
+setup: $(VENV)/.installed
 	$(PY) -m chatwidget.i18n
 
-setup-test: $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+setup-test: $(VENV)/.installed-test
 	$(PY) -m chatwidget.i18n
 	@if command -v npm >/dev/null 2>&1; then cd .widget-build && npm ci --no-audit --no-fund --loglevel=error; \
 	else echo "npm missing: the widget build check and the axe-core tests will be skipped"; fi
@@ -41,7 +48,7 @@ demo: setup
 lint: setup-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) -m mypy chatwidget memory handover | $(VENV)/bin/mypy-baseline filter --no-colors --baseline-path .ci/mypy-baseline.txt
+	$(PY) -m mypy --no-error-summary chatwidget memory handover | $(VENV)/bin/mypy-baseline filter --no-colors --hide-stats --baseline-path .ci/mypy-baseline.txt
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	@if [ -d .widget-build/node_modules ]; then cd .widget-build && npm run --silent lint && node --test --test-reporter=dot ../tests/widget/js/*.test.mjs; \

@@ -76,6 +76,9 @@ def test_visitor_asks_for_a_person_and_staff_replies_from_admin(
         assert core.bounding_box()["y"] < transcript.bounding_box()["y"], "core above transcript"
         assert admin.locator("details#transcript").get_attribute("open") is None
         assert admin.locator("#transcript-turns").is_hidden(), "the transcript starts collapsed"
+        reply_box = admin.locator("#reply-text").bounding_box()
+        assert reply_box["y"] + reply_box["height"] <= 800, "the reply box in the first screen"
+        assert "own words" not in admin.locator("#case-reason").inner_text(), "a button, no quote"
         assert "anna@example.com" not in admin.content(), "contact details are masked"
         admin.screenshot(path=str(artifact("handover-case-page.png")), full_page=True)
 

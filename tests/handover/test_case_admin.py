@@ -116,11 +116,17 @@ def test_case_page_shows_reason_core_contact_then_collapsed_transcript_masked(
         for marker in (
             'id="case-reason"',
             'id="case-core"',
+            'id="case-live"',
+            'id="reply-form"',
+            'id="case-actions"',
             'id="case-contact"',
             'id="case-transcript"',
         )
     ]
-    assert positions == sorted(positions), "reason, core, contact, transcript: in this order"
+    assert positions == sorted(positions), (
+        "the work above the fold: reason, core, the last turns, the reply box, the actions; "
+        "then contact details and the transcript"
+    )
     assert "wants to talk about the fit" in html
     for shown in (
         "a mint cotton kurta in size L for the office",
@@ -138,6 +144,29 @@ def test_case_page_shows_reason_core_contact_then_collapsed_transcript_masked(
     assert "anna@example.com" not in html and "1234567" not in html, "masked everywhere"
     assert "a\u2022\u2022\u2022@e\u2022\u2022\u2022.com" in html
     assert "no-store" in response["Cache-Control"]
+
+
+def test_the_live_section_shows_the_last_turns_and_keeps_the_rest_one_click_away(
+    client, site, staff_user
+):
+    conv = ConversationFactory(site=site, texts=[f"visitor line {i}" for i in range(10)])
+    case = services.handover_request(conversation_id=conv.pk, trigger="visitor", now=OPEN_TIME)
+    html = login(client, staff_user).get(case_url(case)).content.decode()
+    live = html[html.index('id="case-live"') : html.index('id="reply-form"')]
+    shown = live[live.index('id="live-turns"') :]
+    earlier = live[live.index('<details id="live-earlier">') : live.index('id="live-turns"')]
+    assert shown.count('class="turn ') == 6 and "visitor line 9" in shown
+    assert "visitor line 0" in earlier and "visitor line 0" not in shown
+    assert "Show all" in earlier
+
+
+def test_a_button_handover_is_not_quoted_as_the_visitors_words(client, site, staff_user):
+    conv = ConversationFactory(site=site, texts=["hello"])
+    case = services.handover_request(conversation_id=conv.pk, trigger="visitor", now=OPEN_TIME)
+    html = login(client, staff_user).get(case_url(case)).content.decode()
+    reason = html[html.index('id="case-reason"') : html.index('id="case-core"')]
+    assert "own words" not in reason and "<q>" not in reason
+    assert "gave no reason" in reason
 
 
 def test_staff_sees_no_reveal_and_cannot_reveal(client, case, staff_user):

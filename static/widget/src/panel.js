@@ -61,7 +61,7 @@ function createPanel(shell) {
     announce,
     isVisible: () => !panel.hidden,
     onAskForPerson: () => {
-      sendControl(handoverFrame({ reason: "visitor asked for a person" }));
+      sendControl(handoverFrame({ reason: "" }));
       composer.focus(); // the button goes away with the bot state; the focus must not
     },
     onRestart: () => startNewConversation(),

@@ -291,7 +291,7 @@ async def _answer_stream(
     if streamed.handover_reason is not None:
         await db_async(handover_request)(
             conversation_id=conversation_id,
-            trigger=Case.Trigger.MODEL,
+            trigger=Case.Trigger.VISITOR if streamed.visitor_asked else Case.Trigger.MODEL,
             reason=streamed.handover_reason,
         )
     return AnswerResult.STORED

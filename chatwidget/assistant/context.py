@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from chatwidget.assistant.demo import DemoFound
 from chatwidget.assistant.sections import (
     core_current,
     core_section,
@@ -35,7 +36,7 @@ from chatwidget.assistant.sections import (
     verbatim_choose,
 )
 from chatwidget.platform.db import relaxed_durability
-from chatwidget.shop.knowledge.window import KnowledgeSection, knowledge_demo_lines
+from chatwidget.shop.knowledge.window import KnowledgeSection
 from chatwidget.shop.models.knowledge import KnowledgeTrace
 from chatwidget.sites.models import Site
 from memory.models import ContextTrace, Conversation, Core, Turn
@@ -67,10 +68,19 @@ class BuiltContext:
     trace: ContextTrace
     model: str
     sections: dict[str, int] = field(default_factory=dict)
-    knowledge_lines: list[str] = field(default_factory=list)  # demo mode shows them
+    demo: DemoFound | None = None  # demo mode: what knowledge found, for the demo's answer
     knowledge_trace: dict | None = None  # saved with the trace (context_trace_save)
     tools: list[dict] = field(default_factory=list)  # the site's shop actions (openai tools)
     site_id: int = 0
+
+
+def _demo_found(knowledge: KnowledgeSection) -> DemoFound:
+    """Demo mode: the first-ranked excerpt sent and the remembered objects."""
+    found = DemoFound(searched=knowledge.attempted, active=list(knowledge.active))
+    if knowledge.sent:
+        first = knowledge.sent[0]
+        found.title, found.url, found.text = first.title, first.url, first.text
+    return found
 
 
 def _messages(
@@ -230,11 +240,7 @@ def _built(
         trace=trace,
         model=trace.model_name,
         sections=sections,
-        knowledge_lines=(
-            knowledge_demo_lines(knowledge, language=conv.language)
-            if settings.DEMO_MODE and knowledge.attempted
-            else []
-        ),
+        demo=_demo_found(knowledge) if settings.DEMO_MODE else None,
         knowledge_trace=(
             {"chunks": knowledge.retrieved, "tokens": knowledge.tokens, "room": knowledge.room}
             if knowledge.retrieved

@@ -1,5 +1,5 @@
-"""The answer's text as it reaches the socket: in demo mode the lines saying what the model
-would have been sent; otherwise the model's stream (with the shop lookups it makes),
+"""The answer's text as it reaches the socket: in demo mode an answer put together from what
+the pipeline found (chatwidget.assistant.demo); otherwise the model's stream (with the shop lookups it makes),
 coalesced into delta frames. Storing it is chatwidget.assistant.answers'."""
 
 import asyncio
@@ -10,10 +10,11 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
-from chatwidget.assistant.demo import demo_reply
+from chatwidget.assistant.demo import DemoFound, demo_answer, person_asked
 from chatwidget.assistant.streaming import DeltaCoalescer
-from chatwidget.assistant.tools_loop import demo_lookup_lines, reply_events
+from chatwidget.assistant.tools_loop import demo_lookup_lines, reply_events, request_text
 from chatwidget.platform import llm
+from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import Frame, delta_frame
 
 Send = Callable[[Frame], Awaitable[None]]
@@ -23,29 +24,38 @@ Send = Callable[[Frame], Awaitable[None]]
 class Streamed:
     parts: list[str]
     handover_reason: str | None = None  # the model asked for a person
+    visitor_asked: bool = False  # demo mode: the visitor asked for a person in words
 
 
 async def demo_stream(
     *, built, conversation_id: int, request_seq: int, send: Send, seq: int, language: str
 ) -> Streamed:
-    """Demo mode: what the model would have been sent, line by line."""
-    lookup = await demo_lookup_lines(
-        built=built, conversation_id=conversation_id, request_seq=request_seq, language=language
-    )
-    text = demo_reply(
-        sections=built.sections,
-        verbatim_turns=len(built.trace.verbatim_seqs),
-        covered_turns=built.trace.core_covers_through,
-        core_version=built.trace.core_version,
+    """Demo mode: the answer the pipeline's findings give, paragraph by paragraph."""
+    message = await db_async(request_text)(conversation_id, request_seq)
+    handover = person_asked(message)
+    found = built.demo or DemoFound()
+    if not handover:
+        found.lookup = await demo_lookup_lines(
+            built=built,
+            conversation_id=conversation_id,
+            request_seq=request_seq,
+            message=message,
+            language=language,
+        )
+    text = demo_answer(
+        message=message,
+        found=found,
+        handover=handover,
+        total=built.trace.total_tokens,
         budget=built.trace.budget,
-        reserve=built.trace.reserve,
         language=language,
-        extra_lines=[*lookup, *built.knowledge_lines],
     )
-    streamed = Streamed(parts=[])
-    for line in text.splitlines(keepends=True):
-        streamed.parts.append(line)
-        await send(delta_frame(seq=seq, text=line))
+    streamed = Streamed(parts=[], visitor_asked=handover)
+    if handover:
+        streamed.handover_reason = ""
+    for part in text.splitlines(keepends=True):
+        streamed.parts.append(part)
+        await send(delta_frame(seq=seq, text=part))
         await asyncio.sleep(0)
     return streamed
 

@@ -24,7 +24,6 @@ from django.utils.translation import gettext
 
 from chatwidget.assistant.tools import HANDOVER_TOOL
 from chatwidget.platform import llm
-from chatwidget.platform.db import db_async
 from chatwidget.shop.actions.services import (
     CallResult,
     action_call,
@@ -142,7 +141,8 @@ def demo_match(*, text: str, actions: SiteActions) -> tuple[str, dict] | None:
     return None
 
 
-def _request_text(conversation_id: int, request_seq: int) -> str:
+def request_text(conversation_id: int, request_seq: int) -> str:
+    """The visitor's message the answer is for."""
     return (
         Turn.objects.filter(conversation_id=conversation_id, seq=request_seq)
         .values_list("text", flat=True)
@@ -164,6 +164,7 @@ async def demo_lookup_lines(
     built,
     conversation_id: int,
     request_seq: int,
+    message: str,
     language: str,
 ) -> list[str]:
     """Demo mode: make the lookup the message asks for and show its result (no lines when
@@ -171,9 +172,7 @@ async def demo_lookup_lines(
     if not built.tools:
         return []
     actions = site_actions(site_id=built.site_id)
-    match = demo_match(
-        text=await db_async(_request_text)(conversation_id, request_seq), actions=actions
-    )
+    match = demo_match(text=message, actions=actions)
     if match is None:
         return []
     name, arguments = match

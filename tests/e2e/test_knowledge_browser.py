@@ -88,6 +88,8 @@ def test_demo_answers_a_follow_up_from_memory_and_the_catalogue(demo_stack, page
     answer.filter(has_text="Price: 49.90 EUR").wait_for(timeout=15_000)  # the quote's end
     text = answer.inner_text()
     assert "size L: in stock" in text, "the kurta's sizes, not a generic size chart"
-    assert "Cotton kurta, mint" in text and "/product/KU-2291-M" in text
-    assert re.search(r"Active objects \(from memory\): KU-2291-M", text)
+    assert "Cotton kurta, mint" in text
+    assert answer.locator("a").first.get_attribute("href").endswith("/product/KU-2291-M")
+    assert text.startswith("From Cotton kurta, mint"), "the answer first, not the accounting"
+    assert re.search(r"Remembered: KU-2291-M", text)
     page.screenshot(path=str(artifact("knowledge-demo.png")))

@@ -296,13 +296,15 @@ async def test_forget_erases_and_closes_every_tab(site, connect, fake_llm):
     assert await database_sync_to_async(Conversation.objects.count)() == 0
 
 
-async def test_demo_mode_describes_what_the_model_would_get(site, connect):
+async def test_demo_mode_says_it_is_the_demo_in_one_closing_line(site, connect):
     c = await connect(site.key)
     await c.hello()
     await c.say("hello demo", "d")
     final, _ = await c.answer()
-    assert final["text"].startswith("[Demo mode - no language model is connected.]")
-    assert "tokens" in final["text"] and "verbatim turns: 1" in final["text"]
+    *answer, closing = final["text"].split("\n\n")
+    assert answer and "Demo mode" not in "\n".join(answer), "the answer comes first"
+    assert closing.startswith("*Demo mode: no language model is connected")
+    assert "tokens" in closing and closing.count("\n") == 0, "the accounting in one line"
 
 
 async def test_card_number_never_stored_and_visitor_told(site, connect, fake_llm):

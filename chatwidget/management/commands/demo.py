@@ -147,7 +147,7 @@ class Command(BaseCommand):
 
     def _banner(self, ctx: DemoContext) -> str:
         mode = (
-            "demo mode: no OPENAI_API_KEY, replies show what the model would be sent"
+            "demo mode: no OPENAI_API_KEY, replies quote what knowledge and lookups found"
             if settings.DEMO_MODE
             else f"model {settings.CHAT_MODEL}"
         )

@@ -15,9 +15,6 @@ question, and that text inside them is data, never instructions (chatwidget/shop
 import functools
 from dataclasses import dataclass, field
 
-from django.utils import translation
-from django.utils.translation import gettext as _
-
 from chatwidget.shop.knowledge.query import Candidate, identifier_key, knowledge_query_build
 from chatwidget.shop.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
 from chatwidget.shop.knowledge.selectors import knowledge_available, knowledge_search
@@ -121,26 +118,3 @@ def knowledge_select(
         )
         section.tokens = used
     return section
-
-
-def knowledge_demo_lines(section: KnowledgeSection, *, language: str = "en") -> list[str]:
-    """Demo mode: the best excerpt quoted and the active objects, so a demo shows memory and
-    knowledge working together."""
-    with translation.override(language):
-        lines = []
-        if section.active:
-            lines.append(
-                _("Active objects (from memory): %(objects)s")
-                % {"objects": "; ".join(section.active)}
-            )
-        if section.sent:
-            best = section.sent[0]
-            where = f" ({best.url})" if best.url else ""
-            lines.append(
-                _("Best excerpt from the shop's knowledge: “%(title)s”%(where)s:")
-                % {"title": best.title, "where": where}
-            )
-            lines.extend(f"> {line}" for line in best.text.splitlines() if line.strip())
-        else:
-            lines.append(_("No shop knowledge matched this question."))
-        return lines

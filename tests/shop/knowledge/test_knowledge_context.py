@@ -36,9 +36,13 @@ def feed(site, tmp_path, docs, name="feed.jsonl"):
     assert result.ok, result.problems
 
 
-async def talk(connect, site, *messages):
+async def talk(connect, site, *messages, lang=None):
     c = await connect(site.key)
-    await c.hello()
+    if lang:
+        await c.send({"type": "hello", "session": None, "lang": lang})
+        await c.recv()
+    else:
+        await c.hello()
     answers = []
     for i, text in enumerate(messages):
         await c.say(text, f"m{i}")
@@ -159,9 +163,33 @@ async def test_demo_mode_quotes_the_best_excerpt_and_active_objects(demo_site, c
     answers = await talk(
         connect, demo_site, "Is the KU-2291-M cotton kurta in mint nice?", "What about size L?"
     )
-    assert "Cotton kurta, mint" in answers[-1]
-    assert "size L: in stock" in answers[-1]
-    assert "KU-2291-M" in answers[-1].split("Best excerpt")[0], "active objects are shown"
+    answer, closing = answers[-1].rsplit("\n\n", 1)
+    assert answer.startswith("From [Cotton kurta, mint](")
+    assert "size L: in stock" in answer
+    assert "Remembered: KU-2291-M" in closing, "the remembered object is named"
+    assert ">" not in answer, "no quote markers the widget does not render"
+
+
+async def test_demo_mode_quotes_the_first_ranked_excerpt_in_german(demo_site, connect):
+    answers = await talk(
+        connect, demo_site, "Wie lange dauert der Versand nach Österreich?", lang="de"
+    )
+    answer = answers[-1].rsplit("\n\n", 1)[0]
+    assert answer.startswith("Aus ["), answer[:80]
+    assert "Österreich" in answer
+
+
+async def test_demo_mode_hands_over_when_asked_in_words(demo_site, connect):
+    from handover.models import Case
+
+    c = await connect(demo_site.key)
+    await c.hello()
+    await c.say("I'd like to talk to a real person", "m0")
+    final, _ = await c.answer()
+    assert final["text"].startswith("Of course: I am passing you to a member of the team.")
+    await c.recv_until("state")
+    case = await Case.objects.aget()
+    assert case.trigger == Case.Trigger.VISITOR and case.reason == ""
 
 
 def _conversation(site, *texts):

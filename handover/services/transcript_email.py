@@ -99,11 +99,14 @@ def _caps_hit(*, site_id: int, address_hash: str) -> bool:
 
 
 def _send_now(*, conv: Conversation, address_hash: str, now) -> TranscriptOutcome:
-    interval = int(_setting("TRANSCRIPT_EMAIL_INTERVAL", 600))
-    if not cache.add(cache_keys.transcript_email_interval(conv.pk), 1, timeout=interval):
-        return TranscriptOutcome.SENT  # one is already on its way
+    """To an address verified for the conversation: queued at once, within the caps."""
+    key = cache_keys.transcript_email_interval(conv.pk)
+    if cache.get(key):
+        return TranscriptOutcome.SENT  # one went out lately: not again within the interval
     if _caps_hit(site_id=conv.site_id, address_hash=address_hash):
         return TranscriptOutcome.LIMITED
+    if not cache.add(key, 1, timeout=int(_setting("TRANSCRIPT_EMAIL_INTERVAL", 600))):
+        return TranscriptOutcome.SENT  # a double click: the other request queued it
     request = TranscriptRequest.objects.create(
         site_id=conv.site_id,
         conversation=conv,

@@ -5,7 +5,7 @@ task and `manage.py purge_expired` run is put together here, above both apps."""
 
 from django.utils import timezone
 
-from handover.services.retention import case_copies_purge_expired
+from handover.services.retention import case_copies_purge_expired, mail_links_purge_expired
 from memory.retention import PurgeCounts, retention_purge_expired
 
 
@@ -19,4 +19,5 @@ def retention_purge_all(
     counts = retention_purge_expired(now=now, batch_size=batch_size, time_budget_s=time_budget_s)
     if counts.finished:
         counts.cases += case_copies_purge_expired(now=now, batch_size=batch_size)
+        mail_links_purge_expired(now=now)  # hashes only: not counted as personal data
     return counts

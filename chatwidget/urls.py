@@ -18,7 +18,9 @@ urlpatterns = [
         views.widget_transcript_email,
         name="widget-transcript-email",
     ),
-    path("continue/<str:code>/", handover_views.continuation, name="continuation"),
+    # e-mails from before issue 25 carried the code in the path: answered, never exchanged
+    path("continue/<str:code>/", handover_views.continuation_old_link, name="continuation-old"),
+    path("transcript/confirm/", handover_views.transcript_confirm, name="transcript-confirm"),
     path("privacy/<str:site_key>/", views.privacy, name="privacy"),
     path("privacy/", views.privacy, name="privacy-default"),
     path("admin/handover/", include("handover.urls")),

@@ -152,3 +152,68 @@ class CannedReply(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+class ContinuationCode(models.Model):
+    """One e-mailed continuation link (issue 25): the link's one-time code, stored as a hash,
+    bound to the address it was sent to (a keyed hash: `handover.services.mail_address`).
+    The exchange spends it once (`used_at`, in the database: a cache restart does not make
+    it usable again) and only while the case still holds that address; `session` is the
+    linked session it made (memory.models.LinkedSession), through which the transcript may
+    go to that address without a further confirmation."""
+
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="continuation_codes")
+    code_hash = models.CharField(max_length=64, unique=True)
+    address_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    session = models.ForeignKey(
+        "memory.LinkedSession",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="continuation_codes",
+    )
+
+    class Meta:
+        verbose_name = _("continuation link")
+        verbose_name_plural = _("continuation links")
+
+    def __str__(self) -> str:
+        return f"continuation link of case {self.case_id}"
+
+
+class TranscriptRequest(models.Model):
+    """ "E-mail me the conversation" (issue 25): one request to send a transcript to an
+    address, which must be confirmed first (a link to that address; `token_hash`) unless the
+    address is already verified for the conversation. Holds no address, only its keyed hash:
+    the address is read from the conversation when the transcript is sent. The row outlives
+    an erased conversation (SET_NULL) for the per-address cap, and is purged after
+    TRANSCRIPT_REQUEST_KEEP_DAYS."""
+
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="+")
+    conversation = models.ForeignKey(
+        "memory.Conversation",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="transcript_requests",
+    )
+    address_hash = models.CharField(max_length=64, db_index=True)
+    token_hash = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # the address was verified before (confirmed earlier, or a continuation link's): no
+    # confirmation e-mail, the transcript goes at once
+    verified_before = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    expires_at = models.DateTimeField()
+    confirmation_sent_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("transcript e-mail request")
+        verbose_name_plural = _("transcript e-mail requests")
+
+    def __str__(self) -> str:
+        return f"transcript request {self.pk}"

@@ -8,13 +8,14 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import OperationalError
 
-from handover.services.continuation import (
-    CONTINUATION_EMAIL_TASK,
+from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
+from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
+from handover.services.transcript_email import (
+    TRANSCRIPT_CONFIRM_TASK,
     TRANSCRIPT_EMAIL_TASK,
-    continuation_email_send,
+    transcript_confirm_send,
     transcript_email_send,
 )
-from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
 
 
 @shared_task(
@@ -43,12 +44,31 @@ def continuation_email(case_id: int, seq: int) -> bool:
 
 
 @shared_task(
+    name=TRANSCRIPT_CONFIRM_TASK,
+    autoretry_for=(OperationalError, SMTPException, ConnectionError),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def transcript_confirm(request_id: int, base_url: str) -> bool:
+    """E-mail the link that confirms an address before a transcript goes to it (issue 25)."""
+    return transcript_confirm_send(request_id=request_id, base_url=base_url)
+
+
+@shared_task(
     name=TRANSCRIPT_EMAIL_TASK,
     autoretry_for=(OperationalError, SMTPException, ConnectionError),
     retry_backoff=True,
     max_retries=5,
     ignore_result=True,
 )
-def transcript_email(conversation_id: int) -> bool:
-    """E-mail the visitor their conversation, on request from the widget (issue 18)."""
-    return transcript_email_send(conversation_id=conversation_id)
+def transcript_email(request_id: int) -> bool:
+    """E-mail the visitor their conversation, once the address confirmed it (issue 25)."""
+    return transcript_email_send(request_id=request_id)
+
+
+@shared_task(name="handover.tasks.transcript_email", ignore_result=True)
+def transcript_email_unconfirmed(conversation_id: int) -> bool:
+    """The task name of issue 18, which mailed an unconfirmed address: messages still queued
+    from before the upgrade are dropped, not sent."""
+    return False

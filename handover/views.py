@@ -1,22 +1,54 @@
-"""Public views of handover (issue 18). Thin: parse, call one service, answer."""
+"""Public views of handover (issues 18 and 25). Thin: parse, call one service, answer."""
 
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
 
-from handover.services.continuation import continuation_shop_url
+from chatwidget.platform.languages import language_from_request
+from handover.services.transcript_email import transcript_email_confirm
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET
 @never_cache
-def continuation(request: HttpRequest, code: str) -> HttpResponse:
-    """The e-mail's link: to the shop's page, where the widget exchanges the code (in the
-    URL fragment, which browsers never send to a server) for the conversation. The code is
-    only checked here, not used up: a mail scanner that follows links does not spend it."""
-    target = continuation_shop_url(code=code)
-    if target is None:
-        return render(request, "handover/continuation_expired.html", status=410)
-    response = HttpResponseRedirect(target)
-    response["Referrer-Policy"] = "no-referrer"
-    return response
+def continuation_old_link(request: HttpRequest, code: str) -> HttpResponse:
+    """The link form of e-mails sent before issue 25 (`/continue/<code>/`): the code was in
+    the path, so it reached access logs. Such a link is never exchanged nor forwarded (no
+    redirect carries it on); the page says to open the chat. 200, not 410, so Django's
+    request log does not write the path (with the code) once more."""
+    lang = language_from_request(request, "en")
+    with translation.override(lang):
+        response = render(request, "handover/continuation_expired.html", {"LANG": lang})
+    return _private(response)
+
+
+@csrf_exempt  # no cookie is read or set; the one-time token in the body is the credential
+@require_http_methods(["GET", "POST"])
+@never_cache
+def transcript_confirm(request: HttpRequest) -> HttpResponse:
+    """The transcript e-mail's confirmation link (issue 25). Its token is in the URL
+    fragment, which the browser never sends: GET shows a button (a mail scanner that opens
+    links confirms nothing), the page's script moves the token into the form, and POST
+    confirms and queues the transcript."""
+    lang = language_from_request(request, "en")
+    state = "ask"
+    if request.method == "POST":
+        confirmed = transcript_email_confirm(token=request.POST.get("token", ""))
+        state = "sent" if confirmed else "expired"
+        lang = confirmed or lang
+    with translation.override(lang):
+        response = render(
+            request,
+            "handover/transcript_confirm.html",
+            {"state": state, "LANG": lang},
+            status=410 if state == "expired" else 200,
+        )
+    return _private(response)

@@ -64,6 +64,30 @@ class Conversation(models.Model):
         return f"#{self.pk} ({self.site_id})"
 
 
+class LinkedSession(models.Model):
+    """A further session of a conversation, besides the one its first browser holds: made
+    when the visitor opens an e-mail continuation link (handover.ContinuationCode) on another
+    device or browser. The first session keeps working. A linked session sees the
+    conversation `masked` (contact details as staff views mask them, in the welcome frame,
+    live messages and the export): whoever holds a link's code gets no plaintext contact
+    details without more (the full transcript goes by e-mail, to the link's address only).
+    Only the token's hash is stored; it lives and dies with its conversation."""
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="linked_sessions"
+    )
+    token_hash = models.CharField(max_length=64, unique=True)
+    masked = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("linked session")
+        verbose_name_plural = _("linked sessions")
+
+    def __str__(self) -> str:
+        return f"session of #{self.conversation_id}"
+
+
 class TurnRole(models.TextChoices):
     VISITOR = "visitor", _("Visitor")
     ASSISTANT = "assistant", _("Assistant")

@@ -29,6 +29,11 @@ def cookie_lifetimes(*, site_id: int | None) -> dict[str, int]:
 def storage_places(*, site=None) -> list[dict]:
     policy = retention_for_site(site_id=site.pk) if site else RetentionPolicy()
     life = cookie_lifetimes(site_id=site.pk if site else None)
+    # transcript e-mail requests; continuation links are purged a day after they expire
+    mail_days = max(
+        int(getattr(settings, "TRANSCRIPT_REQUEST_KEEP_DAYS", 7)),
+        int(getattr(settings, "CONTINUATION_LINK_MAX_AGE", 7 * 86400)) // 86400 + 1,
+    )
     return [
         {
             "name": settings.SESSION_COOKIE_NAME_WIDGET,
@@ -90,6 +95,20 @@ def storage_places(*, site=None) -> list[dict]:
             "lifetime": _("%(m)s months after your last visit") % {"m": policy.profile_months},
             "purpose": _("Recognising you on a later visit."),
             "seconds": life["recognition_seconds"],
+        },
+        {
+            "name": _("E-mail links"),
+            "kind": _("Server, only when you ask for an e-mail"),
+            "content": _(
+                "A keyed hash of the e-mail address a link was sent to (not the address), "
+                "and whether the link was used."
+            ),
+            "lifetime": _("%(d)s days") % {"d": mail_days},
+            "purpose": _(
+                "Links that continue a conversation or send you its copy work once, only "
+                "for that address; nobody can flood an address with e-mails from this chat."
+            ),
+            "seconds": mail_days * 86400,
         },
         {
             "name": _("Audit log"),

@@ -8,7 +8,15 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from chatwidget.sites.models import Site
-from memory.models import Conversation, ConversationState, RetentionPolicy, Turn, TurnRole
+from memory.models import (
+    Conversation,
+    ConversationState,
+    LinkedSession,
+    RetentionPolicy,
+    Turn,
+    TurnRole,
+)
+from memory.redaction import mask
 
 DAYS_PER_MONTH = 30  # a month of the profile period (the recognition cookie's month too)
 
@@ -123,14 +131,44 @@ def transcript_copy_is_expired(
     return conv is None or conversation_is_expired(conversation=conv, now=now)
 
 
-def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversation | None:
-    """The live conversation for a session token, or None (unknown, other site, expired)."""
+@dataclass(frozen=True)
+class SessionAccess:
+    """What a session token opens: its conversation, and whether the view is masked (a
+    linked session, made by an e-mail continuation link: memory.models.LinkedSession)."""
+
+    conversation: Conversation
+    masked: bool = False
+    linked_session_id: int | None = None
+
+
+def session_get(*, site_id: int, token: str | None) -> SessionAccess | None:
+    """The live conversation a session token opens, or None (unknown, other site, expired).
+    The conversation's own token first (one query, the common case), then linked sessions."""
     if not token or len(token) > 200:
         return None
-    conv = Conversation.objects.filter(token_hash=token_hash(token), site_id=site_id).first()
-    if conv is None or conversation_is_expired(conversation=conv):
+    digest = token_hash(token)
+    conv = Conversation.objects.filter(token_hash=digest, site_id=site_id).first()
+    access = SessionAccess(conversation=conv) if conv is not None else None
+    if access is None:
+        linked = (
+            LinkedSession.objects.select_related("conversation")
+            .filter(token_hash=digest, conversation__site_id=site_id)
+            .first()
+        )
+        if linked is None:
+            return None
+        access = SessionAccess(
+            conversation=linked.conversation, masked=linked.masked, linked_session_id=linked.pk
+        )
+    if conversation_is_expired(conversation=access.conversation):
         return None
-    return conv
+    return access
+
+
+def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversation | None:
+    """The live conversation for a session token, or None (unknown, other site, expired)."""
+    access = session_get(site_id=site_id, token=token)
+    return access.conversation if access is not None else None
 
 
 def turns_for_visitor(*, conversation_id: int, after_seq: int | None = None) -> list[Turn]:
@@ -138,16 +176,33 @@ def turns_for_visitor(*, conversation_id: int, after_seq: int | None = None) -> 
     qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role="tool")
     if after_seq:
         qs = qs.filter(seq__gt=after_seq)
-    return list(qs.order_by("seq").only("seq", "role", "text", "created_at"))
+    return list(qs.order_by("seq").only("seq", "role", "text", "spans", "created_at"))
 
 
-def turn_public(turn: Turn) -> dict:
+def turn_public(turn: Turn, *, masked: bool = False) -> dict:
+    """A turn as the widget shows it; `masked` for a linked session (contact details masked
+    as in staff views)."""
     return {
         "seq": turn.seq,
         "role": turn.role,
-        "text": turn.text,
+        "text": mask(turn.text, turn.spans or []) if masked else turn.text,
         "at": turn.created_at.isoformat(),
     }
+
+
+def event_masked(*, conversation_id: int, event: dict) -> dict:
+    """A conversation event as a linked session may see it: a `message` frame's text masked
+    by its stored turn's spans (one query; other events unchanged)."""
+    if event.get("type") != "message" or not isinstance(event.get("seq"), int):
+        return event
+    turn = (
+        Turn.objects.filter(conversation_id=conversation_id, seq=event["seq"])
+        .only("text", "spans")
+        .first()
+    )
+    if turn is None or not turn.spans:
+        return event
+    return {**event, "text": mask(turn.text, turn.spans)}
 
 
 @dataclass(frozen=True)

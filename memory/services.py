@@ -23,7 +23,7 @@ from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import message_frame
 from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
-from memory.models import Conversation, ConversationState, Turn, TurnRole
+from memory.models import Conversation, ConversationState, LinkedSession, Turn, TurnRole
 from memory.profiles import profile_link_conversation, profile_update_after_turn
 from memory.redacting import merge_counts, open_after, redacted_in_context, redacted_new
 from memory.redaction import HINTS, RedactionResult
@@ -62,13 +62,16 @@ def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversat
     return conv, token
 
 
-def conversation_token_rotate(*, conversation_id: int) -> str:
-    """A new session token for a conversation; the old one stops working. E-mail
-    continuation (issue 18) hands it to the widget once a one-time code was exchanged, so
-    the code in the e-mail's link is never the session itself."""
+def linked_session_create(*, conversation_id: int, masked: bool = True) -> tuple[str, int]:
+    """A further session token for a conversation (memory.models.LinkedSession): E-mail
+    continuation hands it to the widget once a one-time code was exchanged, so the code in
+    the e-mail's link is never the session itself, and the visitor's first session keeps
+    working. Only the hash is stored. Returns (token, linked session id)."""
     token = secrets.token_urlsafe(32)
-    Conversation.objects.filter(pk=conversation_id).update(token_hash=token_hash(token))
-    return token
+    linked = LinkedSession.objects.create(
+        conversation_id=conversation_id, token_hash=token_hash(token), masked=masked
+    )
+    return token, linked.pk
 
 
 def _conversation_lock(**filters) -> Conversation | None:

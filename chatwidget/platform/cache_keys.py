@@ -76,9 +76,24 @@ def staff_presence(user_id: int) -> str:
 # --- handover -------------------------------------------------------------------------------
 
 
-def continuation_used(nonce: str) -> str:
-    """A continuation code that was exchanged already (single use)."""
-    return f"continuation.used.{nonce}"
+def transcript_email_interval(conversation_id: int) -> str:
+    """A transcript e-mail of this conversation went out lately (one per interval)."""
+    return f"transcript.email.{conversation_id}"
+
+
+def transcript_confirm_address(address_hash: str) -> str:
+    """A confirmation went to this address (its keyed hash) lately: one per interval."""
+    return f"transcript.confirm.{address_hash}"
+
+
+def transcript_email_address(address_hash: str) -> str:
+    """The rate-limit key of e-mails to one address (its keyed hash), any site."""
+    return f"transcript.address.{address_hash}"
+
+
+def transcript_email_site(site_id: int) -> str:
+    """The rate-limit key of transcript and confirmation e-mails of one site."""
+    return f"transcript.site.{site_id}"
 
 
 # --- cached hints: "does this site have ...?" without a query per turn ------------------------

@@ -321,6 +321,17 @@ STAFF_PRESENCE_REQUIRED = env.bool("STAFF_PRESENCE_REQUIRED", default=True)
 STAFF_PRESENCE_TTL_SECONDS = env.int("STAFF_PRESENCE_TTL_SECONDS", default=90)
 # E-mail continuation: how long the link in the e-mail works (once).
 CONTINUATION_LINK_MAX_AGE = env.int("CONTINUATION_LINK_MAX_AGE", default=7 * 24 * 3600)
+# "E-mail me the conversation" (issue 25; handover.services.transcript_email): a transcript
+# goes only to a confirmed address. How long the confirmation link works (once); one
+# confirmation per address per interval (any site); e-mails of either kind per address (any
+# site) and per site ("count/seconds"); one transcript per conversation per interval; how
+# long request rows (address hashes only) are kept for the caps.
+TRANSCRIPT_CONFIRM_MAX_AGE = env.int("TRANSCRIPT_CONFIRM_MAX_AGE", default=24 * 3600)
+TRANSCRIPT_EMAIL_ADDRESS_INTERVAL = env.int("TRANSCRIPT_EMAIL_ADDRESS_INTERVAL", default=3600)
+TRANSCRIPT_EMAIL_PER_ADDRESS = env("TRANSCRIPT_EMAIL_PER_ADDRESS", default="3/86400")
+TRANSCRIPT_EMAIL_PER_SITE = env("TRANSCRIPT_EMAIL_PER_SITE", default="30/3600")
+TRANSCRIPT_EMAIL_INTERVAL = env.int("TRANSCRIPT_EMAIL_INTERVAL", default=600)
+TRANSCRIPT_REQUEST_KEEP_DAYS = env.int("TRANSCRIPT_REQUEST_KEEP_DAYS", default=7)
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")
 

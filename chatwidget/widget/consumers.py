@@ -38,17 +38,21 @@ log = logging.getLogger(__name__)
 
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
-    conv = memory_selectors.conversation_get_by_token(site_id=site_id, token=token)
-    if conv is None:
-        return None, []
+    """(conversation, turns, masked): a linked session (an e-mail continuation link's) sees
+    contact details masked (memory.models.LinkedSession)."""
+    access = memory_selectors.session_get(site_id=site_id, token=token)
+    if access is None:
+        return None, [], False
+    conv, masked = access.conversation, access.masked
     turns = memory_selectors.turns_for_visitor(conversation_id=conv.pk, after_seq=last_seq)
-    return conv, [memory_selectors.turn_public(t) for t in turns]
+    return conv, [memory_selectors.turn_public(t, masked=masked) for t in turns], masked
 
 
 class ChatConsumer(ConversationMembership, VisitorSocket):
     conversation_id: int | None = None
     token: str | None = None
     profile_id: int | None = None  # the recognition profile of this visit (after consent)
+    masked: bool = False  # a linked session: contact details masked in what it is sent
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
@@ -69,7 +73,10 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
             self.language = frame.lang
-        conv, turns = await db_async(_welcome_data)(self.site.id, frame.session, frame.last_seq)
+        conv, turns, masked = await db_async(_welcome_data)(
+            self.site.id, frame.session, frame.last_seq
+        )
+        self.masked = masked
         self.greeted = True
         if conv is None:
             self.token = None
@@ -205,6 +212,10 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def chat_event(self, message: dict) -> None:
         event = message["event"]
         self.guard.touch()
+        if self.masked and self.conversation_id is not None:
+            event = await db_async(memory_selectors.event_masked)(
+                conversation_id=self.conversation_id, event=event
+            )
         await self._send(event)
         if frames.is_forgotten(event):
             self.conversation_id = None

@@ -53,6 +53,13 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "download_text": _("Download conversation (text)"),
     "email_transcript": _("E-mail me the conversation"),
     "email_transcript_sent": _("The conversation is on its way to the e-mail address you gave."),
+    "email_transcript_confirm": _(
+        "We sent a link to the e-mail address you gave. Open it to receive the conversation."
+    ),
+    "email_transcript_limited": _(
+        "We cannot send another e-mail to this address right now. If you got a link from "
+        "us, open it; otherwise please try again later."
+    ),
     "email_transcript_none": _(
         "Write your e-mail address in the chat first: we send the conversation only to an "
         "address you gave here."
@@ -124,6 +131,14 @@ _DE_REFERENCE: dict[str, str] = {
     "download_text": "Gespräch herunterladen (Text)",
     "email_transcript": "Gespräch per E-Mail senden",
     "email_transcript_sent": "Das Gespräch ist unterwegs an die E-Mail-Adresse, die Sie angegeben haben.",
+    "email_transcript_confirm": (
+        "Wir haben einen Link an die E-Mail-Adresse gesendet, die Sie angegeben haben. Öffnen "
+        "Sie ihn, um das Gespräch zu erhalten."
+    ),
+    "email_transcript_limited": (
+        "Wir können gerade keine weitere E-Mail an diese Adresse senden. Wenn Sie einen Link "
+        "von uns bekommen haben, öffnen Sie ihn; sonst versuchen Sie es bitte später erneut."
+    ),
     "email_transcript_none": (
         "Schreiben Sie zuerst Ihre E-Mail-Adresse in den Chat: Wir senden das Gespräch nur an "
         "eine Adresse, die Sie hier angegeben haben."

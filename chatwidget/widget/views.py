@@ -11,13 +11,15 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from chatwidget.platform.frames import json_load_safe
+from chatwidget.platform.languages import language_from_request
 from chatwidget.sites.models import Site
 from chatwidget.sites.selectors import origin_allowed, site_info_by_key
 from chatwidget.widget.config import site_cookie_name, widget_config_for
-from handover.services.continuation import continuation_exchange, transcript_email_request
+from handover.services.continuation import continuation_exchange
+from handover.services.transcript_email import TranscriptOutcome, transcript_email_request
 from memory.export import conversation_export
 from memory.privacy import storage_places
-from memory.selectors import conversation_get_by_token
+from memory.selectors import session_get
 
 log = logging.getLogger(__name__)
 
@@ -41,25 +43,6 @@ def _cors(response: HttpResponse, request: HttpRequest, info) -> HttpResponse:
 def _language(request: HttpRequest, default: str) -> str:
     lang = (request.GET.get("lang") or "").lower()[:2]
     return lang if lang in ("en", "de") else default
-
-
-def _accept_language(request: HttpRequest, default: str) -> str:
-    """?lang= first, then the browser's Accept-Language in order of preference (q values),
-    then the site's default."""
-    if (request.GET.get("lang") or "").lower()[:2] in ("en", "de"):
-        return _language(request, default)
-    ranked = []
-    for position, part in enumerate(request.headers.get("Accept-Language", "").split(",")):
-        tag, _sep, params = part.strip().partition(";")
-        try:
-            quality = float(params.strip()[2:]) if params.strip().startswith("q=") else 1.0
-        except ValueError:
-            quality = 0.0
-        ranked.append((-quality, position, tag.strip().lower()[:2]))
-    for negative_quality, _position, lang in sorted(ranked):
-        if negative_quality < 0 and lang in ("en", "de"):
-            return lang
-    return default
 
 
 def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
@@ -116,13 +99,15 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
     info, body = checked
     token = body.get("session") if isinstance(body, dict) else None
     fmt = body.get("format", "json") if isinstance(body, dict) else "json"
-    conv = conversation_get_by_token(
-        site_id=info.id, token=token if isinstance(token, str) else None
-    )
-    if conv is None:
+    access = session_get(site_id=info.id, token=token if isinstance(token, str) else None)
+    if access is None:
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    # a session made by an e-mail continuation link exports masked: the code alone never
+    # gives the plaintext (handover.services.continuation)
     content, content_type, filename = conversation_export(
-        conversation_id=conv.pk, fmt="txt" if fmt == "txt" else "json", masked=False
+        conversation_id=access.conversation.pk,
+        fmt="txt" if fmt == "txt" else "json",
+        masked=access.masked,
     )
     response = HttpResponse(content, content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -133,14 +118,23 @@ def widget_export(request: HttpRequest, site_key: str) -> HttpResponse:
 @csrf_exempt  # no cookies are read; the one-time code travels in the body
 @require_http_methods(["POST", "OPTIONS"])
 def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
-    """E-mail continuation (issue 18): the widget on the shop's page exchanges the one-time
-    code from the e-mail's link for a session token of the same conversation."""
+    """E-mail continuation (issues 18, 25): the widget on the shop's page sends the one-time
+    code from the e-mail link's fragment in this POST body (never a path or query) and gets
+    a linked session of the same conversation (contact details masked); the visitor's other
+    sessions keep working."""
     checked = _widget_post(request, site_key)
     if isinstance(checked, HttpResponse):
         return checked
     info, body = checked
     code = body.get("code") if isinstance(body, dict) else None
-    token = continuation_exchange(site_id=info.id, code=code) if isinstance(code, str) else None
+    current = body.get("session") if isinstance(body, dict) else None
+    token = (
+        continuation_exchange(
+            site_id=info.id, code=code, current=current if isinstance(current, str) else None
+        )
+        if isinstance(code, str)
+        else None
+    )
     if token is None:  # invalid, expired or used: the widget starts as usual
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
     response = JsonResponse({"session": token})
@@ -151,25 +145,33 @@ def widget_continue(request: HttpRequest, site_key: str) -> HttpResponse:
 @csrf_exempt  # no cookies are read; the session token travels in the body
 @require_http_methods(["POST", "OPTIONS"])
 def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse:
-    """The visitor asks for the conversation by e-mail (to an address they wrote in it)."""
+    """The visitor asks for the conversation by e-mail: to an address they wrote in it, once
+    that address confirmed it (handover.services.transcript_email). 202 with `status`
+    `confirm` (a confirmation link is on its way) or `sent`; 409 without an address; 429
+    when a cap holds it back."""
     checked = _widget_post(request, site_key)
     if isinstance(checked, HttpResponse):
         return checked
     info, body = checked
     token = body.get("session") if isinstance(body, dict) else None
-    conv = conversation_get_by_token(
-        site_id=info.id, token=token if isinstance(token, str) else None
-    )
-    if conv is None:
+    access = session_get(site_id=info.id, token=token if isinstance(token, str) else None)
+    if access is None:
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
-    if not transcript_email_request(conversation_id=conv.pk):
+    outcome = transcript_email_request(
+        conversation_id=access.conversation.pk,
+        linked_session_id=access.linked_session_id,
+        base_url=_public_base(request),
+    )
+    if outcome is TranscriptOutcome.NO_ADDRESS:
         return _cors(JsonResponse({"error": "no_address"}, status=409), request, info)
-    return _cors(JsonResponse({"ok": True}, status=202), request, info)
+    if outcome is TranscriptOutcome.LIMITED:
+        return _cors(JsonResponse({"error": "limited"}, status=429), request, info)
+    return _cors(JsonResponse({"status": outcome.value}, status=202), request, info)
 
 
 def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:
     site = get_object_or_404(Site, key=site_key) if site_key else None
-    lang = _accept_language(request, site.default_language if site else "en")
+    lang = language_from_request(request, site.default_language if site else "en")
     with translation.override(lang):
         places = storage_places(site=site)
         if site:  # the cookies' real names on this site's pages

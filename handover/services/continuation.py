@@ -1,4 +1,4 @@
-"""E-mail continuation (issue 18): a staff reply reaches a visitor who has left.
+"""E-mail continuation (issues 18 and 25): a staff reply reaches a visitor who has left.
 
 Consent: when nobody is available the visitor is asked, in the chat and with the purpose
 stated, for an e-mail address "to answer this conversation" (transitions.NOTICE_NOBODY_ASK /
@@ -7,48 +7,56 @@ contact details hold an e-mail address has that consent; the address is the case
 detail itself, not a copy, so it follows the case's retention run-off, erasure and export.
 
 A staff reply on such a case queues CONTINUATION_EMAIL_TASK; the worker sends it only if no
-widget of the conversation is connected then (chatwidget.platform.presence), in the conversation's
-language, with a link: PUBLIC_URL/continue/<code>/. The code is signed and timestamped
-(TimestampSigner, CONTINUATION_LINK_MAX_AGE) and names the conversation and a nonce; it is
-single-use (a used-marker per nonce, kept for as long as the code is valid). The link's view
-sends the browser to the shop's page with the code in the URL fragment (never sent to a
-server); the widget there exchanges it by POST for a fresh session token
-(memory.services.conversation_token_rotate), so no session token is ever in a URL.
+widget of the conversation is connected then (chatwidget.platform.presence), in the
+conversation's language, with a link to the shop's page that carries a one-time code in the
+URL fragment only (`<shop origin>/#cw-continue=<code>`): browsers never send a fragment, so
+the code is in no request line, access log or Referer. The widget there sends it in a POST
+body (chatwidget.widget.views.widget_continue) and gets a session of its own.
+
+The code (handover.models.ContinuationCode) is random, stored as a hash, bound to the address
+it was sent to (a keyed hash), valid for CONTINUATION_LINK_MAX_AGE and spent once, in the
+database. The exchange checks that the case still holds that address (erased or changed:
+refused) and makes a *linked* session (memory.models.LinkedSession): the visitor's own
+session keeps working, and the linked one sees contact details masked, so a code alone never
+gives the plaintext transcript; that goes by e-mail to the bound address only
+(handover.services.transcript_email).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
-from django.core import signing
-from django.core.cache import cache
 from django.core.mail import send_mail
+from django.db import transaction
 from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
-from chatwidget.platform import cache_keys
 from chatwidget.platform.presence import visitor_online
 from chatwidget.platform.queue import task_enqueue_on_commit
 from chatwidget.sites.models import Site
-from handover.models import Case
-from handover.services.cases import contact_from_turns
-from memory.export import conversation_export
+from handover.models import Case, ContinuationCode
+from handover.services.mail_address import mail_address_hash
 from memory.models import Conversation, Turn, TurnRole
 from memory.redaction import never_kept_scrub
-from memory.selectors import conversation_is_expired
-from memory.services import conversation_token_rotate
+from memory.selectors import conversation_is_expired, session_get
+from memory.services import linked_session_create
 
 log = logging.getLogger(__name__)
 
 CONTINUATION_EMAIL_TASK = "handover.tasks.continuation_email"
-_SALT = "handover.continuation"
+FRAGMENT_KEY = "cw-continue"  # static/widget/src/continuation.js reads it
 
 
 def _max_age() -> int:
     return int(getattr(settings, "CONTINUATION_LINK_MAX_AGE", 7 * 24 * 3600))
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
 
 
 def continuation_address(case: Case) -> str | None:
@@ -65,54 +73,67 @@ def continuation_after_reply(*, case: Case, seq: int) -> None:
         task_enqueue_on_commit(CONTINUATION_EMAIL_TASK, case.pk, seq)
 
 
-def continuation_code(*, conversation_id: int) -> str:
-    nonce = secrets.token_urlsafe(12)
-    return signing.TimestampSigner(salt=_SALT).sign_object({"c": conversation_id, "n": nonce})
+def continuation_code(*, case: Case, address: str) -> str:
+    """A new one-time code for `case`, bound to `address`; only its hash is stored."""
+    code = secrets.token_urlsafe(24)
+    ContinuationCode.objects.create(
+        case=case,
+        code_hash=code_hash(code),
+        address_hash=mail_address_hash(address),
+        expires_at=timezone.now() + timedelta(seconds=_max_age()),
+    )
+    return code
 
 
-def _code_read(code: str) -> dict | None:
-    try:
-        data = signing.TimestampSigner(salt=_SALT).unsign_object(code, max_age=_max_age())
-    except (signing.BadSignature, ValueError, TypeError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get("c"), int):
-        return None
-    return data
-
-
-def continuation_shop_url(*, code: str) -> str | None:
-    """Where the link's view sends the browser: the shop's page, the code in the fragment.
-    None when the code is invalid or expired (the view says so)."""
-    data = _code_read(code)
-    conv = Conversation.objects.filter(pk=data["c"]).first() if data else None
-    if conv is None:
-        return None
-    site = Site.objects.get(pk=conv.site_id)
+def continuation_link(*, site: Site, code: str) -> str | None:
+    """The shop's page with the code in the fragment, or None without an allowed origin."""
     origins = site.allowed_origins or []
     if not origins:
         return None
-    return f"{origins[0].rstrip('/')}/#cw-continue={code}"
+    return f"{origins[0].rstrip('/')}/#{FRAGMENT_KEY}={code}"
 
 
-def continuation_exchange(*, site_id: int, code: str) -> str | None:
-    """The one-time code for a fresh session token of its conversation; None when the code
-    is invalid, expired, used, of another site, or the conversation is gone."""
-    data = _code_read(code)
-    if data is None:
+def continuation_exchange(*, site_id: int, code: str, current: str | None = None) -> str | None:
+    """The one-time code for a linked session token of its conversation (masked view); None
+    when the code is unknown, expired, used, of another site, when the case no longer holds
+    the address it was sent to, or the conversation is gone. Spent in the database.
+    `current`: the browser's session token; when it opens the same conversation it is
+    returned as it is (the link opened where the conversation already was)."""
+    if not code or len(code) > 200:
         return None
-    conv = Conversation.objects.filter(pk=data["c"], site_id=site_id).first()
+    now = timezone.now()
+    row = (
+        ContinuationCode.objects.select_related("case")
+        .filter(code_hash=code_hash(code), case__site_id=site_id)
+        .first()
+    )
+    if row is None or row.used_at is not None or row.expires_at <= now:
+        log.info("continuation code refused", extra={"known": row is not None})
+        return None
+    address = continuation_address(row.case)
+    if address is None or mail_address_hash(address) != row.address_hash:
+        log.info("continuation code refused: address changed", extra={"case": row.case_id})
+        return None
+    conversation_id = row.case.conversation_id
+    conv = Conversation.objects.filter(pk=conversation_id).first() if conversation_id else None
     if conv is None or conversation_is_expired(conversation=conv):
         return None
-    if not cache.add(cache_keys.continuation_used(data.get("n")), 1, timeout=_max_age()):
-        log.info("continuation code reused", extra={"conversation": conv.pk})
-        return None
+    with transaction.atomic():
+        spent = ContinuationCode.objects.filter(pk=row.pk, used_at__isnull=True).update(used_at=now)
+        if not spent:  # another request spent it meanwhile
+            return None
+        here = session_get(site_id=site_id, token=current) if current else None
+        if here is not None and here.conversation.pk == conv.pk:
+            return current
+        token, linked_id = linked_session_create(conversation_id=conv.pk, masked=True)
+        ContinuationCode.objects.filter(pk=row.pk).update(session_id=linked_id)
     log.info("conversation continued from e-mail", extra={"conversation": conv.pk})
-    return conversation_token_rotate(conversation_id=conv.pk)
+    return token
 
 
 def continuation_email_send(*, case_id: int, seq: int) -> bool:
     """On a worker: e-mail the staff reply `seq` unless a widget of the conversation is open.
-    Safe to run twice (one more e-mail, no state)."""
+    Safe to run twice (one more e-mail with its own code)."""
     case = Case.objects.select_related("site").filter(pk=case_id).first()
     address = continuation_address(case) if case else None
     if case is None or address is None or case.conversation_id is None:
@@ -125,8 +146,7 @@ def continuation_email_send(*, case_id: int, seq: int) -> bool:
     conv = Conversation.objects.filter(pk=case.conversation_id).first()
     if turn is None or conv is None:
         return False
-    code = continuation_code(conversation_id=conv.pk)
-    link = settings.PUBLIC_URL.rstrip("/") + reverse("continuation", args=[code])
+    link = continuation_link(site=case.site, code=continuation_code(case=case, address=address))
     context = {
         "site": case.site.name,
         "reply": never_kept_scrub(turn.text),
@@ -138,39 +158,4 @@ def continuation_email_send(*, case_id: int, seq: int) -> bool:
         body = render_to_string("handover/email/continuation.txt", context)
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [address])
     log.info("continuation e-mail sent", extra={"case": case_id, "seq": seq})
-    return True
-
-
-# --- the transcript by e-mail -----------------------------------------------------------------
-
-TRANSCRIPT_EMAIL_TASK = "handover.tasks.transcript_email"
-TRANSCRIPT_EMAIL_INTERVAL = 600  # one transcript e-mail per conversation per 10 minutes
-
-
-def transcript_email_request(*, conversation_id: int) -> bool:
-    """The visitor asked (widget menu) for the conversation by e-mail. Sent only to an
-    e-mail address the visitor wrote in this conversation, never one typed into a form, so
-    the button cannot mail a stranger; at most once per TRANSCRIPT_EMAIL_INTERVAL. False
-    when there is no such address (the widget says to leave one first)."""
-    if not contact_from_turns(conversation_id=conversation_id, kinds=("email",)):
-        return False
-    if cache.add(f"transcript.email.{conversation_id}", 1, timeout=TRANSCRIPT_EMAIL_INTERVAL):
-        task_enqueue_on_commit(TRANSCRIPT_EMAIL_TASK, conversation_id)
-    return True
-
-
-def transcript_email_send(*, conversation_id: int) -> bool:
-    """On a worker: the visitor's own transcript (as typed, like the widget's download) to
-    the newest e-mail address they wrote in it, in their language."""
-    conv = Conversation.objects.select_related("site").filter(pk=conversation_id).first()
-    emails = contact_from_turns(conversation_id=conversation_id, kinds=("email",)) if conv else []
-    if conv is None or not emails or conversation_is_expired(conversation=conv):
-        return False
-    content, _, _ = conversation_export(conversation_id=conv.pk, fmt="txt", masked=False)
-    context = {"site": conv.site.name, "transcript": content}
-    with translation.override(conv.language):
-        subject = render_to_string("handover/email/transcript_subject.txt", context).strip()
-        body = render_to_string("handover/email/transcript.txt", context)
-    send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [emails[-1]["value"]])
-    log.info("transcript e-mail sent", extra={"conversation": conversation_id})
     return True

@@ -8,11 +8,12 @@ the team's records, as documented). The conversation then follows the session pe
 Run by the retention purge (chatwidget.purge) in bounded batches.
 """
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db.models import Q
 
-from handover.models import Case
+from handover.models import Case, ContinuationCode, TranscriptRequest
 from memory.models import RetentionPolicy
 from memory.selectors import case_runoff_cutoff, policy_groups
 
@@ -43,3 +44,12 @@ def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:
                 core={}, contact=[], reason="", conversation=None, transcript_purged_at=now
             )
     return done
+
+
+def mail_links_purge_expired(*, now: datetime) -> int:
+    """Continuation codes expired over a day ago, and transcript e-mail requests older than
+    TRANSCRIPT_REQUEST_KEEP_DAYS (then they count for no cap and confirm nothing)."""
+    codes, _ = ContinuationCode.objects.filter(expires_at__lt=now - timedelta(days=1)).delete()
+    keep = timedelta(days=int(getattr(settings, "TRANSCRIPT_REQUEST_KEEP_DAYS", 7)))
+    requests, _ = TranscriptRequest.objects.filter(created_at__lt=now - keep).delete()
+    return codes + requests

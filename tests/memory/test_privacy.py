@@ -35,7 +35,7 @@ def test_privacy_page_lists_every_place_with_the_current_policy(client, site):
     assert response.status_code == 200
     places = storage_places(site=site)
     rows = table_rows(response)
-    assert len(rows) == len(places) == 7
+    assert len(rows) == len(places) == 8
     for place, row in zip(places, rows, strict=True):
         for key in ("name", "kind", "content", "lifetime", "purpose"):
             assert str(place[key]) in row, (key, place["name"])

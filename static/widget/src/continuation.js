@@ -1,9 +1,10 @@
 // E-mail continuation: the e-mail's link lands on the shop page with a one-time code in the
 // URL fragment (never sent to a server); it is removed from the address bar and exchanged by
-// POST for the session of the same conversation, which becomes the session cookie. An
-// invalid or used code changes nothing.
+// POST (the code in the body, never in a URL) for a session of the same conversation, which
+// becomes the session cookie. The browser's current session goes along: when it already
+// holds that conversation it is kept as it is. An invalid or used code changes nothing.
 
-import { writeCookie } from "./dom.js";
+import { readCookie, writeCookie } from "./dom.js";
 
 /** The one-time code in a location hash (`#cw-continue=...`), or null. */
 export function continuationCode(hash) {
@@ -20,7 +21,7 @@ export function continueFromLink(config) {
     method: "POST",
     credentials: "omit",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code }),
+    body: JSON.stringify({ code, session: readCookie(config.session_cookie.name) }),
   })
     .then((response) => (response.ok ? response.json() : null))
     .then(

@@ -10,7 +10,8 @@ Run by the retention purge (chatwidget.purge) in bounded batches.
 
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Coalesce
 
 from handover.models import Case
 from memory.models import RetentionPolicy
@@ -29,17 +30,26 @@ def _run_off_over_q(*, policy: RetentionPolicy, now: datetime) -> Q:
 
 def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:
     """Clear the raw copies of every case past its run-off, per site policy. Returns how many
-    cases were cleared; safe to run twice (cleared cases are marked)."""
+    cases were cleared; safe to run twice (cleared cases are marked).
+
+    A case whose conversation was purged or erased first (the purge's normal order: memory's
+    part runs before this one) is marked already (`transcript_purged_at`, by the receiver
+    of `conversations_removing`) but still has its reason: it is cleared here too."""
     done = 0
     for site_ids, policy in policy_groups():
-        pending = Case.objects.filter(
-            site_id__in=site_ids, transcript_purged_at__isnull=True
-        ).filter(_run_off_over_q(policy=policy, now=now))
+        pending = Case.objects.filter(site_id__in=site_ids).filter(
+            (Q(transcript_purged_at__isnull=True) | ~Q(reason="")),
+            _run_off_over_q(policy=policy, now=now),
+        )
         while True:
             ids = list(pending.order_by("pk").values_list("pk", flat=True)[:batch_size])
             if not ids:
                 break
             done += Case.objects.filter(pk__in=ids).update(
-                core={}, contact=[], reason="", conversation=None, transcript_purged_at=now
+                core={},
+                contact=[],
+                reason="",
+                conversation=None,
+                transcript_purged_at=Coalesce("transcript_purged_at", Value(now)),
             )
     return done

@@ -21,6 +21,7 @@ from django.utils import timezone
 from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
 from chatwidget.platform import cache_keys
 from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.platform.rehearsal import in_rehearsal
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,9 @@ def webhook_emit(
     """Write one delivery per active hook of the site that subscribed to `event` and queue
     their delivery after commit. `data`: ids, counts, scores, times (never text or personal
     data); `text`: message text, added only for hooks whose owner turned it on. Returns the
-    number of deliveries."""
-    if event not in _subscribed_events(site_id):
+    number of deliveries. Nothing in a rehearsal (the go-live check's throw-away visitors,
+    chatwidget.platform.rehearsal): a receiver cannot take a delivery back."""
+    if in_rehearsal() or event not in _subscribed_events(site_id):
         return 0
     hooks = [
         hook

@@ -4,7 +4,8 @@ A case resolved (or released) more than the site's `case_days` ago loses its raw
 condensed core, the contact details), the reason (the visitor's or the model's words) and its
 link to the transcript; the row keeps status, trigger, times and the staff's case note (for
 the team's records, as documented). The conversation then follows the session period alone
-(memory's purge).
+(memory's purge). Webhook deliveries about the conversation lose the text they quote
+(chatwidget.integrations.retention).
 Run by the retention purge (chatwidget.purge) in bounded batches.
 """
 
@@ -13,6 +14,7 @@ from datetime import datetime
 from django.db.models import Q, Value
 from django.db.models.functions import Coalesce
 
+from chatwidget.integrations.retention import webhook_texts_forget
 from handover.models import Case
 from memory.models import RetentionPolicy
 from memory.selectors import case_runoff_cutoff, policy_groups
@@ -42,9 +44,12 @@ def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:
             _run_off_over_q(policy=policy, now=now),
         )
         while True:
-            ids = list(pending.order_by("pk").values_list("pk", flat=True)[:batch_size])
-            if not ids:
+            rows = list(pending.order_by("pk").values_list("pk", "conversation_id")[:batch_size])
+            if not rows:
                 break
+            ids = [pk for pk, _ in rows]
+            # the reason quoted by webhook deliveries goes with the case's
+            webhook_texts_forget(conversation_ids=[c for _, c in rows if c is not None])
             done += Case.objects.filter(pk__in=ids).update(
                 core={},
                 contact=[],

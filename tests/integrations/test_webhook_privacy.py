@@ -165,3 +165,20 @@ def test_rotating_shows_the_new_secret_once_and_the_old_one_stops(site, hook, ow
         hook.secret
         not in owner_client.get(f"/admin/integrations/webhook/{hook.pk}/change/").content.decode()
     )
+
+
+def test_the_migration_finds_the_conversation_of_deliveries_written_before_it(site, hook):
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module(
+        "chatwidget.integrations.migrations.0002_delivery_conversation_ref"
+    )
+    body = {"id": "x", "event": "case.waiting", "site": site.pk, "data": {"conversation": 41}}
+    old = WebhookDelivery.objects.create(hook=hook, event="case.waiting", body=json.dumps(body))
+    odd = WebhookDelivery.objects.create(hook=hook, event="case.waiting", body="not json")
+    migration.conversation_refs_fill(apps, None)
+    old.refresh_from_db()
+    odd.refresh_from_db()
+    assert (old.conversation_ref, odd.conversation_ref) == (41, None)

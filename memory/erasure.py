@@ -3,7 +3,8 @@
 Its own module because both the conversation services and recognition profiles erase
 conversations; neither imports the other. What other apps hold of a conversation (a handover
 case's copy of the core and contact details) is cleared by their receivers of
-`memory.signals.conversations_removing`, sent in the same transaction.
+`memory.signals.conversations_removing`, sent in the same transaction; the text that webhook
+deliveries quote (chatwidget.integrations, below memory) is taken out here directly.
 """
 
 import logging
@@ -11,6 +12,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from chatwidget.integrations.retention import webhook_texts_forget
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import forgotten_frame
 from memory.models import AuditEvent, Conversation, ProfileFact
@@ -51,6 +53,8 @@ def conversation_erase(
             "profile_facts": ProfileFact.objects.filter(
                 source_conversation=conversation_id
             ).delete()[0],
+            # the reason, note and comment quoted by webhook deliveries (the delivery log)
+            "webhook_texts": webhook_texts_forget(conversation_ids=[conversation_id]),
             **others,
         }
         audit_record(

@@ -11,7 +11,8 @@ do not wait for it: `memory.selectors` treats expired data as gone already
 What goes here, per site and under the site's *current* policy:
 - a conversation (turns, cores, traces, cache entries) once its session period has passed
   since the last turn and no case holds it (the transcript hold, `memory.selectors`); the
-  copies other apps keep of it go in the same transaction (`memory.signals`);
+  copies other apps keep of it go in the same transaction (`memory.signals`), and so does
+  the text webhook deliveries quote of it (`chatwidget.integrations.retention`);
 - a recognition profile (with its facts) once the profile period has passed since the last
   visit; the consent record stays as evidence;
 - audit events older than the audit period.
@@ -27,6 +28,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from chatwidget.integrations.retention import webhook_texts_forget
 from chatwidget.platform import cache_keys
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import forgotten_frame
@@ -148,6 +150,8 @@ class PurgeCounts:
     cases: int = 0
     profiles: int = 0
     audit_events: int = 0
+    webhook_texts: int = 0  # webhook deliveries whose quoted text went with the conversation
+    webhook_deliveries: int = 0  # rows of the delivery log past their period (chatwidget.purge)
     batches: int = 0
     finished: bool = True
 
@@ -177,6 +181,7 @@ def _purge_conversation_batch(
             )
         )
         totals.cases += sum(others.values())
+        totals.webhook_texts += webhook_texts_forget(conversation_ids=pks)
         _, counts = Conversation.objects.filter(pk__in=pks).delete()
         for pk, site_id in rows:
             site = per_site.setdefault(site_id, {"conversations": 0})

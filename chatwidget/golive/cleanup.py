@@ -2,8 +2,9 @@
 
 The go-live check talks to the site like a visitor, so the pipeline stores what it stores
 for any visitor: the conversation with its turns, cores and traces, a handover case, cached
-state, and analytics counts. All of it goes here, and the counts are taken back out of the
-day's analytics, so the owner's figures show real visitors only. Memory's erasure service is
+state, and analytics counts (and webhook deliveries, though a rehearsal writes none). All of
+it goes here, and the counts are taken back out of the day's analytics, so the owner's
+figures show real visitors only. Memory's erasure service is
 not used on purpose: it writes an audit event for a person's data, and no person was here.
 """
 
@@ -14,6 +15,7 @@ from django.db.models import F, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from chatwidget.integrations.retention import webhook_deliveries_delete
 from handover.models import Case
 from memory.models import Conversation, DailyStat, Turn
 from memory.retention import conversation_cache_clear
@@ -79,6 +81,8 @@ def golive_conversations_delete(*, conversation_ids: list[int]) -> int:
         )
         _stats_subtract(_counts(ids))
         Case.objects.filter(conversation_id__in=ids).delete()
+        # none are written for a rehearsal (chatwidget.platform.rehearsal); should one be
+        webhook_deliveries_delete(conversation_ids=ids)
         deleted = Conversation.objects.filter(pk__in=ids).delete()[1].get("memory.Conversation", 0)
         transaction.on_commit(lambda: conversation_cache_clear(conversation_ids=ids))
     return deleted

@@ -9,7 +9,7 @@ and condensation, which runs inside the check, uses that loop too.
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 
 from channels.db import database_sync_to_async
@@ -24,6 +24,7 @@ from chatwidget.golive.cleanup import golive_conversations_delete
 from chatwidget.golive.models import GoliveRun
 from chatwidget.golive.probe import CaseResult, Probe, ttft_median
 from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.platform.rehearsal import rehearsal, rehearsal_application
 from chatwidget.sites.models import Site
 from memory.condense.model import _background_loop  # the process's loop for model calls
 
@@ -118,6 +119,13 @@ async def _cleanup(run: GoliveRun) -> None:
         await database_sync_to_async(_save)(run, "conversation_ids")
 
 
+async def _rehearsed(work: Awaitable[None]) -> None:
+    """`work` as a rehearsal: no webhook and no staff e-mail goes out for the check's
+    throw-away visitors (chatwidget.platform.rehearsal)."""
+    with rehearsal():
+        await work
+
+
 async def _execute(
     run: GoliveRun,
     *,
@@ -138,7 +146,7 @@ async def _execute(
             progress(run, None)
         probe = Probe(
             site=site,
-            application=application,
+            application=rehearsal_application(application),
             origin=origin,
             grader_model=run.grader_model,
             quiet_s=quiet_s,
@@ -201,13 +209,15 @@ def golive_run_execute(
     _save(run, "status", "started_at")
     timeout = answer_timeout_s or settings.LLM_TIMEOUT_SECONDS * 3
     future = asyncio.run_coroutine_threadsafe(
-        _execute(
-            run,
-            application=application,
-            only=only,
-            progress=progress,
-            quiet_s=quiet_s,
-            answer_timeout_s=timeout,
+        _rehearsed(
+            _execute(
+                run,
+                application=application,
+                only=only,
+                progress=progress,
+                quiet_s=quiet_s,
+                answer_timeout_s=timeout,
+            )
         ),
         _background_loop(),
     )

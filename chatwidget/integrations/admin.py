@@ -2,11 +2,14 @@
 
 from django import forms
 from django.contrib import admin
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.integrations.emit import webhook_hint_clear
 from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
+from chatwidget.integrations.signing import webhook_secret_hint, webhook_secret_rotate
 
 
 class WebhookForm(forms.ModelForm):
@@ -20,15 +23,48 @@ class WebhookForm(forms.ModelForm):
 
     class Meta:
         model = Webhook
-        fields = ["site", "url", "events", "include_text", "active", "secret"]
+        # the secret is not a form field: generated, shown once, rotated by the action
+        fields = ["site", "url", "events", "include_text", "active"]
 
 
 @admin.register(Webhook)
 class WebhookAdmin(admin.ModelAdmin):
+    """Hooks per site. The signing secret is shown once (after adding the hook or rotating
+    its secret, chatwidget.integrations.signing), afterwards only its last characters."""
+
     form = WebhookForm
     list_display = ("url", "site", "event_list", "include_text", "active", "created_at")
     list_filter = ("site", "active")
     list_select_related = ("site",)
+    readonly_fields = ("secret_hint",)
+    actions = ["secret_rotate"]
+
+    @admin.display(description=_("signing secret"))
+    def secret_hint(self, obj: Webhook | None) -> str:
+        if obj is None or not obj.pk:
+            return str(_("Made when the hook is saved and shown once."))
+        return webhook_secret_hint(obj.secret)
+
+    @admin.action(description=_("Rotate the signing secret (shown once)"), permissions=["change"])
+    def secret_rotate(self, request: HttpRequest, queryset) -> HttpResponse:
+        hooks = [webhook_secret_rotate(hook_id=pk) for pk in queryset.values_list("pk", flat=True)]
+        return self._secrets_shown_once(request, hooks)
+
+    def response_add(self, request: HttpRequest, obj: Webhook, post_url_continue=None):
+        return self._secrets_shown_once(request, [obj])
+
+    def _secrets_shown_once(self, request: HttpRequest, hooks: list[Webhook]) -> HttpResponse:
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Signing secret"),
+            "hooks": hooks,
+        }
+        response = TemplateResponse(
+            request, "admin/integrations/webhook/secret_shown_once.html", context
+        )
+        add_never_cache_headers(response)  # not kept by a browser's or a proxy's cache
+        return response
 
     @admin.display(description=_("events"))
     def event_list(self, obj: Webhook) -> str:

@@ -18,9 +18,10 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
-from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
+from chatwidget.integrations.models import TEXT_KEYS, Webhook, WebhookDelivery, WebhookEvent
 from chatwidget.platform import cache_keys
 from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.platform.rehearsal import in_rehearsal
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +59,16 @@ def webhook_emit(
     """Write one delivery per active hook of the site that subscribed to `event` and queue
     their delivery after commit. `data`: ids, counts, scores, times (never text or personal
     data); `text`: message text, added only for hooks whose owner turned it on. Returns the
-    number of deliveries."""
-    if event not in _subscribed_events(site_id):
+    number of deliveries. Nothing in a rehearsal (the go-live check's throw-away visitors,
+    chatwidget.platform.rehearsal): a receiver cannot take a delivery back.
+
+    Text keys are TEXT_KEYS only (what erasure and retention take out again), and the
+    caller masks personal data in them as staff views do. `data["conversation"]`, when
+    given, is recorded on the delivery for erasure and the purge."""
+    unknown = set(text or {}) - set(TEXT_KEYS)
+    if unknown:
+        raise ValueError(f"not a webhook text key: {sorted(unknown)}")
+    if in_rehearsal() or event not in _subscribed_events(site_id):
         return 0
     hooks = [
         hook
@@ -78,7 +87,11 @@ def webhook_emit(
         }
         created.append(
             WebhookDelivery(
-                id=delivery_id, hook=hook, event=event, body=json.dumps(payload, sort_keys=True)
+                id=delivery_id,
+                hook=hook,
+                event=event,
+                body=json.dumps(payload, sort_keys=True),
+                conversation_ref=data.get("conversation"),
             )
         )
     WebhookDelivery.objects.bulk_create(created)

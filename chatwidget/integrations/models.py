@@ -12,6 +12,12 @@ def new_webhook_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+# The keys of an event's message text (`webhook_emit(text=...)`): only hooks whose owner
+# turned text on receive them, and they are what erasure and retention take out of the
+# delivery log (chatwidget.integrations.retention).
+TEXT_KEYS = ("reason", "note", "comment")
+
+
 class WebhookEvent(models.TextChoices):
     CASE_WAITING = "case.waiting", _("Case waiting")
     CASE_RESOLVED = "case.resolved", _("Case resolved")
@@ -56,7 +62,9 @@ class Webhook(models.Model):
 
 class WebhookDelivery(models.Model):
     """One event for one hook: the body as sent (the same on every attempt, so a receiver
-    may deduplicate by its id) and how the attempts went."""
+    may deduplicate by its id) and how the attempts went. The message text leaves the body
+    when its conversation is erased or purged; the row goes after
+    WEBHOOK_DELIVERY_RETENTION_DAYS (chatwidget.integrations.retention)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
@@ -67,6 +75,9 @@ class WebhookDelivery(models.Model):
     hook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
     event = models.CharField(_("event"), max_length=40, choices=WebhookEvent.choices)
     body = models.TextField()
+    # The conversation the event is about: a number, not a link (integrations sits below
+    # memory), so that erasure and the purge find the deliveries that quote it.
+    conversation_ref = models.BigIntegerField(null=True, blank=True, db_index=True, editable=False)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
     )

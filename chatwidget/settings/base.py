@@ -363,6 +363,9 @@ WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.
 WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
 # How long "which events has this site subscribed to" is cached (admin edits clear it).
 WEBHOOK_HINT_SECONDS = env.int("WEBHOOK_HINT_SECONDS", default=300)
+# Days a delivery stays in the log (then the retention purge deletes it); the message text
+# in it goes earlier, with the conversation it quotes (erasure, the session purge).
+WEBHOOK_DELIVERY_RETENTION_DAYS = env.int("WEBHOOK_DELIVERY_RETENTION_DAYS", default=30)
 # --- satisfaction ratings (issue 18) ---------------------------------------------------------------
 # A resolved case may be rated this many days after it was resolved.
 RATING_WINDOW_DAYS = env.int("RATING_WINDOW_DAYS", default=7)

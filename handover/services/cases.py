@@ -88,6 +88,13 @@ def reason_clean(reason: str) -> str:
     return mask(result.text, result.spans_json())[:500]
 
 
+def text_masked(text: str) -> str:
+    """Text for receivers outside the admin (a webhook's `note`): never-kept values removed
+    and contact details (an IBAN, an address) masked, as staff views show them."""
+    result = redact(text or "")
+    return mask(result.text, result.spans_json())
+
+
 def _fresh_core(conversation_id: int) -> Core | None:
     """A core that covers the conversation now: condensed inline where needed (memory's
     job), else the latest one stored. Never fails the handover."""

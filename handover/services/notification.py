@@ -9,6 +9,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.platform.rehearsal import in_rehearsal
 from handover.models import Case
 
 log = logging.getLogger(__name__)
@@ -17,7 +18,10 @@ CASE_NOTIFY_TASK = "handover.tasks.case_notify"
 
 
 def case_notify_later(*, case_id: int) -> None:
-    """After commit, on a worker: the e-mail must not delay the visitor's handover."""
+    """After commit, on a worker: the e-mail must not delay the visitor's handover. None for
+    a rehearsal's case (the go-live check's, deleted within seconds)."""
+    if in_rehearsal():
+        return
     task_enqueue_on_commit(CASE_NOTIFY_TASK, case_id)
 
 

@@ -4,15 +4,18 @@ A case resolved (or released) more than the site's `case_days` ago loses its raw
 condensed core, the contact details), the reason (the visitor's or the model's words) and its
 link to the transcript; the row keeps status, trigger, times and the staff's case note (for
 the team's records, as documented). The conversation then follows the session period alone
-(memory's purge).
+(memory's purge). Webhook deliveries about the conversation lose the text they quote
+(chatwidget.integrations.retention).
 Run by the retention purge (chatwidget.purge) in bounded batches.
 """
 
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Coalesce
 
+from chatwidget.integrations.retention import webhook_texts_forget
 from handover.models import Case, ContinuationCode, TranscriptRequest
 from memory.models import RetentionPolicy
 from memory.selectors import case_runoff_cutoff, policy_groups
@@ -30,18 +33,30 @@ def _run_off_over_q(*, policy: RetentionPolicy, now: datetime) -> Q:
 
 def case_copies_purge_expired(*, now: datetime, batch_size: int = 500) -> int:
     """Clear the raw copies of every case past its run-off, per site policy. Returns how many
-    cases were cleared; safe to run twice (cleared cases are marked)."""
+    cases were cleared; safe to run twice (cleared cases are marked).
+
+    A case whose conversation was purged or erased first (the purge's normal order: memory's
+    part runs before this one) is marked already (`transcript_purged_at`, by the receiver
+    of `conversations_removing`) but still has its reason: it is cleared here too."""
     done = 0
     for site_ids, policy in policy_groups():
-        pending = Case.objects.filter(
-            site_id__in=site_ids, transcript_purged_at__isnull=True
-        ).filter(_run_off_over_q(policy=policy, now=now))
+        pending = Case.objects.filter(site_id__in=site_ids).filter(
+            (Q(transcript_purged_at__isnull=True) | ~Q(reason="")),
+            _run_off_over_q(policy=policy, now=now),
+        )
         while True:
-            ids = list(pending.order_by("pk").values_list("pk", flat=True)[:batch_size])
-            if not ids:
+            rows = list(pending.order_by("pk").values_list("pk", "conversation_id")[:batch_size])
+            if not rows:
                 break
+            ids = [pk for pk, _ in rows]
+            # the reason quoted by webhook deliveries goes with the case's
+            webhook_texts_forget(conversation_ids=[c for _, c in rows if c is not None])
             done += Case.objects.filter(pk__in=ids).update(
-                core={}, contact=[], reason="", conversation=None, transcript_purged_at=now
+                core={},
+                contact=[],
+                reason="",
+                conversation=None,
+                transcript_purged_at=Coalesce("transcript_purged_at", Value(now)),
             )
     return done
 

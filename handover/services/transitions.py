@@ -48,6 +48,7 @@ from handover.services.cases import (
     inbox_publish,
     notice_send,
     reason_clean,
+    text_masked,
     waiting_count_publish,
 )
 from handover.services.continuation import continuation_after_reply
@@ -352,7 +353,7 @@ def case_resolve(*, case_id: int, user, note: str, promise_confirmed: bool = Fal
                 "requested_at": case.requested_at.isoformat(),
                 "resolved_at": case.resolved_at.isoformat(),
             },
-            text={"note": note},
+            text={"note": text_masked(note)},
         )
     log.info("case resolved", extra={"case": case_id, "user": user.pk})
     return case

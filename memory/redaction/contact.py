@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 import phonenumbers
+from stdnum import ean as stdnum_ean
 from stdnum import iban as stdnum_iban
 
 from memory.redaction.common import IGNORE, ORDER_WORD, Found, digits, finditer, gate
@@ -22,6 +23,45 @@ _EMAIL = gate(
         r"(?![\w-])"
     ),
     ("@",),
+)
+# An address typed without its top-level domain: "max@example" (a mailbox on a host name).
+_EMAIL_BARE = gate(
+    re.compile(
+        r"(?<![\w.%+-])(?=[\w.%+-]{0,63}[^\W\d_])[\w.%+-]{1,64}@[^\W\d_](?:[\w-]{0,61}[^\W_])?"
+        r"(?![\w@-])"
+    ),
+    ("@",),
+)
+# Spelled out to get past filters: "max (at) example (dot) com", "max[at]example.com",
+# "max at example dot com", "max (ät) beispiel (punkt) de". The "at" in brackets, or a bare
+# "at" followed by a spelled-out "dot" and a common top-level domain.
+_AT_BRACKETED = r"\s*[(\[{<]\s*(?:at|ät|@)\s*[)\]}>]\s*"
+_DOT_SPELLED = r"(?:\s*[(\[{<]\s*(?:dot|punkt)\s*[)\]}>]\s*|\s+(?:dot|punkt)\s+)"
+_LABEL = r"[^\W_](?:[\w-]{0,61}[^\W_])?"
+# with a bare "at" only a common top-level domain makes it an address ("dot by dot" is not)
+_TLD_COMMON = r"(?:com|de|net|org|at|ch|eu|info|io|co\.uk|uk|fr|nl|it|es|pl|biz|me|shop)"
+_EMAIL_SPELLED = gate(
+    re.compile(
+        r"(?<![\w.%+-])[\w.%+-]{1,64}(?:"
+        + _AT_BRACKETED
+        + _LABEL
+        + r"(?:(?:"
+        + _DOT_SPELLED
+        + r"|\.)"
+        + _LABEL
+        + r"){0,8}"
+        + r"|\s+(?:at|ät)\s+"
+        + _LABEL
+        + r"(?:"
+        + _DOT_SPELLED
+        + _LABEL
+        + r"){0,7}"
+        + _DOT_SPELLED
+        + _TLD_COMMON
+        + r")(?![\w-])",
+        IGNORE,
+    ),
+    ("at", "ät", "@"),
 )
 
 # Groups separated by a space, a dash or a dot: "DE89 3704 ...", "DE89-3704-...".
@@ -41,8 +81,13 @@ _DATE = re.compile(r"\b\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})\b|\b\d{4}-\d{1,2}
 
 
 def find_emails(*, text: str, lower: str) -> list[Found]:
-    """E-mail addresses (a full-width "＠" is an "@" after normalisation)."""
-    return [(m.start(), m.end(), EMAIL) for m in finditer(_EMAIL, text=text, lower=lower)]
+    """E-mail addresses (a full-width "＠" is an "@" after normalisation), also without a
+    top-level domain or spelled out ("max (at) example (dot) com")."""
+    return [
+        (m.start(), m.end(), EMAIL)
+        for pattern in (_EMAIL, _EMAIL_BARE, _EMAIL_SPELLED)
+        for m in finditer(pattern, text=text, lower=lower)
+    ]
 
 
 def find_ibans(*, text: str) -> list[Found]:
@@ -87,10 +132,16 @@ def find_phones(*, text: str, region: str = DEFAULT_REGION) -> list[Found]:
         # Order and article numbers neither look dialled nor are announced as phone numbers.
         # Checked before calling phonenumbers, which is the expensive part.
         context = _phone_context(text=text, start=candidate.start())
-        if context is False or (context is None and raw[0] not in "+0("):
+        if context is False:
+            continue
+        if context is None and raw[0] not in "+0(":
+            if _mobile_unprefixed(raw, regions=regions):  # "171 2345678", "4917123456789"
+                found.append((candidate.start(), candidate.end(), PHONE))
             continue
         if raw not in parsed:
-            parsed[raw] = _phone_matches(raw, regions=regions)
+            parsed[raw] = _phone_matches(raw, regions=regions) or _phone_shaped(
+                raw, regions=regions, announced=bool(context)
+            )
         for match_start, match_end in parsed[raw]:
             number = raw[match_start:match_end]
             start = candidate.start() + match_start
@@ -98,6 +149,67 @@ def find_phones(*, text: str, region: str = DEFAULT_REGION) -> list[Found]:
                 continue
             found.append((start, candidate.start() + match_end, PHONE))
     return found
+
+
+# "(555) 555-0199": the North American way of writing a number, whatever its digits.
+_NANP_SHAPE = re.compile(r"\(\d{3}\) ?\d{3}[-. ]\d{4}")
+# Country codes of the regions whose mobile numbers are read without "+" or "00".
+_COUNTRY_CODES = {"DE": "49", "AT": "43", "CH": "41", "GB": "44"}
+_MOBILE = phonenumbers.PhoneNumberType.MOBILE
+
+
+def _number(raw: str, *, region: str | None) -> phonenumbers.PhoneNumber | None:
+    try:
+        return phonenumbers.parse(raw, region)
+    except phonenumbers.NumberParseException:
+        return None
+
+
+def _is_mobile(raw: str, *, region: str | None) -> bool:
+    number = _number(raw, region=region)
+    return (
+        number is not None
+        and phonenumbers.is_valid_number(number)
+        and phonenumbers.number_type(number) == _MOBILE
+    )
+
+
+def _mobile_unprefixed(raw: str, *, regions: Sequence[str]) -> bool:
+    """A mobile number typed without its trunk "0" in groups ("171 2345678"), or with its
+    country code but without "+" ("4917123456789", not a valid EAN). Mobile numbers only:
+    a fixed-line number of some length is valid for almost any digits, a mobile number
+    has its own prefixes (015x-017x in Germany)."""
+    compact = digits(raw)
+    if re.search(r"\d[ /\-]\d", raw) and raw[0] != "0":
+        if any(_is_mobile("0" + raw, region=r) for r in regions if r in _COUNTRY_CODES):
+            return True
+    codes = {_COUNTRY_CODES[r] for r in regions if r in _COUNTRY_CODES}
+    if len(compact) >= 11 and compact[:2] in codes and not stdnum_ean.is_valid(compact):
+        return _is_mobile("+" + compact, region=None)
+    return False
+
+
+def _phone_shaped(
+    raw: str, *, regions: Sequence[str], announced: bool
+) -> tuple[tuple[int, int], ...]:
+    """What libphonenumber calls invalid but is written as only a phone number is: "(555)
+    555-0199" (a reserved or unassigned area code), "+1 555 555 0199" (a "+" and a possible
+    length), or a number announced as a phone ("Tel 171 2345678") that is valid with the
+    trunk "0" it lacks."""
+    shape = _NANP_SHAPE.search(raw)
+    if shape is not None:
+        return ((shape.start(), shape.end()),)
+    if raw.startswith("+"):
+        number = _number(raw, region=None)
+        if number is not None and phonenumbers.is_possible_number(number):
+            return ((0, len(raw)),)
+    if announced and raw[0] not in "+0(":
+        trunked = [r for r in regions if r in _COUNTRY_CODES]
+        if any(_is_valid_phone("0" + raw, region=r) for r in trunked) or _mobile_unprefixed(
+            raw, regions=regions
+        ):
+            return ((0, len(raw)),)
+    return ()
 
 
 def _is_valid_phone(raw: str, *, region: str) -> bool:

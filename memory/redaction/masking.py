@@ -36,7 +36,9 @@ def _fold(value: str) -> str:
 def _mask_email(value: str) -> str:
     local, _, domain = _fold(value).partition("@")
     host, _, tld = domain.rpartition(".")
-    if not local or not host:
+    if local and domain and not host:  # "max@example": no top-level domain
+        return f"{local[0]}{_BULLET * 3}@{domain[0]}{_BULLET * 3}"
+    if not local or not host:  # spelled out ("max (at) example (dot) com")
         return _BULLET * 3
     return f"{local[0]}{_BULLET * 3}@{host[0]}{_BULLET * 3}.{tld}"
 

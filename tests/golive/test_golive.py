@@ -244,3 +244,42 @@ def test_site_keys_never_look_like_an_option():
     from chatwidget.sites.models import new_site_key
 
     assert not any(new_site_key().startswith("-") for _ in range(2000))
+
+
+def test_the_check_is_a_rehearsal_no_webhook_and_no_staff_mail(shop, model, settings):
+    """Issue 25: the check's throw-away visitors fired the site's real webhooks (and left
+    delivery rows) and e-mailed staff about a case that was gone seconds later. A real
+    visitor afterwards still reaches both."""
+    from django.core import mail
+
+    from chatwidget.celery import app as celery_app
+    from chatwidget.integrations.emit import webhook_hint_clear
+    from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
+    from handover.services import handover_request
+    from tests.integrations.test_webhooks import Receiver
+
+    settings.HANDOVER_NOTIFY_EMAIL = "team@shop.test"
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        with Receiver([]) as receiver:
+            Webhook.objects.create(
+                site=shop, url=receiver.url, events=list(WebhookEvent.values), include_text=True
+            )
+            webhook_hint_clear(site_id=shop.pk)
+            run, out, error = run_check(shop, "--case", "handover", "--case", "forgetting")
+            assert error is None, out
+            assert cases_of(run)["handover"]["status"] != "error"
+            assert receiver.seen == []
+            assert WebhookDelivery.objects.count() == 0
+            assert mail.outbox == []
+
+            real = visitor_message_receive(
+                site_id=shop.pk, token=None, client_id="real-1", text="Hello"
+            )[1]
+            handover_request(conversation_id=real.pk, trigger="visitor")
+            events = set(WebhookDelivery.objects.values_list("event", flat=True))
+            assert events == {"conversation.started", "case.waiting"}, "a real visitor: sent"
+            assert len(mail.outbox) == 1
+    finally:
+        celery_app.conf.task_always_eager = eager

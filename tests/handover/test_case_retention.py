@@ -72,3 +72,28 @@ def test_purge_command_is_chatwidgets_and_prints_the_counts(capsys):
     call_command("purge_expired")
     out = capsys.readouterr().out
     assert "cases: 0" in out and "done" in out
+
+
+def test_the_reason_goes_at_the_run_off_when_the_conversation_purge_runs_first(
+    conversation, staff_user
+):
+    """The normal order (issue 25): the conversation expires with the run-off, memory's purge
+    removes it first (its receiver marks the case), and the case's reason, the visitor's or
+    the model's words, must still go; the staff's note stays."""
+    case = services.handover_request(
+        conversation_id=conversation.pk,
+        trigger="visitor",
+        reason="My IBAN DE89 3704 0044 0532 0130 00 was charged twice",
+        now=OPEN_TIME,
+    )
+    services.case_claim(case_id=case.pk, user=staff_user)
+    services.case_resolve(case_id=case.pk, user=staff_user, note="Refunded.")
+    later = timezone.now() + timedelta(days=400)
+    counts = retention_purge_all(now=later)
+    assert counts.conversations == 1, "the conversation went first, in memory's part"
+    case = Case.objects.get(pk=case.pk)
+    assert case.reason == ""
+    assert (case.core, case.contact, case.conversation_id) == ({}, [], None)
+    assert case.note == "Refunded." and case.transcript_purged_at is not None
+    again = retention_purge_all(now=later + timedelta(days=1))
+    assert again.cases == 0, "a cleared case is not counted again"

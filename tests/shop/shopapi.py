@@ -4,6 +4,7 @@
     /slow/<anything>               answers after `slow_seconds` (a timeout)
     /error/<anything>              500
     /malformed/<anything>          200 with a body that is not JSON
+    /deep/<anything>               200 with JSON nested 100,000 deep (RecursionError in json)
     /big/<anything>                a long JSON answer (cut to the site's result size)
     /api/...                       the demo shop's API (chatwidget.demo_shop)
 
@@ -69,6 +70,8 @@ class FakeShop:
                     return self._json(500, {"error": "boom"})
                 if kind == "malformed":
                     return self._raw(200, b"<html>not json</html>")
+                if kind == "deep":
+                    return self._raw(200, b"[" * 100_000 + b"]" * 100_000)
                 if kind == "big":
                     return self._json(
                         200,

@@ -212,6 +212,7 @@ async def test_a_sentence_passed_as_an_argument_makes_no_call_and_no_promise(
         ("/slow/{order_number}", "timeout"),
         ("/error/{order_number}", "http_error"),
         ("/malformed/{order_number}", "malformed"),
+        ("/deep/{order_number}", "malformed"),  # 100,000 deep: refused, not a RecursionError
     ],
 )
 async def test_a_failed_lookup_is_told_to_the_model_and_answered(

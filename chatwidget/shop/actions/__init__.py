@@ -5,6 +5,7 @@ openai tools interface, configured per site by the Owner in admin.
                each call: outcome, latency, size, cut)
 - tools.py     the site's tool definitions and limits, cached (no query per answer)
 - http.py      the HTTP request to the shop (httpx), secrets from environment variables
+- answer.py    the shop's answer read as JSON of bounded depth (deeper is malformed)
 - services.py  one call: the visitor's arguments checked, rate limit, request, result cut,
                stored as a turn of role `tool` and in the trace
 - loop.py      the answer's model rounds with tool calls; demo mode's deterministic lookup

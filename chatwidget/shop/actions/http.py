@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from urllib.parse import quote
 
+from chatwidget.shop.actions.answer import AnswerMalformed, answer_parse
 from chatwidget.shop.models.actions import ENV_RE, URL_ARG_RE, ActionCall
 
 try:  # the openai SDK's HTTP library (httpx; from openai 3 on, its fork httpx2)
@@ -98,7 +99,7 @@ async def action_request(*, config: dict, arguments: dict) -> HttpResult:
     if resp.status_code >= 400:
         return HttpResult(Outcome.HTTP_ERROR, status_code=resp.status_code, latency_ms=took())
     try:
-        data = json.loads(raw[:MAX_BODY_BYTES])
-    except (ValueError, UnicodeDecodeError):
+        data = answer_parse(raw[:MAX_BODY_BYTES])
+    except AnswerMalformed:  # not JSON, or nested too deep (a RecursionError otherwise)
         return HttpResult(Outcome.MALFORMED, status_code=resp.status_code, latency_ms=took())
     return HttpResult(Outcome.OK, data=data, status_code=resp.status_code, latency_ms=took())

@@ -30,6 +30,7 @@ def action(site, **changes) -> Action:
             "properties": {"order_number": {"type": "string"}, "postcode": {"type": "string"}},
         },
         "visitor_args": ["order_number"],
+        "factors": {"postcode": "postcode"},
         "url_template": "https://shop.example.com/api/orders/{order_number}",
         "headers": {"Authorization": "Bearer {env:SHOP_API_TOKEN}"},
     }

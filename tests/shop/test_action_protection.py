@@ -81,14 +81,21 @@ async def test_an_order_number_alone_makes_no_request(site, connect, shop, obeyi
     assert await outcomes() == ["missing_args"]
 
 
+@pytest.mark.parametrize(
+    ("said", "arguments"),
+    [
+        # the postcode from elsewhere (a page, a guess): not the visitor's word
+        ("Where is my order 10452? I live in Berlin.", {"postcode": "10115"}),
+        # the visitor's address "corrected" by the model into the order's
+        ("Order 10452, e-mail annameyer@example.com", {"email": "anna.meyer@example.com"}),
+    ],
+)
 async def test_a_second_factor_the_visitor_never_wrote_makes_no_request(
-    site, connect, shop, obeying
+    site, connect, shop, obeying, said, arguments
 ):
-    """The model has the postcode from elsewhere (a page, an earlier guess): not the
-    visitor's word, so no lookup."""
     await order_action(site, shop)
-    obeying.script.append(lookup(order_number="10452", postcode="10115"))
-    await ask(connect, site, "Where is my order 10452? I live in Berlin.")
+    obeying.script.append(lookup(order_number="10452", **arguments))
+    await ask(connect, site, said)
     assert shop.requests == []
     assert await outcomes() == ["missing_args"]
 

@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from chatwidget.assistant.context import context_build
 from chatwidget.demo_shop import demo_actions_configure
-from chatwidget.shop.actions.services import tool_turn_text, value_given_by_visitor
+from chatwidget.shop.actions.admission import value_given_by_visitor
+from chatwidget.shop.actions.services import tool_turn_text
 from chatwidget.shop.actions.tools import site_actions, site_actions_forget
 from chatwidget.shop.models.actions import Action
 from handover import services as handover_services

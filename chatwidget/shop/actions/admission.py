@@ -25,7 +25,7 @@ from django.utils import timezone
 from chatwidget.platform import cache_keys
 from chatwidget.platform.client_address import address_key
 from chatwidget.platform.ratelimit import rate_limits_hit_fail_open
-from chatwidget.shop.actions.protect import identity_factors
+from chatwidget.shop.actions.protect import factor_value, identity_factors
 from chatwidget.shop.models.actions import ActionCall
 from memory.models import Turn, TurnRole
 
@@ -81,6 +81,14 @@ def _visitor_texts(conversation_id: int) -> list[str]:
     )
 
 
+def _written_as_is(value, texts: list[str]) -> bool:
+    """A second factor must occur as the visitor wrote it, punctuation included (only case
+    and spaces aside): the model may not turn "annaberg@example.com" into the order's
+    "anna.berg@example.com"."""
+    compact = factor_value(value)
+    return any(compact in factor_value(text) for text in texts)
+
+
 def _words_check(conversation_id: int, config: dict, arguments: dict) -> Admission:
     """The visitor's arguments and the second factor, from the visitor's words."""
     factors: dict[str, str] = config.get("factors") or {}
@@ -93,6 +101,7 @@ def _words_check(conversation_id: int, config: dict, arguments: dict) -> Admissi
         name
         for name in [*visitor_args, *passed]
         if not value_given_by_visitor(arguments.get(name, ""), texts)
+        or (name in factors and not _written_as_is(arguments[name], texts))
     ]
     if missing:
         return Admission(refused=Outcome.MISSING_ARGS, missing=missing)
@@ -104,10 +113,17 @@ def _words_check(conversation_id: int, config: dict, arguments: dict) -> Admissi
 
 
 def call_admit(
-    *, conversation_id: int, config: dict, arguments: dict, calls_per_hour: int
+    *,
+    site_id: int,
+    conversation_id: int,
+    address: str | None,
+    config: dict,
+    arguments: dict,
+    calls_per_hour: int,
 ) -> Admission:
-    """The database's part of the decision (two queries at most): configuration, the
-    visitor's words, the conversation's hourly calls."""
+    """Whether the call may be made (blocking: two queries and one cache round trip at
+    most): configuration, the visitor's words, the conversation's hourly calls, then the
+    client address's and the site's."""
     if config.get("customer_data", True) and not config.get("factors"):
         return Admission(refused=Outcome.NOT_CONFIGURED)  # admin refuses this; an old row
     admission = _words_check(conversation_id, config, arguments)
@@ -121,6 +137,8 @@ def call_admit(
     )
     if made >= calls_per_hour:
         return Admission(refused=Outcome.RATE_LIMITED)
+    if calls_limited(site_id=site_id, address=address):
+        return Admission(refused=Outcome.ADDRESS_LIMITED)
     return admission
 
 

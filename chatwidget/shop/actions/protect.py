@@ -66,13 +66,13 @@ def _personal(name: str) -> bool:
 
 
 def identity_factors(*, conversation_id: int, factors: dict[str, str]) -> dict[str, str]:
-    """Factor values from a verified identity of the visitor (e.g. the e-mail address of a
-    customer signed in to the shop, passed by the embedding page with a signature), by
-    factor argument name.
+    """Factor values from a verified identity of the visitor, by factor argument name: the
+    e-mail address of a customer the shop has signed in, sent with `hello` and signed with
+    the site's identity secret (DESIGN.md, "identity"), would give an `email` factor.
 
-    The hook for verified identities: none exists yet, so this returns nothing and every
-    factor must come from the visitor's own words. A value returned here counts as given
-    by the visitor and is checked against the shop's answer like one."""
+    The hook for verified identities: the widget does not carry them yet, so this returns
+    nothing and every factor must come from the visitor's own words. A value returned here
+    counts as given by the visitor and is checked against the shop's answer like one."""
     return {}
 
 

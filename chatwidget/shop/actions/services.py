@@ -25,12 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from chatwidget.platform.db import db_async
-from chatwidget.shop.actions.admission import (
-    Admission,
-    call_admit,
-    calls_limited,
-    value_given_by_visitor,
-)
+from chatwidget.shop.actions.admission import Admission, call_admit
 from chatwidget.shop.actions.arguments import arguments_check
 from chatwidget.shop.actions.http import HttpResult, action_request
 from chatwidget.shop.actions.protect import answer_fields_keep, answer_matches
@@ -39,8 +34,6 @@ from chatwidget.shop.models.actions import ActionCall
 from memory.models import ContextTrace, TurnRole
 from memory.services import turn_append
 from memory.tokens import count_tokens, tokens_truncate
-
-__all__ = ["CallResult", "action_call", "value_given_by_visitor"]
 
 log = logging.getLogger(__name__)
 
@@ -163,16 +156,14 @@ async def _admit(
     """Everything decided before a request, cheapest first."""
     if problems:  # no request with a value the schema does not allow
         return Admission(refused=Outcome.INVALID_ARGS, missing=list(problems))
-    actions = site_actions(site_id=site_id)
-    admission = await db_async(call_admit)(
+    return await db_async(call_admit)(
+        site_id=site_id,
         conversation_id=conversation_id,
+        address=address,
         config=config,
         arguments=arguments,
-        calls_per_hour=actions.calls_per_hour,
+        calls_per_hour=site_actions(site_id=site_id).calls_per_hour,
     )
-    if admission.refused is None and calls_limited(site_id=site_id, address=address):
-        return Admission(refused=Outcome.ADDRESS_LIMITED)
-    return admission
 
 
 def _told(outcome: str, admission: Admission) -> str:

@@ -187,3 +187,18 @@ async def test_the_sites_limit_holds_across_addresses(site, connect, shop, obeyi
         await ask(connect, site, "Order 10452, postcode 10115.", client=(f"192.0.2.{i + 1}", 1))
     assert len(shop.requests) == 3
     assert await outcomes() == ["ok", "ok", "ok", "address_limited", "address_limited"]
+
+
+async def test_an_action_saved_before_the_second_factor_makes_no_request(
+    site, connect, shop, obeying
+):
+    """An action from before migration shop 0003 returns a customer's data (the default)
+    and has no factor: "not configured" until the Owner adds one."""
+    action = await order_action(site, shop)
+    await database_sync_to_async(Action.objects.filter(pk=action.pk).update)(factors={})
+    await database_sync_to_async(site_actions_forget)(site_id=site.pk)
+    obeying.script.append(lookup(order_number="10452", postcode="10115"))
+    final = await ask(connect, site, "Order 10452, postcode 10115.")
+    assert shop.requests == []
+    assert await outcomes() == ["not_configured"]
+    assert final["text"].startswith("Sorry, I could not check that")

@@ -1,6 +1,11 @@
 """The demo shop's API and its two actions: order status (the demo orders in
 chatwidget/demo_data/orders.json) and stock (the sizes in the catalogue's texts).
 
+The order API answers by number alone with the whole order (customer, address), as many
+shop APIs do; the demo's `order_status` action is configured as every order lookup should
+be (issue 25): it needs the order's e-mail address or postcode from the visitor, checks it
+against the answer, and passes only status, items and tracking to the model.
+
 `manage.py demoshop` answers /api/orders/<number> and /api/stock/<article> with
 `demo_api_answer`; `manage.py demo` configures both as actions of the demo site
 (`demo_actions_configure`), the key in the environment variable DEMO_SHOP_API_KEY (set by
@@ -13,6 +18,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from chatwidget.shop.actions.tools import site_actions_forget
 from chatwidget.shop.models.actions import Action
@@ -22,11 +28,12 @@ DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
 API_KEY_ENV = "DEMO_SHOP_API_KEY"
 _SIZE = re.compile(r"size (\w+): ([^;)]+)")
 
-ORDER_STATUS = {
+ORDER_STATUS: dict[str, Any] = {
     "name": "order_status",
     "description": "The status of one of the visitor's orders in the shop (shipped, "
-    "processing, delivered) with carrier and dates. Only with the order number the visitor "
-    "gave; add the postcode if the visitor gave it.",
+    "processing, delivered) with items, carrier, tracking number and dates. Only with the "
+    "order number the visitor gave and the order's e-mail address or delivery postcode, "
+    "which the visitor must give too.",
     "parameters": {
         "type": "object",
         "properties": {
@@ -35,14 +42,37 @@ ORDER_STATUS = {
                 "pattern": "^[0-9]{5}$",
                 "description": "The five-digit order number.",
             },
-            "postcode": {"type": "string", "description": "The delivery postcode, if given."},
+            "postcode": {
+                "type": "string",
+                "pattern": "^[0-9]{5}$",
+                "description": "The order's delivery postcode, as the visitor gave it.",
+            },
+            "email": {
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}$",
+                "maxLength": 120,
+                "description": "The order's e-mail address, as the visitor gave it.",
+            },
         },
         "required": ["order_number"],
     },
     "visitor_args": ["order_number"],
+    "customer_data": True,
+    "factors": {"postcode": "shipping.postcode", "email": "customer.email"},
+    "answer_fields": [
+        "order_number",
+        "status",
+        "items",
+        "carrier",
+        "tracking",
+        "shipped_on",
+        "expected_delivery",
+        "expected_dispatch",
+        "delivered_on",
+    ],
     "path": "/api/orders/{order_number}",
 }
-STOCK = {
+STOCK: dict[str, Any] = {
     "name": "stock_check",
     "description": "Live stock of an article per size. Only with the article number the "
     "visitor gave (e.g. KU-2291-M).",
@@ -63,6 +93,9 @@ STOCK = {
         "required": ["article"],
     },
     "visitor_args": ["article"],
+    "customer_data": False,  # public: stock per size
+    "factors": {},
+    "answer_fields": [],
     "path": "/api/stock/{article}",
 }
 
@@ -78,6 +111,9 @@ def demo_actions_configure(*, site: Site, shop_url: str) -> list[Action]:
                 "description": spec["description"],
                 "parameters": spec["parameters"],
                 "visitor_args": spec["visitor_args"],
+                "customer_data": spec["customer_data"],
+                "factors": spec["factors"],
+                "answer_fields": spec["answer_fields"],
                 "method": Action.Method.GET,
                 "url_template": shop_url.rstrip("/") + spec["path"],
                 "headers": {"X-Api-Key": f"{{env:{API_KEY_ENV}}}"},
@@ -117,12 +153,11 @@ def demo_api_answer(
     expected = os.environ.get(API_KEY_ENV)
     if expected and api_key != expected:
         return 401, {"error": "unauthorised"}
-    if orders:
+    if orders:  # by number alone, the whole order: the action checks the second factor
         order = _orders().get(orders.group(1))
-        postcode = query.get("postcode")
-        if order is None or (postcode and postcode.replace(" ", "") != order["postcode"]):
-            return 404, {"error": "no such order for this postcode"}
-        return 200, {k: v for k, v in order.items() if k != "postcode"}
+        if order is None:
+            return 404, {"error": "no such order"}
+        return 200, order
     sizes = _stock(stock.group(1))
     if sizes is None:
         return 404, {"error": "no such article"}

@@ -112,7 +112,7 @@ class CaseAdmin(admin.ModelAdmin):
     def changelist_view(self, request, extra_context=None):
         extra_context = {
             **(extra_context or {}),
-            "waiting_count": selectors.case_waiting_count(),
+            "waiting_count": selectors.case_waiting_count(site_ids=staff_site_ids(request.user)),
             "take_over_url": reverse("admin:handover_case_take_over"),
             "inbox_url": reverse("admin:handover_case_inbox"),
         }

@@ -21,6 +21,7 @@ from chatwidget.platform.events import STAFF_ALL_GROUP, conversation_group
 from chatwidget.platform.frames import (
     FrameType,
     cases_frame,
+    cases_waiting_for,
     forgotten_frame,
     inbox_frame,
     message_frame,
@@ -124,7 +125,8 @@ class StaffConsumer(PresenceMixin, AsyncWebsocketConsumer):
 
     Inbox events go only to sockets that asked for them (`/ws/staff/?inbox=1`, the inbox
     page; the badge on other pages needs none). They carry only a case id and its site: the
-    row is re-read here, and cases of sites the user may not see are dropped. A user who may act on cases counts as present
+    row is re-read here, and cases of sites the user may not see are dropped; the badge
+    counts the waiting cases of the user's sites only. A user who may act on cases counts as present
     while a socket is open (renewed by the page's heartbeat, `{"type": "ping"}`)."""
 
     joined = False
@@ -142,7 +144,7 @@ class StaffConsumer(PresenceMixin, AsyncWebsocketConsumer):
         self.joined = True
         await self.accept()
         await self.presence_start(user)
-        count = await database_sync_to_async(case_waiting_count)()
+        count = await database_sync_to_async(case_waiting_count)(site_ids=self.site_ids)
         await self.send(text_data=json.dumps(cases_frame(waiting=count)))
 
     async def disconnect(self, code: int) -> None:
@@ -158,7 +160,8 @@ class StaffConsumer(PresenceMixin, AsyncWebsocketConsumer):
         event = message.get("event") or {}
         kind = event.get("type")
         if kind == FrameType.CASES:
-            await self.send(text_data=json.dumps(cases_frame(waiting=event.get("waiting", 0))))
+            waiting = cases_waiting_for(event, self.site_ids)  # of the user's sites only
+            await self.send(text_data=json.dumps(cases_frame(waiting=waiting)))
         elif kind == FrameType.INBOX and self.inbox and isinstance(event.get("case"), int):
             if self.site_ids is not None and event.get("site") not in self.site_ids:
                 return  # another site's case

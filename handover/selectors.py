@@ -37,8 +37,25 @@ def case_transcript_is_expired(*, case: Case, now: datetime | None = None) -> bo
     )
 
 
-def case_waiting_count() -> int:
-    return Case.objects.filter(status=Case.Status.WAITING).count()
+def case_waiting_count(*, site_ids: frozenset[int] | None = None) -> int:
+    """Cases waiting for a person, on the sites `site_ids` (None: every site; a Staff user
+    limited to sites counts theirs: chatwidget.sites.access.staff_site_ids)."""
+    cases = Case.objects.filter(status=Case.Status.WAITING)
+    if site_ids is not None:
+        cases = cases.filter(site_id__in=site_ids)
+    return cases.count()
+
+
+def case_waiting_by_site() -> dict[int, int]:
+    """Cases waiting for a person, per site (sites without any left out)."""
+    rows = (
+        Case.objects.filter(status=Case.Status.WAITING)
+        .order_by()
+        .values("site_id")
+        .annotate(n=Count("id"))
+        .values_list("site_id", "n")
+    )
+    return dict(rows)
 
 
 def case_list_queryset() -> QuerySet[Case]:

@@ -188,6 +188,7 @@ async def answer_generate(
     client_id: str | None,
     retry: bool = False,
     prepared: PreparedAnswer | None = None,
+    address: str | None = None,
 ) -> AnswerResult:
     """Answer the visitor's turn `request_seq`: stream deltas to this socket, then store the
     answer and publish it to every tab. The bot stays silent unless the state is `bot`.
@@ -197,7 +198,8 @@ async def answer_generate(
     (the process stops), it hands the turn over: the lease is released at once, so the
     process the widget reconnects to answers it (answer_recover).
 
-    `prepared`: made ready with the visitor's turn (`answer_prepare`): straight to the model."""
+    `prepared`: made ready with the visitor's turn (`answer_prepare`): straight to the model.
+    `address`: the visitor's client address, which shop lookups are limited by."""
     if prepared is not None:
         built, seq, language, owner = (
             prepared.built,
@@ -222,6 +224,7 @@ async def answer_generate(
             seq=seq,
             language=language,
             owner=owner,
+            address=address,
         )
     except asyncio.CancelledError:
         try:
@@ -243,6 +246,7 @@ async def _answer_stream(
     seq: int,
     language: str,
     owner: str,
+    address: str | None,
 ) -> AnswerResult:
     started = timezone.now()
     if settings.DEMO_MODE:
@@ -253,6 +257,7 @@ async def _answer_stream(
             send=send,
             seq=seq,
             language=language,
+            address=address,
         )
     else:
         streamed = await model_stream(
@@ -262,6 +267,7 @@ async def _answer_stream(
             send=send,
             seq=seq,
             language=language,
+            address=address,
         )
     if streamed is None:  # the model failed: the visitor is told, the trace says so
         _trace_outcome(built, started, answered=False)
@@ -305,7 +311,11 @@ def _trace_outcome(built: BuiltContext, started, *, answered: bool) -> None:
 
 
 async def answer_recover(
-    *, conversation_id: int, send: Send, lock: asyncio.Lock | None = None
+    *,
+    conversation_id: int,
+    send: Send,
+    lock: asyncio.Lock | None = None,
+    address: str | None = None,
 ) -> AnswerResult:
     """Answer the conversation's newest visitor turn if it has no answer and nobody holds its
     lease: the process that acked it died or stopped mid-answer. Called when a widget says
@@ -329,6 +339,7 @@ async def answer_recover(
                 send=send,
                 client_id=pending.client_id,
                 retry=True,
+                address=address,
             )
         if result is not AnswerResult.BUSY or loop.time() >= deadline:
             if result is AnswerResult.STORED:

@@ -28,7 +28,14 @@ class Streamed:
 
 
 async def demo_stream(
-    *, built, conversation_id: int, request_seq: int, send: Send, seq: int, language: str
+    *,
+    built,
+    conversation_id: int,
+    request_seq: int,
+    send: Send,
+    seq: int,
+    language: str,
+    address: str | None = None,
 ) -> Streamed:
     """Demo mode: the answer the pipeline's findings give, paragraph by paragraph."""
     message = await db_async(request_text)(conversation_id, request_seq)
@@ -39,8 +46,8 @@ async def demo_stream(
             built=built,
             conversation_id=conversation_id,
             request_seq=request_seq,
-            message=message,
             language=language,
+            address=address,
         )
     text = demo_answer(
         message=message,
@@ -61,11 +68,19 @@ async def demo_stream(
 
 
 async def model_stream(
-    *, built, conversation_id: int, request_seq: int, send: Send, seq: int, language: str
+    *,
+    built,
+    conversation_id: int,
+    request_seq: int,
+    send: Send,
+    seq: int,
+    language: str,
+    address: str | None = None,
 ) -> Streamed | None:
     """The model's answer (and the shop actions it calls), the first delta at once, then at
     most one frame per WS_DELTA_INTERVAL_MS. None: the model failed (what arrived before
-    the failure was sent, as before coalescing)."""
+    the failure was sent, as before coalescing). `address`: the visitor's client address
+    (shop lookups are limited by it)."""
     out = DeltaCoalescer(
         send=send,
         frame=lambda text: delta_frame(seq=seq, text=text),
@@ -74,7 +89,11 @@ async def model_stream(
     streamed = Streamed(parts=[])
     try:
         async for event in reply_events(
-            built=built, conversation_id=conversation_id, request_seq=request_seq, language=language
+            built=built,
+            conversation_id=conversation_id,
+            request_seq=request_seq,
+            language=language,
+            address=address,
         ):
             if isinstance(event, llm.Delta):
                 streamed.parts.append(event.text)

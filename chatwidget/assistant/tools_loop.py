@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 
 from chatwidget.assistant.tools import HANDOVER_TOOL
 from chatwidget.platform import llm
+from chatwidget.platform.db import db_async
 from chatwidget.shop.actions.services import (
     CallResult,
     action_call,
@@ -32,10 +33,12 @@ from chatwidget.shop.actions.services import (
 )
 from chatwidget.shop.actions.tools import ROUNDS, SiteActions, site_actions
 from chatwidget.shop.models.actions import ActionCall
-from memory.models import Turn
+from memory.models import Turn, TurnRole
 
 Outcome = ActionCall.Outcome
-_GENERIC = frozenset({"get", "check", "lookup", "look", "up", "find", "query", "fetch", "api"})
+_GENERIC = frozenset(
+    {"get", "check", "lookup", "look", "up", "find", "query", "fetch", "api", "number", "id"}
+)
 
 
 def _failed(result: CallResult) -> bool:
@@ -48,8 +51,10 @@ async def reply_events(
     conversation_id: int,
     request_seq: int,
     language: str,
+    address: str | None = None,
 ) -> AsyncIterator[llm.Delta | llm.ToolCall]:
-    """The answer's events over one or more model requests (see the module docstring)."""
+    """The answer's events over one or more model requests (see the module docstring).
+    `address`: the visitor's client address, which shop lookups are limited by."""
     actions = site_actions(site_id=built.site_id) if built.tools else SiteActions()
     messages = list(built.messages)
     made = 0
@@ -87,6 +92,7 @@ async def reply_events(
                     model=built.model,
                     name=call.name,
                     arguments=call.arguments,
+                    address=address,
                 )
                 await trace_tools_add(built=built, tokens=result.tokens)
                 failed = failed or _failed(result)
@@ -116,27 +122,49 @@ def _unanchored(pattern: str) -> str:
     return pattern.removeprefix("^").removesuffix("$")
 
 
-def demo_match(*, text: str, actions: SiteActions) -> tuple[str, dict] | None:
-    """(action name, arguments) for a message, or None: the first action with a word of its
-    name in the message whose required arguments all match their schema patterns there."""
-    words = set(re.findall(r"\w+", text.casefold()))
+def _values(text: str, properties: dict, order: list[str]) -> dict:
+    """Each argument's value by its schema pattern: the first match shortly after a word of
+    the argument's name ("postcode 10115", "order 10452"), else the first match no other
+    argument took ("10452, 10115": the order number, then the postcode)."""
+    taken: set[tuple[int, int]] = set()
+    values: dict = {}
+    for arg in order:
+        schema = properties.get(arg)
+        pattern = schema.get("pattern") if isinstance(schema, dict) else None
+        if not pattern:
+            continue
+        found = list(re.finditer(rf"(?<![\w-])(?:{_unanchored(pattern)})(?![\w-])", text))
+        keys = [w for w in arg.casefold().split("_") if w not in _GENERIC] or [arg.casefold()]
+        named = [
+            m
+            for m in found
+            if m.span() not in taken
+            and any(k in text[max(0, m.start() - 24) : m.start()].casefold() for k in keys)
+        ]
+        free = [m for m in found if m.span() not in taken]
+        chosen = next(iter(named or free), None)
+        if chosen is not None:
+            taken.add(chosen.span())
+            values[arg] = chosen.group(0)
+    return values
+
+
+def _matched(context: str, actions: SiteActions, *, adds: str | None) -> tuple[str, dict] | None:
+    """The first action with a word of its name in `context` whose required arguments all
+    match their patterns there (and, with `adds`, one of whose values `adds` holds)."""
+    words = set(re.findall(r"\w+", context.casefold()))
     for name, config in actions.config.items():
         keys = {w for w in name.casefold().split("_") if w not in _GENERIC}
         if not keys & words:
             continue
-        properties = (config.get("parameters") or {}).get("properties", {})
-        required = set((config.get("parameters") or {}).get("required", []))
-        arguments: dict = {}
-        for arg, schema in properties.items():
-            pattern = schema.get("pattern") if isinstance(schema, dict) else None
-            found = (
-                re.search(rf"(?<![\w-])(?:{_unanchored(pattern)})(?![\w-])", text)
-                if pattern
-                else None
-            )
-            if found:
-                arguments[arg] = found.group(0)
-        if required <= arguments.keys():
+        parameters = config.get("parameters") or {}
+        properties = parameters.get("properties", {})
+        required = list(parameters.get("required", []))
+        order = required + [a for a in properties if a not in required]
+        arguments = _values(context, properties, order)
+        if not set(required) <= arguments.keys():
+            continue
+        if adds is None or _values(adds, properties, order):
             return name, arguments
     return None
 
@@ -149,6 +177,45 @@ def request_text(conversation_id: int, request_seq: int) -> str:
         .first()
         or ""
     )
+
+
+def demo_match(*, text: str, actions: SiteActions, before: str = "") -> tuple[str, dict] | None:
+    """(action name, arguments) for a message, or None: the first action with a word of its
+    name in the message whose required arguments all match their schema patterns there; or
+    else in the visitor's message `before` it and this one together, when this one adds a
+    value ("Where is my order 10452?" - "The postcode is 10115.")."""
+    found = _matched(text, actions, adds=None)
+    if found is None and before:
+        found = _matched(f"{before}\n{text}", actions, adds=text)
+    return found
+
+
+def _request_texts(conversation_id: int, request_seq: int) -> tuple[str, str]:
+    """The visitor's message `request_seq` and the visitor's message before it."""
+    texts = list(
+        Turn.objects.filter(
+            conversation_id=conversation_id, seq__lte=request_seq, role=TurnRole.VISITOR
+        )
+        .order_by("-seq")
+        .values_list("seq", "text")[:2]
+    )
+    text = texts[0][1] if texts and texts[0][0] == request_seq else ""
+    before = texts[1][1] if len(texts) > 1 and text else ""
+    return text, before
+
+
+def _missing_line(result: CallResult) -> str:
+    """Demo mode: what the visitor still has to write for the lookup."""
+    missing = [name.replace("_", " ") for name in result.missing]
+    if result.missing_factor:
+        names = [name.replace("_", " ") for name in result.missing_factor]
+        either = names[-1]
+        for name in reversed(names[:-1]):
+            either = gettext("%(first)s or %(second)s") % {"first": name, "second": either}
+        missing.append(either)
+    return gettext("To look this up, please also write: %(missing)s.") % {
+        "missing": ", ".join(missing)
+    }
 
 
 def _flat(data) -> str:
@@ -164,15 +231,16 @@ async def demo_lookup_lines(
     built,
     conversation_id: int,
     request_seq: int,
-    message: str,
     language: str,
+    address: str | None = None,
 ) -> list[str]:
     """Demo mode: make the lookup the message asks for and show its result (no lines when
     the site has no actions or the message matches none)."""
     if not built.tools:
         return []
     actions = site_actions(site_id=built.site_id)
-    match = demo_match(text=message, actions=actions)
+    text, before = await db_async(_request_texts)(conversation_id, request_seq)
+    match = demo_match(text=text, actions=actions, before=before)
     if match is None:
         return []
     name, arguments = match
@@ -184,6 +252,7 @@ async def demo_lookup_lines(
         model=built.model,
         name=name,
         arguments=arguments,
+        address=address,
     )
     await trace_tools_add(built=built, tokens=result.tokens)
     with translation.override(language):
@@ -191,5 +260,14 @@ async def demo_lookup_lines(
             return [
                 gettext("The shop's system answered the lookup %(action)s:") % {"action": name},
                 f"- {_flat(result.data)}",
+            ]
+        if result.outcome == Outcome.MISSING_ARGS:
+            return [_missing_line(result)]
+        if result.outcome == Outcome.NOT_FOUND:
+            return [
+                gettext(
+                    "The shop's system found nothing for these details. Please check the "
+                    "number and the e-mail address or postcode."
+                )
             ]
         return [lookup_failed_text(language)]

@@ -28,6 +28,17 @@ def rate_session(session: str | int) -> str:
     return f"sess:{session}"
 
 
+def rate_action_address(address_key: str) -> str:
+    """Shop lookups from one client address (an IPv6 /64), whatever the conversation or
+    site."""
+    return f"act:addr:{address_key}"
+
+
+def rate_action_site(site_id: int) -> str:
+    """Shop lookups of one site, from every address."""
+    return f"act:site:{site_id}"
+
+
 # --- memory ---------------------------------------------------------------------------------
 
 
@@ -104,7 +115,7 @@ def webhook_events(site_id: int) -> str:
 
 
 def site_actions(site_id: int) -> str:
-    return f"actions:site:{site_id}"
+    return f"actions:site:{site_id}:v2"  # v2: with the second factor and answer fields
 
 
 def knowledge_available(site_id: int) -> str:

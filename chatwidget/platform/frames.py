@@ -160,8 +160,29 @@ def rating_frame(*, askable: bool, score: int | None) -> Frame:
 
 
 def cases_frame(*, waiting: int) -> Frame:
-    """The waiting-cases badge of staff sockets."""
+    """The waiting-cases badge of staff sockets: the cases waiting on the sites the user
+    may see."""
     return {"type": FrameType.CASES.value, "waiting": int(waiting)}
+
+
+def cases_changed_event(*, waiting_by_site: dict[int, int]) -> Frame:
+    """To every staff socket (the group, not the wire): the waiting cases per site. Each
+    socket sends `cases_frame` with the sum over the sites its user may see."""
+    sites = {str(site): int(count) for site, count in waiting_by_site.items()}
+    return {"type": FrameType.CASES.value, "sites": sites}
+
+
+def cases_waiting_for(event: Frame, site_ids: frozenset[int] | None) -> int:
+    """The badge's count in a `cases_changed_event` for a user who may see `site_ids`
+    (None: every site)."""
+    sites = event.get("sites")
+    if not isinstance(sites, dict):
+        return 0
+    return sum(
+        int(count)
+        for site, count in sites.items()
+        if site_ids is None or (str(site).isdigit() and int(site) in site_ids)
+    )
 
 
 def inbox_frame(*, case_id: int, row: dict | None) -> Frame:

@@ -289,6 +289,10 @@ SESSION_COOKIE_NAME_WIDGET = "cw_session"
 RECOGNITION_COOKIE_NAME = "cw_recognition"
 RATE_LIMIT_PER_SESSION = env("RATE_LIMIT_PER_SESSION", default="20/60")  # messages/seconds
 RATE_LIMIT_PER_ADDRESS = env("RATE_LIMIT_PER_ADDRESS", default="60/60")
+# Shop lookups (issue 25): beside each conversation's hourly limit (ActionPolicy), lookups
+# from one client address and of one site, so fresh conversations do not reset the count.
+ACTION_CALLS_PER_ADDRESS = env("ACTION_CALLS_PER_ADDRESS", default="10/3600")  # calls/seconds
+ACTION_CALLS_PER_SITE = env("ACTION_CALLS_PER_SITE", default="600/3600")
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=64 * 1024)
 # Answers survive the process that started them (issue 15): the lease on "this turn is being
 # answered" lives this long and is renewed while the answer streams; a dead process's lease

@@ -236,6 +236,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                     client_id=client_id,
                     retry=turn.outcome is TurnOutcome.ANSWER_IF_UNANSWERED,
                     prepared=turn.prepared,
+                    address=self.address,
                 )
             except DatabaseError as exc:
                 log.warning(
@@ -249,7 +250,10 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def _recover(self, conversation_id: int) -> None:
         try:
             await answer_recover(
-                conversation_id=conversation_id, send=self._send, lock=self.answer_lock
+                conversation_id=conversation_id,
+                send=self._send,
+                lock=self.answer_lock,
+                address=self.address,
             )
         except DatabaseError as exc:
             log.warning(

@@ -8,11 +8,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from chatwidget.platform.events import STAFF_ALL_GROUP, publish_on_commit
-from chatwidget.platform.frames import cases_frame, inbox_changed_event
+from chatwidget.platform.frames import cases_changed_event, inbox_changed_event
 from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import Site
 from handover.models import Case
-from handover.selectors import case_waiting_count
+from handover.selectors import case_waiting_by_site
 from memory.condense.service import core_refresh_inline
 from memory.core import core_latest, core_promise_add
 from memory.models import Conversation, Core, Turn, TurnRole
@@ -34,8 +34,9 @@ def notice_send(conv: Conversation, message: str, **params: str) -> None:
 
 
 def waiting_count_publish() -> None:
-    """The live badge in admin: how many cases wait, sent to every staff socket."""
-    publish_on_commit(STAFF_ALL_GROUP, cases_frame(waiting=case_waiting_count()))
+    """The live badge in admin: how many cases wait per site, sent to every staff socket,
+    which counts the sites its user may see."""
+    publish_on_commit(STAFF_ALL_GROUP, cases_changed_event(waiting_by_site=case_waiting_by_site()))
 
 
 def inbox_publish(*, case_id: int, site_id: int) -> None:

@@ -1,6 +1,7 @@
 """The demo's order lookup in real Chromium: demo mode (no API key, no model), the demo
 shop's order-status and stock endpoints configured as shop actions as `make demo` does, and
-"where is my order 10452?" answered with the shop's own answer."""
+"where is my order 10452?" answered once the visitor gave the order's postcode too, with the
+status the shop answered and nothing of the customer's data."""
 
 import os
 import re
@@ -81,13 +82,17 @@ def test_demo_answers_where_is_my_order_from_the_shops_api(demo_stack, page):
     shadow(page, MESSAGE_BOX).fill("Where is my order 10452?")
     shadow(page, MESSAGE_BOX).press("Enter")
     bubbles = shadow(page, ".message.assistant .bubble")
+    bubbles.filter(has_text="please also write").first.wait_for()  # the second factor
+    shadow(page, MESSAGE_BOX).fill("The postcode is 10115.")
+    shadow(page, MESSAGE_BOX).press("Enter")
     answer = bubbles.filter(has_text="order_status").first
     answer.wait_for()
     text = answer.inner_text()
     assert "status: shipped" in text and "carrier: DHL" in text, text
-    assert "postcode" not in text, "the shop's API never returns what it checks against"
+    lookup = text.split("order_status:")[1]
+    assert "Anna" not in lookup and "Invalidenstraße" not in lookup, "declared fields only"
     page.screenshot(path=str(artifact("actions-demo-order.png")))
-    # an order number the shop does not know: could not be checked, a person offered
-    shadow(page, MESSAGE_BOX).fill("And my order 99999?")
+    # an order number the shop does not know: not found, like a postcode that differs
+    shadow(page, MESSAGE_BOX).fill("And my order 99999, postcode 10115?")
     shadow(page, MESSAGE_BOX).press("Enter")
-    bubbles.filter(has_text="pass your question to a person").first.wait_for()
+    bubbles.filter(has_text="found nothing for these details").first.wait_for()

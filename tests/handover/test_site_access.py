@@ -12,7 +12,7 @@ from chatwidget.sites.access import staff_site_ids
 from chatwidget.sites.services import site_create
 from handover import services
 from tests.factories import OPEN_TIME, ConversationFactory, UserFactory
-from tests.handover.sockets import staff_socket
+from tests.handover.sockets import recv_json, staff_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,3 +82,54 @@ def test_take_over_lists_and_accepts_only_the_users_sites(client):
     assert refused.status_code == 403
     taken = client.post(reverse("admin:handover_case_take_over"), {"conversation": live[0].pk})
     assert taken.status_code == 302
+
+
+def test_a_limited_staff_user_sees_their_sites_shop_action_calls_only(client):
+    from chatwidget.shop.models.actions import ActionCall
+
+    (kurta, tea), (mine, theirs) = two_shops()
+    calls = {
+        case.pk: ActionCall.objects.create(
+            conversation_id=case.conversation_id,
+            name=name,
+            request_seq=1,
+            outcome=ActionCall.Outcome.OK,
+        )
+        for case, name in ((mine, "kurta_order"), (theirs, "tea_order"))
+    }
+    client.force_login(limited_staff(kurta))
+    listing = client.get(reverse("admin:shop_actioncall_changelist"))
+    assert list(listing.context["cl"].result_list) == [calls[mine.pk]]
+    assert "tea_order" not in listing.content.decode(), "not even in the filters"
+    other = reverse("admin:shop_actioncall_change", args=[calls[theirs.pk].pk])
+    assert client.get(other).status_code in (302, 404), "another site's call"
+    client.force_login(UserFactory(username="olga", role="Owner"))
+    listing = client.get(reverse("admin:shop_actioncall_changelist"))
+    assert set(listing.context["cl"].result_list) == set(calls.values())
+
+
+@pytest.mark.asyncio
+async def test_the_waiting_badge_counts_the_users_sites_only(client):
+    (kurta, tea), (mine, theirs) = await database_sync_to_async(two_shops)()
+    user = await database_sync_to_async(limited_staff)(kurta)
+    everyone = await database_sync_to_async(UserFactory)(username="olga", role="Owner")
+    comm, connected, _ = await staff_socket(user, "/ws/staff/")
+    owner_comm, _, _ = await staff_socket(everyone, "/ws/staff/")
+    assert connected
+    assert await recv_json(comm) == {"type": "cases", "waiting": 1}, "the Tea shop's not"
+    assert await recv_json(owner_comm) == {"type": "cases", "waiting": 2}
+
+    # a third case on the other site: the badge stays at the user's count
+    other = await database_sync_to_async(ConversationFactory)(site=tea, texts=["Hello?"])
+    await database_sync_to_async(services.handover_request)(
+        conversation_id=other.pk, trigger="visitor", now=OPEN_TIME
+    )
+    assert await recv_json(comm) == {"type": "cases", "waiting": 1}
+    assert await recv_json(owner_comm) == {"type": "cases", "waiting": 3}
+    await comm.disconnect()
+    await owner_comm.disconnect()
+
+    # the case list's badge, rendered with the page
+    await database_sync_to_async(client.force_login)(user)
+    page = await database_sync_to_async(client.get)(reverse("admin:handover_case_changelist"))
+    assert page.context["waiting_count"] == 1

@@ -1,6 +1,7 @@
 """A fake shop API on 127.0.0.1 for the shop-action tests (stdlib http.server in a thread).
 
-    /orders/<number>?postcode=...  an order's status (404 when number and postcode differ)
+    /orders/<number>               an order by number alone, with its customer's data (404
+                                   for an unknown number; the action checks the postcode)
     /slow/<anything>               answers after `slow_seconds` (a timeout)
     /error/<anything>              500
     /malformed/<anything>          200 with a body that is not JSON
@@ -20,11 +21,15 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qsl, urlsplit
 
 from chatwidget.demo_shop import demo_api_answer
+from tests.fakellm import Reply
 
+SECRET = "s3cret-shop-key-4711-do-not-store"  # the shop's key, from the environment
+ENV = "TEST_SHOP_API_KEY"
 ORDERS = {
     "10452": {"postcode": "10115", "status": "shipped", "carrier": "DHL"},
     "20001": {"postcode": "80331", "status": "processing", "carrier": ""},
 }
+CUSTOMER = {"name": "Anna Meyer", "email": "anna.meyer@example.com", "phone": "+49 30 901820"}
 
 
 class FakeShop:
@@ -53,7 +58,7 @@ class FakeShop:
                     return self._json(status, data)
                 if kind == "orders":
                     order = ORDERS.get(rest)
-                    if order is None or query.get("postcode") != order["postcode"]:
+                    if order is None:
                         return self._json(404, {"error": "not found"})
                     return self._json(
                         200,
@@ -61,6 +66,8 @@ class FakeShop:
                             "order_number": rest,
                             "status": order["status"],
                             "carrier": order["carrier"],
+                            "postcode": order["postcode"],
+                            "customer": CUSTOMER,
                         },
                     )
                 if kind == "slow":
@@ -77,6 +84,7 @@ class FakeShop:
                         200,
                         {
                             "order_number": "10452",
+                            "postcode": "10115",
                             "status": "shipped",
                             "history": [f"scan {i} at depot {i}" for i in range(300)],
                         },
@@ -110,3 +118,18 @@ class FakeShop:
     def stop(self) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+def obeying_model(body: dict) -> Reply:
+    """A model that does what the last tool message tells it (or reports the result)."""
+    last = body["messages"][-1]
+    if last["role"] == "tool":
+        content = json.loads(last["content"])
+        if content.get("ok") is False:
+            if "offer" in content.get("instruction", ""):
+                return Reply(
+                    "Sorry, I could not check that right now. Shall I pass you to a person?"
+                )
+            return Reply("Could you tell me your order number and postcode?")
+        return Reply(f"Your order is {content['status']}.")
+    return Reply("OK.")

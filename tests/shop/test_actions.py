@@ -10,28 +10,10 @@ from channels.db import database_sync_to_async
 from chatwidget.shop.actions.tools import site_actions_forget
 from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
 from memory.models import ContextTrace, Conversation, Turn
-from tests.fakellm import FakeLLM, Reply, ToolCallReply
-from tests.shop.shopapi import FakeShop
+from tests.fakellm import Reply, ToolCallReply
+from tests.shop.shopapi import ENV, SECRET
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-SECRET = "s3cret-shop-key-4711-do-not-store"
-ENV = "TEST_SHOP_API_KEY"
-
-
-@pytest.fixture(scope="module")
-def shop_server():
-    server = FakeShop().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def shop(shop_server, monkeypatch):
-    shop_server.requests.clear()
-    shop_server.slow_seconds = 2.0
-    monkeypatch.setenv(ENV, SECRET)
-    return shop_server
 
 
 def action_make(
@@ -41,6 +23,7 @@ def action_make(
     path="/orders/{order_number}",
     timeout=2.0,
     visitor_args=("order_number", "postcode"),
+    **fields,
 ) -> Action:
     action = Action(
         site=site,
@@ -55,6 +38,8 @@ def action_make(
         url_template=shop.url + path,
         headers={"X-Api-Key": f"{{env:{ENV}}}"},
         timeout_seconds=timeout,
+        factors={"postcode": "postcode"},
+        **fields,
     )
     action.full_clean()
     action.save()
@@ -69,28 +54,6 @@ def lookup(number="10452", postcode="10115") -> ToolCallReply:
     return ToolCallReply(
         name="order_status", arguments={"order_number": number, "postcode": postcode}
     )
-
-
-def obeying_model(body: dict) -> Reply:
-    """A model that does what the last tool message tells it (or reports the result)."""
-    last = body["messages"][-1]
-    if last["role"] == "tool":
-        content = json.loads(last["content"])
-        if content.get("ok") is False:
-            if "offer" in content.get("instruction", ""):
-                return Reply(
-                    "Sorry, I could not check that right now. Shall I pass you to a person?"
-                )
-            return Reply("Could you tell me your order number and postcode?")
-        return Reply(f"Your order is {content['status']}.")
-    return Reply("OK.")
-
-
-@pytest.fixture
-def obeying(fake_llm):
-    fake_llm.default = obeying_model
-    yield fake_llm
-    fake_llm.default = FakeLLM().default
 
 
 @database_sync_to_async
@@ -307,6 +270,9 @@ async def test_condensation_keeps_the_orders_status(site, connect, shop, obeying
 async def test_demo_mode_answers_where_is_my_order_without_a_model(
     site, connect, shop, settings, monkeypatch
 ):
+    """The demo ships protected (issue 25): the order number alone makes no request; with
+    the order's postcode (in the same or the next message) the status, items and tracking
+    are shown, never the customer's name, address or e-mail."""
     from chatwidget.demo_shop import API_KEY_ENV, demo_actions_configure
 
     monkeypatch.setenv(API_KEY_ENV, SECRET)
@@ -316,10 +282,20 @@ async def test_demo_mode_answers_where_is_my_order_without_a_model(
     await c.hello()
     await c.say("where is my order 10452?", "m1")
     final, _ = await c.answer()
+    assert "please also write: email or postcode" in final["text"]
+    assert shop.requests == [], "no request for a number alone"
+    await c.say("The postcode is 10115.", "m2")
+    final, _ = await c.answer()
     assert "order_status" in final["text"] and "status: shipped" in final["text"]
-    assert "carrier: DHL" in final["text"]
+    assert "carrier: DHL" in final["text"] and "tracking: JD014600006281234567" in final["text"]
+    shown = final["text"].split("answered the lookup order_status:")[1]
+    _, turns, _, _ = await stored()
+    refused, lookup_turn = [text for role, text in turns if role == "tool"]
+    assert refused.endswith("failed: missing_args")
+    for personal in ("Anna", "Berg", "Invalidenstraße", "Berlin", "anna.berg@", "+49", "10115"):
+        assert personal not in shown and personal not in lookup_turn.split("→")[1]
     assert shop.requests[0]["path"] == "/api/orders/10452"
-    await c.say("Is KU-2291-M in stock in size XXL?", "m2")
+    await c.say("Is KU-2291-M in stock in size XXL?", "m3")
     final, _ = await c.answer()
     assert "stock: sold out" in final["text"]
 

@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from chatwidget.assistant.context import context_build
 from chatwidget.demo_shop import demo_actions_configure
-from chatwidget.shop.actions.services import tool_turn_text, value_given_by_visitor
+from chatwidget.shop.actions.admission import value_given_by_visitor
+from chatwidget.shop.actions.services import tool_turn_text
 from chatwidget.shop.actions.tools import site_actions, site_actions_forget
 from chatwidget.shop.models.actions import Action
 from handover import services as handover_services
@@ -30,6 +31,7 @@ def action(site, **changes) -> Action:
             "properties": {"order_number": {"type": "string"}, "postcode": {"type": "string"}},
         },
         "visitor_args": ["order_number"],
+        "factors": {"postcode": "postcode"},
         "url_template": "https://shop.example.com/api/orders/{order_number}",
         "headers": {"Authorization": "Bearer {env:SHOP_API_TOKEN}"},
     }

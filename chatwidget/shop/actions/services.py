@@ -1,10 +1,13 @@
-"""One action call: checked, made, cut, stored and traced.
+"""One action call: admitted, made, checked, cut, stored and traced.
 
-Before any request: every argument the Owner marked as the visitor's must occur in what the
-visitor wrote in this conversation (the assistant never looks anything up with a value it
-made up or took from elsewhere; whether an order number and a postcode belong together is
-the shop API's decision), and the conversation must be under its hourly call limit. Refused
+Before any request (chatwidget.shop.actions.admission): the arguments fit the schema, the
+visitor wrote every value the Owner marked as theirs and, for a customer's data, a second
+factor; the conversation, the client address and the site are under their limits. Refused
 calls make no request and are told to the model like failures.
+
+After it (chatwidget.shop.actions.protect): a customer's data is answered only when the
+second factor equals the answer's field (else "not found", as for an unknown number), and
+only the declared answer fields reach the model, the stored turn and the trace.
 
 The call and its result are stored as one turn of role `tool` (redacted like any text, never
 shown to the visitor, shown to staff, condensed and purged with the transcript) and as an
@@ -16,19 +19,19 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from dataclasses import dataclass
-from datetime import timedelta
 
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 
 from chatwidget.platform.db import db_async
+from chatwidget.shop.actions.admission import Admission, call_admit
 from chatwidget.shop.actions.arguments import arguments_check
-from chatwidget.shop.actions.http import action_request
+from chatwidget.shop.actions.http import HttpResult, action_request
+from chatwidget.shop.actions.protect import answer_fields_keep, answer_matches
 from chatwidget.shop.actions.tools import site_actions
 from chatwidget.shop.models.actions import ActionCall
-from memory.models import ContextTrace, Turn, TurnRole
+from memory.models import ContextTrace, TurnRole
 from memory.services import turn_append
 from memory.tokens import count_tokens, tokens_truncate
 
@@ -37,8 +40,6 @@ log = logging.getLogger(__name__)
 Outcome = ActionCall.Outcome
 TOOL_TURN_PREFIX = "Lookup"
 TOOL_ID_PREFIX = "~t:"
-VISITOR_TURNS_CHECKED = 200
-NOT_COUNTED = (Outcome.MISSING_ARGS, Outcome.INVALID_ARGS, Outcome.RATE_LIMITED)  # no request
 _INSTRUCTIONS = {
     Outcome.MISSING_ARGS: "No lookup was made: the visitor has not written {missing} in this "
     "conversation. Ask the visitor for it; never guess it.",
@@ -46,6 +47,12 @@ _INSTRUCTIONS = {
     "visitor for the value it needs; never put anything else in its place.",
     Outcome.RATE_LIMITED: "No lookup was made: this conversation has reached its limit of "
     "lookups. Tell the visitor it could not be checked right now and offer a person.",
+    Outcome.ADDRESS_LIMITED: "No lookup was made: the limit of lookups has been reached. "
+    "Tell the visitor it could not be checked right now and offer a person.",
+    Outcome.NOT_FOUND: "Nothing was found for the details the visitor gave. Tell the visitor "
+    "so and ask them to check what they wrote (for example the number and the e-mail "
+    "address or postcode of the order); never guess, and say nothing about what else might "
+    "exist.",
 }
 _FAILED = (
     "The lookup failed ({outcome}): nothing is known about the result. Tell the "
@@ -60,64 +67,14 @@ class CallResult:
     arguments: dict
     outcome: str
     content: str  # what the model is told (the tool message)
-    data: object = None  # the shop's answer, parsed (ok only)
+    data: object = None  # the shop's answer as the model saw it: declared fields (ok only)
     tokens: int = 0  # what the result adds to the context
+    missing: tuple[str, ...] = ()  # what the visitor still has to write (missing_args)
+    missing_factor: tuple[str, ...] = ()  # ... and one of these (missing_args)
 
     @property
     def ok(self) -> bool:
         return self.outcome == Outcome.OK
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^0-9a-zäöüß]+", " ", str(text).casefold()).split())
-
-
-def value_given_by_visitor(value, visitor_texts: list[str]) -> bool:
-    """Whether the value occurs, as whole words, in what the visitor wrote ("10452" in
-    "where is my order 10452?"; "LS-1002" also as "ls 1002" or "LS1002"; never "1045" in
-    "10452")."""
-    joined = _norm(value).replace(" ", "")
-    if not joined:
-        return False
-    for text in visitor_texts:
-        tokens = _norm(text).split()
-        for i in range(len(tokens)):
-            run = ""
-            for token in tokens[i:]:
-                run += token
-                if len(run) >= len(joined):
-                    break
-            if run == joined:
-                return True
-    return False
-
-
-def _precheck(
-    conversation_id: int, visitor_args: list[str], arguments: dict, calls_per_hour: int
-) -> tuple[str | None, list[str]]:
-    """(refusal outcome or None, missing argument names). Two queries at most."""
-    if visitor_args:
-        texts = list(
-            Turn.objects.filter(conversation_id=conversation_id, role=TurnRole.VISITOR)
-            .order_by("-seq")
-            .values_list("text", flat=True)[:VISITOR_TURNS_CHECKED]
-        )
-        missing = [
-            name
-            for name in visitor_args
-            if not value_given_by_visitor(arguments.get(name, ""), texts)
-        ]
-        if missing:
-            return Outcome.MISSING_ARGS, missing
-    since = timezone.now() - timedelta(hours=1)
-    made = (
-        ActionCall.objects.filter(conversation_id=conversation_id, created_at__gte=since)
-        .exclude(outcome__in=NOT_COUNTED)
-        .count()
-    )
-    if made >= calls_per_hour:
-        return Outcome.RATE_LIMITED, []
-    return None, []
 
 
 def result_cut(*, data, max_tokens: int, model: str) -> tuple[str, int, bool]:
@@ -187,6 +144,54 @@ async def trace_tools_add(*, built, tokens: int) -> None:
         await db_async(_trace_update)(trace.pk, trace.sections, trace.total_tokens)
 
 
+async def _admit(
+    *,
+    site_id: int,
+    conversation_id: int,
+    address: str | None,
+    config: dict,
+    arguments: dict,
+    problems: tuple[str, ...],
+) -> Admission:
+    """Everything decided before a request, cheapest first."""
+    if problems:  # no request with a value the schema does not allow
+        return Admission(refused=Outcome.INVALID_ARGS, missing=list(problems))
+    return await db_async(call_admit)(
+        site_id=site_id,
+        conversation_id=conversation_id,
+        address=address,
+        config=config,
+        arguments=arguments,
+        calls_per_hour=site_actions(site_id=site_id).calls_per_hour,
+    )
+
+
+def _told(outcome: str, admission: Admission) -> str:
+    """What the model is told of a call without a result (argument names, never values)."""
+    missing = list(admission.missing)
+    if admission.missing_factor:
+        missing.append(" or ".join(admission.missing_factor))
+    if outcome in _INSTRUCTIONS:
+        instruction = _INSTRUCTIONS[Outcome(outcome)].format(missing=", ".join(missing))
+    else:
+        instruction = _FAILED.format(outcome=outcome)
+    return json.dumps({"ok": False, "error": outcome, "instruction": instruction})
+
+
+def _answer_checked(response: HttpResult, *, config: dict, factors: dict[str, str]) -> str:
+    """The outcome of a made request: an unknown number (404) and an answer whose second
+    factor differs are the same "not found"."""
+    if response.outcome == Outcome.HTTP_ERROR and response.status_code == 404:
+        return Outcome.NOT_FOUND
+    if response.outcome != Outcome.OK:
+        return response.outcome
+    if (factors or config.get("customer_data", True)) and not answer_matches(
+        data=response.data, factors=config.get("factors") or {}, given=factors
+    ):
+        return Outcome.NOT_FOUND
+    return Outcome.OK
+
+
 async def action_call(
     *,
     site_id: int,
@@ -196,47 +201,37 @@ async def action_call(
     model: str,
     name: str,
     arguments: dict,
+    address: str | None = None,
 ) -> CallResult:
-    """Call the site's action `name` with the model's (or demo mode's) arguments. Never
-    raises for what the shop does: every failure is a CallResult the model is told."""
-    actions = site_actions(site_id=site_id)
-    config = actions.config[name]
+    """Call the site's action `name` with the model's (or demo mode's) arguments, for the
+    visitor at client `address`. Never raises for what the shop does: every failure is a
+    CallResult the model is told."""
+    config = site_actions(site_id=site_id).config[name]
     checked = arguments_check(schema=config["parameters"], arguments=arguments)
     arguments = checked.arguments
-    refused: str | None
-    if checked.problems:  # no request with a value the schema does not allow
-        refused, missing = Outcome.INVALID_ARGS, list(checked.problems)
-    else:
-        refused, missing = await db_async(_precheck)(
-            conversation_id, config["visitor_args"], arguments, actions.calls_per_hour
-        )
-    data, status, latency, tokens, cut = None, None, 0, 0, False
-    if refused:
-        outcome = refused
-        content = json.dumps(
-            {
-                "ok": False,
-                "error": outcome,
-                "instruction": _INSTRUCTIONS[Outcome(outcome)].format(missing=", ".join(missing)),
-            }
-        )
-        result = ""
-        tokens = count_tokens(content, model=model)
+    admission = await _admit(
+        site_id=site_id,
+        conversation_id=conversation_id,
+        address=address,
+        config=config,
+        arguments=arguments,
+        problems=checked.problems,
+    )
+    data, answered, status, latency, cut, result = None, None, None, 0, False, ""
+    if admission.refused:
+        outcome = admission.refused
     else:
         response = await action_request(config=config, arguments=arguments)
-        outcome, status, latency = response.outcome, response.status_code, response.latency_ms
-        if outcome == Outcome.OK:
-            data = response.data
-            result, tokens, cut = result_cut(
-                data=data, max_tokens=actions.result_max_tokens, model=model
-            )
-            content = result
-        else:
-            result = ""
-            content = json.dumps(
-                {"ok": False, "error": outcome, "instruction": _FAILED.format(outcome=outcome)}
-            )
-            tokens = count_tokens(content, model=model)
+        answered, status, latency = response.data, response.status_code, response.latency_ms
+        outcome = _answer_checked(response, config=config, factors=admission.factors)
+    if outcome == Outcome.OK:
+        data = answer_fields_keep(data=answered, fields=config.get("answer_fields") or [])
+        max_tokens = site_actions(site_id=site_id).result_max_tokens
+        result, tokens, cut = result_cut(data=data, max_tokens=max_tokens, model=model)
+        content = result
+    else:
+        content = _told(outcome, admission)
+        tokens = count_tokens(content, model=model)
     await db_async(_store)(
         conversation_id=conversation_id,
         request_seq=request_seq,
@@ -264,7 +259,14 @@ async def action_call(
         },
     )
     return CallResult(
-        name=name, arguments=arguments, outcome=outcome, content=content, data=data, tokens=tokens
+        name=name,
+        arguments=arguments,
+        outcome=outcome,
+        content=content,
+        data=data,
+        tokens=tokens,
+        missing=tuple(admission.missing) if outcome == Outcome.MISSING_ARGS else (),
+        missing_factor=admission.missing_factor,
     )
 
 

@@ -68,6 +68,9 @@ def site_actions(*, site_id: int) -> SiteActions:
                     "headers": a.headers,
                     "timeout": a.timeout_seconds,
                     "visitor_args": list(a.visitor_args or []),
+                    "customer_data": a.customer_data,
+                    "factors": dict(a.factors or {}),
+                    "answer_fields": list(a.answer_fields or []),
                     "parameters": a.parameters or {},
                     "properties": list((a.parameters or {}).get("properties", {})),
                 }

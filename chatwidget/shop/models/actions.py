@@ -4,9 +4,15 @@ behind (ActionCall, linked to the context trace of the answer that made it).
 Secrets are never stored: a header value names environment variables (`{env:SHOP_API_KEY}`)
 that are read when the call is made. A header that looks like a credential must take its
 value from one.
+
+A lookup of a customer's data (an order, an account) is protected by default (issue 25):
+it needs a second factor the visitor wrote (the order's e-mail or postcode), which the
+shop's answer must match, and the model sees only the answer's declared fields
+(chatwidget.shop.actions.protect).
 """
 
 import re
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -20,6 +26,7 @@ CREDENTIAL_HEADER_RE = re.compile(
     r"authorization|api[-_]?key|token|secret|password|cookie", re.IGNORECASE
 )
 RESERVED_NAMES = frozenset({"request_handover"})
+FIELD_PATH_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,4}$")
 
 
 class Action(models.Model):
@@ -57,6 +64,36 @@ class Action(models.Model):
             "Names of arguments whose values must occur in what the visitor wrote in "
             "this conversation (e.g. order number, postcode). Without them no call is "
             "made."
+        ),
+    )
+    customer_data = models.BooleanField(
+        _("returns a customer's data"),
+        default=True,
+        help_text=_(
+            "An order or account lookup: it is made only with a second factor the visitor "
+            "gave (below), which the shop's answer must match. Untick only for public data "
+            "such as stock or prices."
+        ),
+    )
+    factors = models.JSONField(
+        _("second factor"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "Arguments that prove the visitor's claim, each with the field of the shop's "
+            'answer it must match, e.g. {"email": "email", "postcode": "shipping.postcode"}. '
+            "The visitor must have written at least one of them; when the answer's field "
+            "differs, the lookup answers 'not found'."
+        ),
+    )
+    answer_fields = models.JSONField(
+        _("answer fields the assistant sees"),
+        default=list,
+        blank=True,
+        help_text=_(
+            'Fields of the shop\'s answer passed to the model, e.g. ["status", "items", '
+            '"tracking"] (a.b for a nested field). Empty: every field except personal ones '
+            "(names, addresses, e-mail, phone)."
         ),
     )
     method = models.CharField(
@@ -120,11 +157,37 @@ class Action(models.Model):
             errors["url_template"] = _("Every {name} in the URL must be an argument.")
         if not (self.url_template or "").startswith(("http://", "https://")):
             errors["url_template"] = _("An http:// or https:// URL.")
+        errors.update(_protection_errors(self, properties))
         header_error = _headers_error(self.headers)
         if header_error:
             errors["headers"] = header_error
         if errors:
             raise ValidationError(errors)
+
+
+def _protection_errors(action: Action, properties: dict) -> dict[str, Any]:
+    """Why the second factor or the answer fields cannot be stored."""
+    errors: dict[str, Any] = {}
+    factors = action.factors
+    if not isinstance(factors, dict) or any(
+        name not in properties or not isinstance(path, str) or not FIELD_PATH_RE.match(path)
+        for name, path in factors.items()
+    ):
+        errors["factors"] = _(
+            "An object of argument names from the schema, each with a field of the answer "
+            '(e.g. {"postcode": "postcode"}).'
+        )
+    elif action.customer_data and not factors:
+        errors["factors"] = _(
+            "A lookup of a customer's data needs a second factor, e.g. "
+            '{"email": "email"} (or untick "returns a customer\'s data").'
+        )
+    fields = action.answer_fields
+    if not isinstance(fields, list) or not all(
+        isinstance(f, str) and FIELD_PATH_RE.match(f) for f in fields
+    ):
+        errors["answer_fields"] = _('A list of field names, e.g. ["status", "items"].')
+    return errors
 
 
 def _headers_error(headers) -> str | None:
@@ -188,10 +251,12 @@ class ActionCall(models.Model):
         HTTP_ERROR = "http_error", _("Error status")
         MALFORMED = "malformed", _("Not JSON")
         NETWORK = "network", _("Not reachable")
-        NOT_CONFIGURED = "not_configured", _("Secret not set")
+        NOT_CONFIGURED = "not_configured", _("Not configured (secret or second factor)")
+        NOT_FOUND = "not_found", _("Not found (or the second factor differs)")
         MISSING_ARGS = "missing_args", _("Arguments not given by the visitor")
         INVALID_ARGS = "invalid_args", _("Arguments that do not fit the schema")
         RATE_LIMITED = "rate_limited", _("Rate limited")
+        ADDRESS_LIMITED = "address_limited", _("Rate limited (address or site)")
 
     conversation = models.ForeignKey(
         "memory.Conversation", on_delete=models.CASCADE, related_name="action_calls"

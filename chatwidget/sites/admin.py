@@ -28,6 +28,7 @@ class SiteAdmin(admin.ModelAdmin):
                     "allowed_origins",
                     "default_language",
                     "greeting",
+                    "ai_disclosure",
                 )
             },
         ),

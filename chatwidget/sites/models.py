@@ -57,6 +57,16 @@ class Site(models.Model):
     greeting = models.CharField(
         _("greeting"), max_length=300, blank=True, default="Hello! How can I help you today?"
     )
+    ai_disclosure = models.CharField(
+        _("AI disclosure"),
+        max_length=200,
+        blank=True,
+        help_text=_(
+            "Tells visitors they are talking to an AI, under the chat's title and the greeting "
+            "(EU AI Act, Art. 50). Empty: the standard sentence in the visitor's language. It "
+            "cannot be switched off."
+        ),
+    )
     default_language = models.CharField(
         _("default language"), max_length=2, choices=Language.choices, default=Language.EN
     )

@@ -13,6 +13,7 @@ class SiteInfo:
     max_length: int
     language: str
     greeting: str
+    ai_disclosure: str = ""  # empty: the standard sentence (chatwidget.widget.strings)
 
 
 def site_info_by_key(*, key: str) -> SiteInfo | None:
@@ -26,6 +27,7 @@ def site_info_by_key(*, key: str) -> SiteInfo | None:
         max_length=site.message_max_length,
         language=site.default_language,
         greeting=site.greeting,
+        ai_disclosure=site.ai_disclosure.strip(),
     )
 
 

@@ -39,6 +39,7 @@ def widget_config_for(*, info: SiteInfo, base_url: str, lang: str) -> dict:
         "site": info.key,
         "lang": lang,
         "greeting": info.greeting,
+        "ai_disclosure": info.ai_disclosure or str(WIDGET_STRINGS["ai_disclosure"]),
         "ws": f"{ws_base}/ws/chat/{info.key}/",
         "max_length": info.max_length,
         "privacy_url": base_url + reverse("privacy", args=[info.key]) + f"?lang={lang}",

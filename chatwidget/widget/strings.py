@@ -19,6 +19,10 @@ from django.utils.translation import gettext_lazy as _
 WIDGET_STRINGS: dict[str, Promise] = {
     # launcher and panel
     "title": _("Chat with us"),
+    # the AI disclosure (EU AI Act, Art. 50), unless the site sets its own sentence
+    "ai_disclosure": _(
+        "You are chatting with an AI assistant. A person from the team can take over."
+    ),
     "open": _("Open chat"),
     "close": _("Close chat"),
     "new_message": _("new message"),
@@ -103,6 +107,7 @@ WIDGET_STRINGS: dict[str, Promise] = {
 # Not used at run time. Keys match WIDGET_STRINGS.
 _DE_REFERENCE: dict[str, str] = {
     "title": "Chatten Sie mit uns",
+    "ai_disclosure": "Sie chatten mit einem KI-Assistenten. Eine Person aus dem Team kann übernehmen.",
     "open": "Chat öffnen",
     "close": "Chat schließen",
     "new_message": "neue Nachricht",

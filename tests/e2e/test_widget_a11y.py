@@ -34,6 +34,9 @@ def test_no_violations_closed_open_after_an_exchange_with_the_menu_and_in_handov
     assert_no_violations(page, "panel closed")
 
     open_panel(page)
+    disclosure = shadow(page, "#cw-disclosure")
+    assert disclosure.inner_text().startswith("You are chatting with an AI assistant.")
+    assert "AI assistant" in shadow(page, ".message.assistant .bubble").first.inner_text()
     assert_no_violations(page, "panel open")
 
     fake.script.append(Reply(MARKDOWN_ANSWER, first_token_ms=50, token_ms=10))

@@ -119,3 +119,31 @@ def test_admin_shows_the_theme_fields_and_a_preview(admin_client, site):
         },
     )
     assert response.status_code == 200 and "contrast" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "You are chatting with an AI assistant."),
+        ("de", "Sie chatten mit einem KI-Assistenten."),
+    ],
+)
+def test_config_carries_the_ai_disclosure_in_the_visitors_language(client, site, lang, expected):
+    data = client.get(f"/widget/v1/{site.key}/config.json?lang={lang}", HTTP_ORIGIN=SHOP).json()
+    assert data["ai_disclosure"].startswith(expected)
+
+
+def test_an_owners_disclosure_replaces_the_standard_one_but_blank_cannot_remove_it(client, site):
+    site.ai_disclosure = "Our shop assistant is an AI (Mira)."
+    site.save()
+    data = client.get(f"/widget/v1/{site.key}/config.json", HTTP_ORIGIN=SHOP).json()
+    assert data["ai_disclosure"] == "Our shop assistant is an AI (Mira)."
+    site.ai_disclosure = "   "
+    site.save()
+    data = client.get(f"/widget/v1/{site.key}/config.json", HTTP_ORIGIN=SHOP).json()
+    assert data["ai_disclosure"].startswith("You are chatting with an AI assistant.")
+
+
+def test_the_privacy_page_says_the_assistant_is_an_ai(client, site):
+    page = client.get(f"/privacy/{site.key}/?lang=de").content.decode()
+    assert "Sie sprechen mit einer KI" in page

@@ -39,7 +39,13 @@ function createPanel(shell) {
     recognitionCookie: config.recognition_cookie,
     onChange: (hasToken) => menu.setSessionAvailable(hasToken),
   });
-  const log = createTranscript({ strings: text, announce, emit, greeting: config.greeting });
+  const log = createTranscript({
+    strings: text,
+    announce,
+    emit,
+    greeting: config.greeting,
+    disclosure: config.ai_disclosure || text.ai_disclosure,
+  });
   const menu = createMenu({
     strings: text,
     config,
@@ -75,6 +81,7 @@ function createPanel(shell) {
       role: "dialog",
       "aria-modal": "false",
       "aria-labelledby": "cw-title",
+      "aria-describedby": "cw-disclosure",
       lang: config.lang,
       hidden: true,
       onkeydown: (event) => focusTrap.onKeydown(event),
@@ -82,7 +89,13 @@ function createPanel(shell) {
     element(
       "div",
       { class: "panel-header" },
-      element("h2", { id: "cw-title" }, text.title),
+      element(
+        "div",
+        { class: "panel-title" },
+        element("h2", { id: "cw-title" }, text.title),
+        // the AI disclosure (EU AI Act, Art. 50): always shown, before the first message
+        element("p", { id: "cw-disclosure", class: "disclosure" }, config.ai_disclosure || text.ai_disclosure),
+      ),
       menu.button,
       button(icon("close"), () => close(), { class: "icon-button", "aria-label": text.close }),
     ),

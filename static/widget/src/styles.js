@@ -33,7 +33,9 @@ export const PANEL_CSS = `.panel{position:fixed;right:20px;bottom:88px;z-index:2
 .position-left .panel{right:auto;left:20px}
 @keyframes cw-appear{from{opacity:0;transform:translateY(8px)}}
 .panel-header{display:flex;align-items:center;padding:8px 6px 8px 16px;background:var(--cw-primary);color:#fff}
-h2{flex:1;margin:0;font-size:16px}
+.panel-title{flex:1;min-width:0}
+h2{margin:0;font-size:16px}
+.disclosure{margin:2px 0 0;font-size:12px;line-height:1.3}
 .icon-button,.send-button{display:grid;place-items:center}
 .icon-button{width:40px;height:40px;border-radius:8px}
 .icon-button:hover{background:#fff3}

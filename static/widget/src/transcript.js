@@ -8,7 +8,7 @@ import { renderMarkdown } from "./markdown.js";
 
 const ROLES = ["visitor", "assistant", "staff"];
 
-export function createTranscript({ strings: text, announce, emit, greeting }) {
+export function createTranscript({ strings: text, announce, emit, greeting, disclosure }) {
   const turns = new Map(); // seq -> record
   const records = new WeakMap(); // row element -> record, for ordering
   let stickToBottom = true;
@@ -50,9 +50,9 @@ export function createTranscript({ strings: text, announce, emit, greeting }) {
     return record;
   }
   let greetingRecord = null;
-  if (greeting) {
+  if (greeting || disclosure) {
     greetingRecord = turnRow("assistant");
-    greetingRecord.bubble.textContent = greeting;
+    greetingRecord.bubble.textContent = [greeting, disclosure].filter(Boolean).join("\n\n");
     list.append(greetingRecord.row);
   }
 

@@ -12,6 +12,7 @@ from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquer
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from chatwidget.platform.times import site_time
 from handover.models import CannedReply, Case
 from memory.core import core_display
 from memory.models import Conversation, ConversationState, Turn, TurnRole
@@ -239,6 +240,8 @@ def _inbox_row(case: Case) -> dict:
         "status": case.status,
         "status_label": str(case.get_status_display()),
         "requested_at": case.requested_at.isoformat(),
+        # in the site's zone and the one format, as the case page shows it
+        "requested_label": site_time(case.requested_at, time_zone=case.site.time_zone),
         "assignee": (user.get_full_name() or user.get_username()) if user else "",
         "unread": int(case.unread),
         "request": str(request)[:240],

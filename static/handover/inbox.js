@@ -49,17 +49,11 @@
       cell(tr, "request", r.request || "–");
       const time = document.createElement("time");
       time.dateTime = r.requested_at;
+      // in the site's zone and format, named, as on the case page (the server formats it)
+      time.textContent = r.requested_label || r.requested_at;
       cell(tr, "", "").append(time);
-      localTime(time);
       return tr;
     }
-
-    // Times in the reader's own locale and zone (the server sends ISO 8601).
-    function localTime(time) {
-      const at = new Date(time.dateTime);
-      if (!isNaN(at)) time.textContent = at.toLocaleString();
-    }
-    body.querySelectorAll("time[datetime]").forEach(localTime);
 
     // After every (re)connect: the rows as they are now, for changes made while no socket
     // listened (between the page's render and the connect, or during an outage).
@@ -76,7 +70,6 @@
         body.replaceChildren.apply(body, Array.from(fresh.children).map(function (tr) {
           return document.importNode(tr, true);
         }));
-        body.querySelectorAll("time[datetime]").forEach(localTime);
         empty.hidden = body.children.length > 0;
       }).catch(function () { /* the next frame or reconnect tries again */ });
     }

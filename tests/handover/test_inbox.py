@@ -166,6 +166,22 @@ def test_inbox_page_lists_open_cases_with_unread_counts(site):
     assert 'class="unread" data-n="1"' in html and "/ws/staff/?inbox=1" in html
 
 
+def test_inbox_times_are_in_the_sites_zone_and_named_as_on_the_case_page(site):
+    from datetime import UTC, datetime
+
+    from handover.selectors import inbox_row
+
+    site.time_zone = "Europe/Berlin"
+    site.save()
+    case = _open_case(site)
+    Case.objects.filter(pk=case.pk).update(requested_at=datetime(2026, 1, 15, 13, 2, tzinfo=UTC))
+    row = inbox_row(case_id=case.pk)
+    assert "14:02" in row["requested_label"] and "CET" in row["requested_label"]
+    staff = UserFactory(username="sam", role="Staff")
+    html = _client(staff).get(reverse("admin:handover_case_inbox")).content.decode()
+    assert row["requested_label"] in html
+
+
 def test_case_page_shows_what_was_said_before_it_was_opened_and_canned_replies(site):
     staff = UserFactory(username="sam", role="Staff")
     other = site_create(name="Other", origins=["http://o.test"])

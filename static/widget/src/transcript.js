@@ -80,7 +80,8 @@ export function createTranscript({ strings: text, announce, emit, greeting, disc
   }
   function showText(record, value) {
     record.text = value;
-    if (record.role === "assistant") {
+    // the assistant's and staff's answers in the safe Markdown subset; the visitor's as typed
+    if (record.role === "assistant" || record.role === "staff") {
       record.bubble.classList.add("rich");
       record.bubble.replaceChildren(renderMarkdown(value));
     } else record.bubble.textContent = value;

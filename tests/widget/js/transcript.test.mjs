@@ -129,14 +129,14 @@ test("masked text from the server replaces what was typed, with the hint under i
   assert.ok(pending.row.children.some((node) => node.className.startsWith("note") && node.textContent === "masked"));
 });
 
-test("the visitor's and staff text is plain text; only answers are Markdown", () => {
+test("the visitor's text is plain text; answers and staff replies are Markdown", () => {
   const { log } = transcript();
   log.putTurn({ seq: 1, role: "visitor", text: "**not bold** [x](https://x.example)" }, false);
   log.putTurn({ seq: 2, role: "staff", text: "*plain*" }, false);
   log.putTurn({ seq: 3, role: "assistant", text: "*rich*" }, false);
   const [visitor, staff, assistant] = log.list.children;
   assert.equal(visitor.descendants().some((node) => ["STRONG", "A"].includes(node.tagName)), false);
-  assert.equal(staff.descendants().some((node) => node.tagName === "EM"), false);
+  assert.equal(staff.descendants().some((node) => node.tagName === "EM"), true);
   assert.equal(assistant.descendants().some((node) => node.tagName === "EM"), true);
 });
 
@@ -147,4 +147,18 @@ test("after a resume without history the old turns go, the pending message stays
   log.dropHistory();
   assert.deepEqual(rows(), ["visitor pending: unsent"]);
   assert.equal(log.lastCompleteSeq(), 0);
+});
+
+test("a staff reply renders the Markdown subset, links safe; the visitor's text stays as typed", () => {
+  const { log } = transcript();
+  log.putTurn({ seq: 1, role: "visitor", text: "**not bold**" }, false);
+  log.putTurn({ seq: 2, role: "staff", text: "**Sam** here: see [returns](https://shop.example/r)" }, false);
+  const [visitor, staff] = log.list.children;
+  const bubble = (row) => row.descendants().find((n) => String(n.className).startsWith("bubble"));
+  assert.equal(bubble(visitor).textContent, "**not bold**");
+  const nodes = bubble(staff).descendants();
+  assert.ok(nodes.some((n) => n.tagName === "STRONG" && n.textContent === "Sam"));
+  const link = nodes.find((n) => n.tagName === "A");
+  assert.equal(link.getAttribute("href"), "https://shop.example/r");
+  assert.equal(link.getAttribute("rel"), "noopener noreferrer");
 });

@@ -73,6 +73,34 @@ _CUE = re.compile(
     r"eigentlich|nicht|sondern|statt|doch|ändern|lieber)\b",
     re.IGNORECASE,
 )
+_MONTH_EN = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_MONTH_DE = (
+    r"(?:januar|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember)"
+)
+_DAY_EN = (
+    r"(?:next\s|this\s)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|"
+    r"tonight|the weekend|christmas|the end of (?:the\s)?(?:week|month)|"
+    rf"the\s\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s(?:of\s)?{_MONTH_EN}|"
+    rf"{_MONTH_EN}\s\d{{1,2}}(?:st|nd|rd|th)?|"
+    r"\d{1,2}[./]\d{1,2}(?:[./]\d{2,4})?)"
+)
+_DAY_DE = (
+    r"(?:nächsten\s|kommenden\s|diesen\s)?(?:montag|dienstag|mittwoch|donnerstag|freitag|"
+    r"samstag|sonntag|morgen|übermorgen|(?:zum\s)?wochenende|weihnachten|ende\sder\s(?:woche|"
+    rf"monats)|\d{{1,2}}\.(?:\s?\d{{1,2}}\.|\s{_MONTH_DE})?(?:\d{{2,4}})?)"
+)
+# "I need it by Friday", "bis spätestens Freitag": a deadline, kept as a constraint
+_DEADLINE = re.compile(
+    rf"\b(?:by|until|till|before|no later than|latest by)\s(?P<en>{_DAY_EN})(?![\w-])"
+    rf"|\b(?:bis|spätestens)\s(?:spätestens\s)?(?:zum\s|zur\s|am\s)?(?P<de>{_DAY_DE})(?![\w-])",
+    re.IGNORECASE,
+)
+DEADLINE = "deadline"
+# an earlier request the visitor moved on from (a new identifier), kept as an open point
+ALSO_ASKED = "Also asked: "
 _PREPOSITION = re.compile(r"^(for|in|to|at|by|on|with|für|nach|bis|am|im|mit)\s", re.IGNORECASE)
 _LABEL_STOP = frozenset(
     "the a an of for in to and or my your our this that is it with "
@@ -154,8 +182,8 @@ def core_extract(*, previous: dict | None, turns: list[dict]) -> dict:
                 core["objects"].append(
                     {"kind": f.kind, "id": f.value, "label": _label_before(text, f.start)}
                 )
-    if saw_visitor:
-        core["open_points"] = []
+    if saw_visitor:  # the visitor answered the assistant's questions; earlier requests stay
+        core["open_points"] = [p for p in core["open_points"] if p.startswith(ALSO_ASKED)]
     core["open_points"] = (core["open_points"] + pending_questions)[-CORE_LIMITS["open_points"] :]
     return core
 
@@ -199,6 +227,10 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
             return
     elif not core["request"]:
         core["request"] = _first_request(text)
+    elif _new_subject(core, text, found):
+        core["open_points"].append(ALSO_ASKED + core["request"])
+        core["request"] = _first_request(text)
+    _deadline_keep(core, seq=seq, text=text)
     cue = _CUE.search(text) is not None
     # corrections named by the visitor
     for pattern in _CORRECTIONS:
@@ -234,3 +266,23 @@ def _extract_visitor(core: dict, *, seq: int, text: str, found: list) -> None:
                 core["corrections"].append({"was": existing["value"], "now": f.value, "turn": seq})
                 core["request"] = text_replace(core["request"], was=existing["value"], now=f.value)
             existing["value"], existing["turn"] = f.value, seq
+
+
+def _new_subject(core: dict, text: str, found: list) -> bool:
+    """A message that names an identifier of a kind the core holds no object of ("my order
+    10452 hasn't arrived" after a product talk) and makes a request of its own (four words
+    or more): the latest request, the earlier one kept as an open point."""
+    kinds = {o["kind"] for o in core["objects"]}
+    new_kind = any(f.kind in extract.ID_KINDS and f.kind not in kinds for f in found)
+    request = _first_request(text)
+    return new_kind and len(request.split()) >= 4 and request != core["request"]
+
+
+def _deadline_keep(core: dict, *, seq: int, text: str) -> None:
+    """A deadline the visitor names is a constraint (the newest one counts)."""
+    match = _DEADLINE.search(text)
+    if match is None:
+        return
+    when = text_clean(match.group("en") or match.group("de"))
+    core["constraints"] = [c for c in core["constraints"] if c["what"] != DEADLINE]
+    core["constraints"].append({"what": DEADLINE, "value": when, "turn": seq})

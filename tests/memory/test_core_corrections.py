@@ -86,3 +86,57 @@ def test_a_model_core_with_the_correction_keeps_identifier_and_words():
     core, _repairs = core_verify(data=proposed, previous=None, turns=turns, through_seq=3)
     assert core["request"] == "I would like the kurta KU-2291-M in size L for my mum, please."
     assert [c["value"] for c in core["constraints"] if c["what"] == "size"] == ["L"]
+
+
+# --- the latest request and its deadline (issue 27) -------------------------------------------
+
+
+def test_a_new_request_with_a_new_identifier_leads_and_its_deadline_is_kept():
+    core = core_extract(
+        previous=None,
+        turns=[
+            T(1, "visitor", "Do you have the cotton kurta KU-2291-M in blue?"),
+            T(2, "assistant", "Yes, it comes in blue. Would you like size M?"),
+            T(3, "visitor", "Also, my order 10452 hasn't arrived, I need it by Friday."),
+            T(4, "visitor", "I want to talk to a person"),
+        ],
+    )
+    assert core["request"] == "Also, my order 10452 hasn't arrived, I need it by Friday."
+    assert {"what": "deadline", "value": "Friday", "turn": 3} in core["constraints"]
+    assert core["open_points"] == ["Also asked: Do you have the cotton kurta KU-2291-M in blue?"]
+    assert {o["id"] for o in core["objects"]} == {"KU-2291-M", "10452"}
+
+
+@pytest.mark.parametrize(
+    ("text", "when"),
+    [
+        ("Ich brauche die Bestellung 10453 bis spätestens Freitag.", "Freitag"),
+        ("I need it before 12 December please", "12 December"),
+        ("Kann das bis zum 24.12. da sein?", "24.12."),
+        ("I need it by next Monday", "next Monday"),
+    ],
+)
+def test_deadlines_in_english_and_german(text, when):
+    core = core_extract(previous=None, turns=[T(1, "visitor", text)])
+    assert {"what": "deadline", "value": when, "turn": 1} in core["constraints"]
+
+
+@pytest.mark.parametrize(
+    "text", ["Can I order before 10 items are sold?", "I bought it by mistake", "bis bald!"]
+)
+def test_no_deadline_where_none_is_named(text):
+    core = core_extract(previous=None, turns=[T(1, "visitor", text)])
+    assert not [c for c in core["constraints"] if c["what"] == "deadline"]
+
+
+def test_a_follow_up_about_the_same_object_keeps_the_request():
+    core = core_extract(
+        previous=None,
+        turns=[
+            T(1, "visitor", "Do you have the cotton kurta KU-2291-M in blue?"),
+            T(2, "assistant", "Yes."),
+            T(3, "visitor", "Is the KU-2291-M machine washable at all?"),
+        ],
+    )
+    assert core["request"] == "Do you have the cotton kurta KU-2291-M in blue?"
+    assert core["open_points"] == []

@@ -290,6 +290,9 @@ RECOGNITION_COOKIE_NAME = "cw_recognition"
 RATE_LIMIT_PER_SESSION = env("RATE_LIMIT_PER_SESSION", default="20/60")  # messages/seconds
 RATE_LIMIT_PER_ADDRESS = env("RATE_LIMIT_PER_ADDRESS", default="60/60")
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=64 * 1024)
+# The frames that carry stored turns (welcome, history): the newest turns within this many
+# bytes, earlier ones a page at a time (chatwidget.widget.limits.history_turns_budget).
+WS_HISTORY_FRAME_BYTES = env.int("WS_HISTORY_FRAME_BYTES", default=256 * 1024)
 # Answers survive the process that started them (issue 15): the lease on "this turn is being
 # answered" lives this long and is renewed while the answer streams; a dead process's lease
 # lapses within it, and the process the widget reconnects to answers the turn.

@@ -23,6 +23,7 @@ from chatwidget.platform import frames
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
 from chatwidget.widget import protocol
+from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
 from chatwidget.widget.protocol import ProtocolError
 from chatwidget.widget.socket import RATE_LIMITED_TEXT, UNAVAILABLE_TEXT, VisitorSocket
@@ -38,11 +39,15 @@ log = logging.getLogger(__name__)
 
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
+    """The conversation of the token, and the newest turns after `last_seq` within the
+    frame budget (one thread hop)."""
     conv = memory_selectors.conversation_get_by_token(site_id=site_id, token=token)
     if conv is None:
-        return None, []
-    turns = memory_selectors.turns_for_visitor(conversation_id=conv.pk, after_seq=last_seq)
-    return conv, [memory_selectors.turn_public(t) for t in turns]
+        return None, None
+    page = memory_selectors.turns_for_visitor_page(
+        conversation_id=conv.pk, after_seq=last_seq, max_bytes=history_turns_budget()
+    )
+    return conv, page
 
 
 class ChatConsumer(ConversationMembership, VisitorSocket):
@@ -69,9 +74,9 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
             self.language = frame.lang
-        conv, turns = await db_async(_welcome_data)(self.site.id, frame.session, frame.last_seq)
+        conv, page = await db_async(_welcome_data)(self.site.id, frame.session, frame.last_seq)
         self.greeted = True
-        if conv is None:
+        if conv is None or page is None:
             self.token = None
             await self._send(
                 frames.welcome_frame(
@@ -83,7 +88,13 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         self.token = frame.session
         await self._join(conv.pk)
         await self._send(
-            frames.welcome_frame(session=frame.session, resumed=True, state=conv.state, turns=turns)
+            frames.welcome_frame(
+                session=frame.session,
+                resumed=True,
+                state=conv.state,
+                turns=page.turns,
+                earlier=page.earlier,
+            )
         )
         await self._recognise(frame.recognition, conv.pk)
         if conv.state == ConversationState.CLOSED:  # resolved: ask for a rating, or thank
@@ -182,6 +193,22 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             site_id=self.site.id, profile_id=self.profile_id, conversation_id=self.conversation_id
         )
         await self._send(frames.profile_frame(fields=fields))
+
+    async def on_history(self, frame: protocol.History) -> None:
+        """Earlier turns of this conversation, a page within the frame budget."""
+        if self.conversation_id is None:
+            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION, _("Write a message first.")))
+            return
+        page = await db_async(memory_selectors.turns_for_visitor_page)(
+            conversation_id=self.conversation_id,
+            before_seq=frame.before_seq,
+            max_bytes=history_turns_budget(),
+        )
+        await self._send(
+            frames.history_frame(
+                before_seq=frame.before_seq, turns=page.turns, earlier=page.earlier
+            )
+        )
 
     async def on_rate(self, frame: protocol.Rate) -> None:
         """The visitor rates the resolved case; the answer is the stored state."""

@@ -28,6 +28,12 @@ def rate_session(session: str | int) -> str:
     return f"sess:{session}"
 
 
+def rate_resend(session: str | int, client_id: str) -> str:
+    """A resend of this stored message was not counted (ratelimit's refund): the next one
+    is. Holds ids only; lives one session window."""
+    return f"resend:{session}:{client_id}"
+
+
 # --- memory ---------------------------------------------------------------------------------
 
 

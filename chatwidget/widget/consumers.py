@@ -10,7 +10,7 @@ from django.db import Error as DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.assistant.answers import answer_generate, answer_recover
+from chatwidget.assistant.answers import AnswerUnavailable, answer_generate, answer_recover
 from chatwidget.assistant.turns import (
     TurnOutcome,
     VisitorTurn,
@@ -253,21 +253,25 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                     retry=turn.outcome is TurnOutcome.ANSWER_IF_UNANSWERED,
                     prepared=turn.prepared,
                 )
-            except DatabaseError as exc:
-                log.warning(
-                    "database unavailable", extra={"at": "answer", "error": type(exc).__name__}
-                )
-                with translation.override(self.language):
-                    await self._error(
-                        ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, client_id)
-                    )
+            except AnswerUnavailable as exc:
+                await self._unavailable("answer", exc)
 
     async def _recover(self, conversation_id: int) -> None:
         try:
             await answer_recover(
                 conversation_id=conversation_id, send=self._send, lock=self.answer_lock
             )
-        except DatabaseError as exc:
+        except AnswerUnavailable as exc:
+            await self._unavailable("recover", exc)
+        except DatabaseError as exc:  # looking for an unanswered turn: nothing to offer
             log.warning(
                 "database unavailable", extra={"at": "recover", "error": type(exc).__name__}
             )
+
+    async def _unavailable(self, at: str, exc: AnswerUnavailable) -> None:
+        """The answer to message `exc.client_id` was lost to a database outage: `unavailable`
+        with that id, so the widget offers to ask again (the same id: no second turn)."""
+        cause = type(exc.__cause__).__name__
+        log.warning("database unavailable", extra={"at": at, "error": cause})
+        with translation.override(self.language):
+            await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, exc.client_id))

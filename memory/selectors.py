@@ -159,7 +159,8 @@ def turns_for_visitor_page(
     turns): what the welcome and history frames carry, so a conversation of any length
     reopens in a frame of bounded size (issue 25). Read newest first in batches, so a long
     conversation is never loaded whole. A newest turn that alone exceeds the budget is sent
-    with its text cut (marked), so a page is never empty while turns remain."""
+    with its text cut (marked), so a page is never empty while turns remain. Shop lookups
+    (role `tool`) are for the model and staff, never shown in the widget."""
     qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role=TurnRole.TOOL)
     if after_seq:
         qs = qs.filter(seq__gt=after_seq)

@@ -1,6 +1,7 @@
 """Reads. Expired data is treated as gone here, before any purge has run."""
 
 import hashlib
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -171,12 +172,70 @@ def conversation_get_by_token(*, site_id: int, token: str | None) -> Conversatio
     return access.conversation if access is not None else None
 
 
-def turns_for_visitor(*, conversation_id: int, after_seq: int | None = None) -> list[Turn]:
-    # shop lookups (role `tool`) are for the model and staff, never shown in the widget
-    qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role="tool")
+@dataclass(frozen=True)
+class TurnPage:
+    """Turns for the widget (`turn_public` dicts, oldest first) and whether turns it asked
+    for were left out below the first of them."""
+
+    turns: list[dict]
+    earlier: bool
+
+
+PAGE_BATCH = 100  # rows read per query while a page fills (keyset: seq below the last one)
+CUT_MARK = " […]"
+
+
+def turns_for_visitor_page(
+    *,
+    conversation_id: int,
+    max_bytes: int,
+    after_seq: int | None = None,
+    before_seq: int | None = None,
+    masked: bool = False,
+) -> TurnPage:
+    """The newest turns the visitor may see, after `after_seq` and before `before_seq`
+    (either may be None), as many as fit in `max_bytes` of JSON (UTF-8, one comma between
+    turns): what the welcome and history frames carry, so a conversation of any length
+    reopens in a frame of bounded size (issue 25). Read newest first in batches, so a long
+    conversation is never loaded whole. A newest turn that alone exceeds the budget is sent
+    with its text cut (marked), so a page is never empty while turns remain. Shop lookups
+    (role `tool`) are for the model and staff, never shown in the widget. `masked`: a linked
+    session's view (contact details masked, `turn_public`)."""
+    qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role=TurnRole.TOOL)
     if after_seq:
         qs = qs.filter(seq__gt=after_seq)
-    return list(qs.order_by("seq").only("seq", "role", "text", "spans", "created_at"))
+    qs = qs.order_by("-seq").only("seq", "role", "text", "spans", "created_at")
+    picked: list[dict] = []
+    used = 0
+    cursor = before_seq
+    while True:
+        batch = list((qs.filter(seq__lt=cursor) if cursor is not None else qs)[:PAGE_BATCH])
+        for index, turn in enumerate(batch):
+            public = turn_public(turn, masked=masked)
+            size = _json_size(public) + 1
+            if used + size > max_bytes:
+                if picked:
+                    return TurnPage(turns=picked[::-1], earlier=True)
+                # the newest alone is too large: its text cut, and what lies below it
+                older = index + 1 < len(batch) or qs.filter(seq__lt=turn.seq).exists()
+                return TurnPage(turns=[_turn_cut(public, max_bytes)], earlier=older)
+            picked.append(public)
+            used += size
+        if len(batch) < PAGE_BATCH:
+            return TurnPage(turns=picked[::-1], earlier=False)
+        cursor = batch[-1].seq
+
+
+def _json_size(value: dict) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode())
+
+
+def _turn_cut(public: dict, max_bytes: int) -> dict:
+    """`public` with its text shortened so the turn's JSON fits in `max_bytes`."""
+    room = max_bytes - _json_size({**public, "text": ""}) - len(CUT_MARK.encode()) - 64
+    # a JSON escape (\u0001) is at most six bytes a byte: a sixth of the room always fits
+    text = public["text"].encode()[: max(room // 6, 0)].decode("utf-8", errors="ignore")
+    return {**public, "text": text + CUT_MARK}
 
 
 def turn_public(turn: Turn, *, masked: bool = False) -> dict:

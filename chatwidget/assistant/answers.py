@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from chatwidget.assistant.context import BuiltContext, context_build, context_trace_save
@@ -144,9 +144,12 @@ def _finish(
     text: str,
     owner: str,
     built: BuiltContext | None = None,
+    keep_lease_on_error: bool = False,
 ) -> None:
     """After the answer, one thread hop: the context trace (before the turn, so it exists
-    once the visitor sees the stored answer), the answer, the request's lease released."""
+    once the visitor sees the stored answer), the answer, the request's lease released.
+    `keep_lease_on_error`: a failed store keeps the lease (it is tried again)."""
+    key = cache_keys.answer_lease(conversation_id, request_seq)
     try:
         if text:  # the trace and the answer in one transaction: one commit
             with transaction.atomic():
@@ -162,8 +165,45 @@ def _finish(
                 )
         elif built is not None:
             context_trace_save(built=built)
-    finally:
-        _lease_release(cache_keys.answer_lease(conversation_id, request_seq), owner)
+    except BaseException:
+        if not keep_lease_on_error:
+            _lease_release(key, owner)
+        raise
+    _lease_release(key, owner)
+
+
+# Seconds between the tries to store a streamed answer while the database is away (a
+# failover, a restart: seconds). The lease is kept and renewed meanwhile, so no other
+# process answers the turn twice; after the last try the visitor gets `unavailable` with
+# the message's id and may ask again.
+STORE_RETRY_DELAYS = (0.5, 1.5, 3.0)
+
+
+async def _finish_retrying(*args, built: BuiltContext | None) -> None:
+    """`_finish`, tried again after a database error (issue 25: a blip mid-stream must not
+    lose the answer the visitor has just watched appear); the answer turn's client id makes a
+    try that did commit but failed to report so harmless to repeat."""
+    for delay in (*STORE_RETRY_DELAYS, None):
+        try:
+            await db_async(_finish)(*args, built=built, keep_lease_on_error=delay is not None)
+            return
+        except DatabaseError as exc:
+            if delay is None:
+                raise
+            log.warning(
+                "answer not stored yet", extra={"error": type(exc).__name__, "retry_in": delay}
+            )
+            await asyncio.sleep(delay)
+
+
+class AnswerUnavailable(Exception):
+    """The database failed while answering (the answer could not be read for or stored):
+    the visitor's socket sends `unavailable` with `client_id`, the id of the message the
+    widget may send again ("Ask again")."""
+
+    def __init__(self, client_id: str | None) -> None:
+        super().__init__(client_id)
+        self.client_id = client_id
 
 
 async def _lease_keep(key: str, owner: str) -> None:
@@ -199,7 +239,8 @@ async def answer_generate(
     process the widget reconnects to answers it (answer_recover).
 
     `prepared`: made ready with the visitor's turn (`answer_prepare`): straight to the model.
-    `address`: the visitor's client address, which shop lookups are limited by."""
+    `address`: the visitor's client address, which shop lookups are limited by.
+    A database error (after the store's retries) raises AnswerUnavailable(client_id)."""
     if prepared is not None:
         built, seq, language, owner = (
             prepared.built,
@@ -209,7 +250,12 @@ async def answer_generate(
         )
     else:
         owner = uuid.uuid4().hex
-        built, seq, language = await db_async(_prepare)(conversation_id, request_seq, retry, owner)
+        try:
+            built, seq, language = await db_async(_prepare)(
+                conversation_id, request_seq, retry, owner
+            )
+        except DatabaseError as exc:
+            raise AnswerUnavailable(client_id) from exc
         if isinstance(built, AnswerResult):
             return built
     key = cache_keys.answer_lease(conversation_id, request_seq)
@@ -226,6 +272,8 @@ async def answer_generate(
             owner=owner,
             address=address,
         )
+    except DatabaseError as exc:
+        raise AnswerUnavailable(client_id) from exc
     except asyncio.CancelledError:
         try:
             _lease_release(key, owner)  # one cache round trip: the hand-over
@@ -271,7 +319,7 @@ async def _answer_stream(
         )
     if streamed is None:  # the model failed: the visitor is told, the trace says so
         _trace_outcome(built, started, answered=False)
-        await db_async(_finish)(conversation_id, request_seq, seq, "", owner, built=built)
+        await _finish_retrying(conversation_id, request_seq, seq, "", owner, built=built)
         await send(
             error_frame(
                 code=ErrorCode.MODEL_UNAVAILABLE,
@@ -283,7 +331,7 @@ async def _answer_stream(
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
     _trace_outcome(built, started, answered=bool(streamed.parts))
-    await db_async(_finish)(
+    await _finish_retrying(
         conversation_id, request_seq, seq, "".join(streamed.parts).strip(), owner, built=built
     )
     log.info(

@@ -8,15 +8,23 @@ reserved the database checks the state once more (memory.services.answer_seq_res
 take-over between the turn and the answer still wins.
 """
 
+import time
 from dataclasses import dataclass
 from enum import StrEnum
 
 from django.conf import settings
+from django.core.cache import cache
+from django.db import DatabaseError
 
 from chatwidget.assistant.answers import PreparedAnswer, answer_prepare
 from chatwidget.platform import cache_keys
 from chatwidget.platform.client_address import address_key
-from chatwidget.platform.ratelimit import rate_limit_hit_fail_open, rate_limits_hit_fail_open
+from chatwidget.platform.ratelimit import (
+    parse_rate,
+    rate_limit_hit_fail_open,
+    rate_limits_hit_fail_open,
+    rate_limits_refund_fail_open,
+)
 from handover.services import handover_visitor_message
 from memory.models import ConversationState
 from memory.selectors import turn_public
@@ -56,19 +64,28 @@ class VisitorTurn:
 RATE_LIMITED = VisitorTurn(outcome=TurnOutcome.RATE_LIMITED)
 
 
-def visitor_rate_limited(*, address: str, session_key: str) -> bool:
+def _visitor_hits(*, address: str, session_key: str) -> list[tuple[str, str]]:
+    return [
+        (cache_keys.rate_address(address_key(address)), settings.RATE_LIMIT_PER_ADDRESS),  # /64
+        (cache_keys.rate_session(session_key), settings.RATE_LIMIT_PER_SESSION),
+    ]
+
+
+def visitor_rate_limited(*, address: str, session_key: str, at: float | None = None) -> bool:
     """Count one visitor frame against the client address and the session; True when
     limited. Fails open while the cache is away (a short outage must not stop every chat).
     Both counts in one cache round trip on Redis."""
     return rate_limits_hit_fail_open(
-        hits=[
-            (
-                cache_keys.rate_address(address_key(address)),
-                settings.RATE_LIMIT_PER_ADDRESS,
-            ),  # IPv6: its /64
-            (cache_keys.rate_session(session_key), settings.RATE_LIMIT_PER_SESSION),
-        ]
+        hits=_visitor_hits(address=address, session_key=session_key), at=at
     )
+
+
+def _first_resend(*, session_key: str, client_id: str) -> bool:
+    _count, window = parse_rate(settings.RATE_LIMIT_PER_SESSION)
+    try:
+        return bool(cache.add(cache_keys.rate_resend(session_key, client_id), 1, timeout=window))
+    except Exception:  # noqa: BLE001 - the cache away: nothing was counted either (fail open)
+        return False
 
 
 def visitor_turn_receive(
@@ -85,24 +102,37 @@ def visitor_turn_receive(
     prepare_answer: bool = False,
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
+    A message that costs nothing is not counted: a resend of a stored one (same client id)
+    and one the database refused (the widget sends it again after `unavailable`).
 
     `session_key`: the conversation id, or the socket's channel name before there is one.
     `prepare_answer` (the socket has no answer running, so nothing is about to be added
     before this turn's answer): the answer's seq is reserved with the turn and its context
     built in this same hop (`VisitorTurn.prepared`), so the answer goes straight to the
     model."""
-    if visitor_rate_limited(address=address, session_key=session_key):
+    at = time.time()
+    if visitor_rate_limited(address=address, session_key=session_key, at=at):
         return RATE_LIMITED
-    result, conv, new_token, hint = visitor_message_receive(
-        site_id=site_id,
-        token=token,
-        client_id=client_id,
-        text=text,
-        language=language,
-        profile_id=profile_id,
-        conversation_id=conversation_id,
-        reserve_answer=prepare_answer,
-    )
+    hits = _visitor_hits(address=address, session_key=session_key)
+    try:
+        result, conv, new_token, hint = visitor_message_receive(
+            site_id=site_id,
+            token=token,
+            client_id=client_id,
+            text=text,
+            language=language,
+            profile_id=profile_id,
+            conversation_id=conversation_id,
+            reserve_answer=prepare_answer,
+        )
+    except DatabaseError:
+        # nothing stored: the widget sends the same id again, which is counted then
+        rate_limits_refund_fail_open(hits=hits, at=at)
+        raise
+    if not result.created and _first_resend(session_key=session_key, client_id=client_id):
+        # a resend of a stored message (its ack or its answer was lost in an outage): free
+        # once per message, so resending one id cannot buy model calls past the limits
+        rate_limits_refund_fail_open(hits=hits, at=at)
     prepared = None
     if result.answer_seq is not None:
         prepared = answer_prepare(

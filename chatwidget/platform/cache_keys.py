@@ -39,6 +39,12 @@ def rate_action_site(site_id: int) -> str:
     return f"act:site:{site_id}"
 
 
+def rate_resend(session: str | int, client_id: str) -> str:
+    """A resend of this stored message was not counted (ratelimit's refund): the next one
+    is. Holds ids only; lives one session window."""
+    return f"resend:{session}:{client_id}"
+
+
 # --- memory ---------------------------------------------------------------------------------
 
 

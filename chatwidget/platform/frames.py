@@ -34,6 +34,7 @@ class FrameType(StrEnum):
     CONSENT = "consent"
     PROFILE = "profile"
     RATING = "rating"  # the visitor's rating of a resolved case; the server answers its state
+    HISTORY = "history"  # earlier turns of a long conversation, a page within a frame budget
     # outbound (server -> widget, server -> staff)
     WELCOME = "welcome"
     ACK = "ack"
@@ -96,13 +97,30 @@ def _string_check(text: str) -> None:
 # --- outbound ----------------------------------------------------------------------------------
 
 
-def welcome_frame(*, session: str | None, resumed: bool, state: str, turns: list[dict]) -> Frame:
+def welcome_frame(
+    *, session: str | None, resumed: bool, state: str, turns: list[dict], earlier: bool = False
+) -> Frame:
+    """`turns`: the newest the visitor asked for (after `last_seq`, or all) within the
+    history frame budget, oldest first; `earlier`: turns the client asked for were left out
+    below the first of them (the widget offers "Show earlier messages": `history`)."""
     return {
         "type": FrameType.WELCOME.value,
         "session": session,
         "resumed": resumed,
         "state": str(state),
         "turns": turns,
+        "earlier": earlier,
+    }
+
+
+def history_frame(*, before_seq: int, turns: list[dict], earlier: bool) -> Frame:
+    """The answer to the widget's `history`: the newest turns below `before_seq` within the
+    history frame budget, oldest first; `earlier`: more lie below the first of them."""
+    return {
+        "type": FrameType.HISTORY.value,
+        "before_seq": before_seq,
+        "turns": turns,
+        "earlier": earlier,
     }
 
 
@@ -208,6 +226,10 @@ def is_forgotten(event: Frame) -> bool:
 
 def hello_frame(*, session: str | None, last_seq: int | None = None) -> Frame:
     return {"type": FrameType.HELLO.value, "session": session, "last_seq": last_seq}
+
+
+def visitor_history_frame(*, before_seq: int) -> Frame:
+    return {"type": FrameType.HISTORY.value, "before_seq": before_seq}
 
 
 def visitor_message_frame(*, client_id: str, text: str) -> Frame:

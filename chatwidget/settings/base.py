@@ -294,6 +294,9 @@ RATE_LIMIT_PER_ADDRESS = env("RATE_LIMIT_PER_ADDRESS", default="60/60")
 ACTION_CALLS_PER_ADDRESS = env("ACTION_CALLS_PER_ADDRESS", default="10/3600")  # calls/seconds
 ACTION_CALLS_PER_SITE = env("ACTION_CALLS_PER_SITE", default="600/3600")
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=64 * 1024)
+# The frames that carry stored turns (welcome, history): the newest turns within this many
+# bytes, earlier ones a page at a time (chatwidget.widget.limits.history_turns_budget).
+WS_HISTORY_FRAME_BYTES = env.int("WS_HISTORY_FRAME_BYTES", default=256 * 1024)
 # Answers survive the process that started them (issue 15): the lease on "this turn is being
 # answered" lives this long and is renewed while the answer streams; a dead process's lease
 # lapses within it, and the process the widget reconnects to answers the turn.

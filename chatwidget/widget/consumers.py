@@ -10,7 +10,7 @@ from django.db import Error as DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.assistant.answers import answer_generate, answer_recover
+from chatwidget.assistant.answers import AnswerUnavailable, answer_generate, answer_recover
 from chatwidget.assistant.turns import (
     TurnOutcome,
     VisitorTurn,
@@ -23,6 +23,7 @@ from chatwidget.platform import frames
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
 from chatwidget.widget import protocol
+from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
 from chatwidget.widget.protocol import ProtocolError
 from chatwidget.widget.socket import RATE_LIMITED_TEXT, UNAVAILABLE_TEXT, VisitorSocket
@@ -38,14 +39,20 @@ log = logging.getLogger(__name__)
 
 
 def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
-    """(conversation, turns, masked): a linked session (an e-mail continuation link's) sees
-    contact details masked (memory.models.LinkedSession)."""
+    """(conversation, the newest turns after `last_seq` within the frame budget, masked):
+    one thread hop. A linked session (an e-mail continuation link's) sees contact details
+    masked (memory.models.LinkedSession)."""
     access = memory_selectors.session_get(site_id=site_id, token=token)
     if access is None:
-        return None, [], False
+        return None, None, False
     conv, masked = access.conversation, access.masked
-    turns = memory_selectors.turns_for_visitor(conversation_id=conv.pk, after_seq=last_seq)
-    return conv, [memory_selectors.turn_public(t, masked=masked) for t in turns], masked
+    page = memory_selectors.turns_for_visitor_page(
+        conversation_id=conv.pk,
+        after_seq=last_seq,
+        max_bytes=history_turns_budget(),
+        masked=masked,
+    )
+    return conv, page, masked
 
 
 class ChatConsumer(ConversationMembership, VisitorSocket):
@@ -73,12 +80,12 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
             self.language = frame.lang
-        conv, turns, masked = await db_async(_welcome_data)(
+        conv, page, masked = await db_async(_welcome_data)(
             self.site.id, frame.session, frame.last_seq
         )
         self.masked = masked
         self.greeted = True
-        if conv is None:
+        if conv is None or page is None:
             self.token = None
             await self._send(
                 frames.welcome_frame(
@@ -90,7 +97,13 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         self.token = frame.session
         await self._join(conv.pk)
         await self._send(
-            frames.welcome_frame(session=frame.session, resumed=True, state=conv.state, turns=turns)
+            frames.welcome_frame(
+                session=frame.session,
+                resumed=True,
+                state=conv.state,
+                turns=page.turns,
+                earlier=page.earlier,
+            )
         )
         await self._recognise(frame.recognition, conv.pk)
         if conv.state == ConversationState.CLOSED:  # resolved: ask for a rating, or thank
@@ -190,6 +203,23 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         )
         await self._send(frames.profile_frame(fields=fields))
 
+    async def on_history(self, frame: protocol.History) -> None:
+        """Earlier turns of this conversation, a page within the frame budget."""
+        if self.conversation_id is None:
+            await self._error(ProtocolError(ErrorCode.NO_CONVERSATION, _("Write a message first.")))
+            return
+        page = await db_async(memory_selectors.turns_for_visitor_page)(
+            conversation_id=self.conversation_id,
+            before_seq=frame.before_seq,
+            max_bytes=history_turns_budget(),
+            masked=self.masked,
+        )
+        await self._send(
+            frames.history_frame(
+                before_seq=frame.before_seq, turns=page.turns, earlier=page.earlier
+            )
+        )
+
     async def on_rate(self, frame: protocol.Rate) -> None:
         """The visitor rates the resolved case; the answer is the stored state."""
         if self.conversation_id is None:
@@ -238,14 +268,8 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                     prepared=turn.prepared,
                     address=self.address,
                 )
-            except DatabaseError as exc:
-                log.warning(
-                    "database unavailable", extra={"at": "answer", "error": type(exc).__name__}
-                )
-                with translation.override(self.language):
-                    await self._error(
-                        ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, client_id)
-                    )
+            except AnswerUnavailable as exc:
+                await self._unavailable("answer", exc)
 
     async def _recover(self, conversation_id: int) -> None:
         try:
@@ -255,7 +279,17 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                 lock=self.answer_lock,
                 address=self.address,
             )
-        except DatabaseError as exc:
+        except AnswerUnavailable as exc:
+            await self._unavailable("recover", exc)
+        except DatabaseError as exc:  # looking for an unanswered turn: nothing to offer
             log.warning(
                 "database unavailable", extra={"at": "recover", "error": type(exc).__name__}
             )
+
+    async def _unavailable(self, at: str, exc: AnswerUnavailable) -> None:
+        """The answer to message `exc.client_id` was lost to a database outage: `unavailable`
+        with that id, so the widget offers to ask again (the same id: no second turn)."""
+        cause = type(exc.__cause__).__name__
+        log.warning("database unavailable", extra={"at": at, "error": cause})
+        with translation.override(self.language):
+            await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, exc.client_id))

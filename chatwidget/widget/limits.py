@@ -7,6 +7,8 @@ memory and CPU. With N web processes behind the proxy a client may hold N times 
 per-process numbers. Settings (defaults in chatwidget/settings/base.py):
 WS_MAX_SOCKETS_PER_ADDRESS, WS_MAX_SOCKETS_PER_NET64, WS_MAX_SOCKETS_PER_PROCESS,
 WS_FRAME_RATE.
+
+Also the size of the frames that carry stored turns (welcome, history): WS_HISTORY_FRAME_BYTES.
 """
 
 from __future__ import annotations
@@ -149,3 +151,18 @@ class SocketGuard:
     def _shut(self, code: int) -> None:
         if self._closing is None:
             self._closing = asyncio.get_running_loop().create_task(self._close(code=code))
+
+
+# The envelope of a welcome or history frame around its turns: type, session token (at most
+# 200 characters), state, flags. The turns get the rest of the budget.
+FRAME_ENVELOPE_BYTES = 1024
+MAX_OUTBOUND_FRAME_BYTES = 1024 * 1024 - 4096  # Daphne's (autobahn's) 1 MiB, with room
+
+
+def history_turns_budget() -> int:
+    """Bytes of JSON for the turns of one welcome or history frame (issue 25): a conversation
+    of any length reopens, the newest turns first and the rest a page at a time. The frame
+    stays below 1 MiB, the message limit of Daphne's websocket (autobahn) and of common
+    clients (Python websockets' max_size), whatever WS_HISTORY_FRAME_BYTES says."""
+    frame = min(settings.WS_HISTORY_FRAME_BYTES, MAX_OUTBOUND_FRAME_BYTES)
+    return max(frame - FRAME_ENVELOPE_BYTES, 4096)

@@ -30,6 +30,7 @@ INBOUND_TYPES = frozenset(
         FrameType.CONSENT,
         FrameType.PROFILE,
         FrameType.RATING,
+        FrameType.HISTORY,
     }
 )
 
@@ -98,10 +99,17 @@ class Rate:
     comment: str
 
 
+@dataclass(frozen=True)
+class History:
+    """Earlier turns: the page below `before_seq` (the first seq the widget shows)."""
+
+    before_seq: int
+
+
 RATING_SCORES = range(1, 6)
 MAX_RATING_COMMENT = 1000
 
-Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest | Rate
+Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest | Rate | History
 
 
 def envelope_parse(
@@ -185,6 +193,13 @@ def _rate(data: dict) -> Rate | ProtocolError:
     return Rate(score=score, comment=comment)
 
 
+def _history(data: dict) -> History | ProtocolError:
+    before_seq = data.get("before_seq")
+    if not isinstance(before_seq, int) or isinstance(before_seq, bool) or before_seq < 1:
+        return ProtocolError(ErrorCode.BAD_FRAME, _("History needs before_seq, a seq."))
+    return History(before_seq=before_seq)
+
+
 def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolError:
     """The typed frame of an envelope. `max_length`: the site's message length limit."""
     data = envelope.data
@@ -202,5 +217,7 @@ def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolErr
             return _consent(data)
         case FrameType.RATING:
             return _rate(data)
+        case FrameType.HISTORY:
+            return _history(data)
         case _:
             return ProfileRequest()

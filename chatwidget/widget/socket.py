@@ -44,6 +44,7 @@ HANDLERS: dict[type, str] = {
     protocol.Consent: "on_consent",
     protocol.ProfileRequest: "on_profile",
     protocol.Rate: "on_rate",
+    protocol.History: "on_history",
 }
 
 

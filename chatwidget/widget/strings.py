@@ -38,6 +38,8 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "staff": _("Support team"),
     "typing": _("The assistant is typing…"),
     "transcript": _("Conversation"),
+    "show_earlier": _("Show earlier messages"),  # the top of a long conversation (history)
+    "earlier_loaded": _("Earlier messages loaded."),  # announced once per page
     "removed_hint": _(
         "Some details were removed for your safety (for example card numbers or "
         "passwords). Please never share them in the chat."
@@ -121,6 +123,8 @@ _DE_REFERENCE: dict[str, str] = {
     "staff": "Support-Team",
     "typing": "Der Assistent schreibt…",
     "transcript": "Gespräch",
+    "show_earlier": "Frühere Nachrichten anzeigen",
+    "earlier_loaded": "Frühere Nachrichten geladen.",
     "removed_hint": (
         "Zu Ihrer Sicherheit wurden einige Angaben entfernt (zum Beispiel Kartennummern "
         "oder Passwörter). Bitte teilen Sie diese nie im Chat."

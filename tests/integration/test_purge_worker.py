@@ -239,6 +239,7 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
         "resumed": False,
         "state": "bot",
         "turns": [],
+        "earlier": False,
     }
     c2 = await connect(site.key, client=("10.0.0.6", 1))
     resumed = await c2.hello(session=ids["live_token"])

@@ -111,6 +111,7 @@ async def test_visitor_forget_erases_everything_and_closes_every_tab(site, conne
         "resumed": False,
         "state": "bot",
         "turns": [],
+        "earlier": False,
     }
 
 

@@ -1,10 +1,16 @@
 """Both rate limits of a visitor message counted together: in one pipeline on Redis, one
 count per key elsewhere; the same limits either way."""
 
+import time
+
 import pytest
 from django.core.cache import caches
 
-from chatwidget.platform.ratelimit import rate_limit_hit, rate_limits_hit
+from chatwidget.platform.ratelimit import (
+    rate_limit_hit,
+    rate_limits_hit,
+    rate_limits_refund_fail_open,
+)
 
 
 @pytest.fixture(params=["locmem", "redis"])
@@ -46,3 +52,23 @@ def test_a_window_expires(cache_backend):
     client = caches["default"].client.get_client()
     keys = client.keys("*rl:addr:x:*")
     assert len(keys) == 1 and 0 < client.ttl(keys[0]) <= 61
+
+
+def test_a_refund_takes_back_one_count_in_the_same_windows(cache_backend):
+    hits = [("addr:10.0.0.2", "3/60"), ("sess:8", "2/60")]
+    at = time.time()
+    for _ in range(5):  # resends that cost nothing: counted, then taken back
+        assert rate_limits_hit(hits=hits, at=at) is False
+        rate_limits_refund_fail_open(hits=hits, at=at)
+    assert [rate_limits_hit(hits=hits, at=at) for _ in range(3)] == [False, False, True]
+    assert rate_limit_hit(key="addr:10.0.0.2", rate="3/60", at=at) is True, "4 counted"
+
+
+def test_a_refund_in_a_window_that_is_gone_leaves_it_alone(cache_backend):
+    past = time.time() - 3600
+    rate_limits_refund_fail_open(hits=[("sess:6", "2/60")], at=past)  # no negative count
+    assert [rate_limits_hit(hits=[("sess:6", "2/60")], at=past) for _ in range(3)] == [
+        False,
+        False,
+        True,
+    ]

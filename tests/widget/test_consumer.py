@@ -32,6 +32,7 @@ async def test_hello_without_session_gives_empty_welcome(site, connect):
         "resumed": False,
         "state": "bot",
         "turns": [],
+        "earlier": False,
     }
     assert await database_sync_to_async(Conversation.objects.count)() == 0
 

@@ -155,3 +155,12 @@ async def test_the_message_rate_limit_counts_an_ipv6_64_as_one_address(site, set
             await c.answer()  # no answer left running into the next test's database flush
         await c.close()
     assert results == ["ack", "ack", "rate_limited"]
+
+
+def test_the_history_frame_budget_stays_below_daphnes_message_limit(settings):
+    from chatwidget.widget.limits import history_turns_budget
+
+    settings.WS_HISTORY_FRAME_BYTES = 8 * 1024 * 1024
+    assert history_turns_budget() < 1024 * 1024
+    settings.WS_HISTORY_FRAME_BYTES = 64 * 1024
+    assert history_turns_budget() < 64 * 1024

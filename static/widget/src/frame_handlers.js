@@ -12,6 +12,9 @@ import { offerRetry } from "./retry.js";
  * (the conversation state), `isOpen()`, `countUnread()` (one more message while closed) and
  * `withdrawConsent()`.
  */
+// Errors about an acked message whose answer did not come: the same id may be sent again
+const ANSWER_ERRORS = [ErrorCode.MODEL_UNAVAILABLE, ErrorCode.UNAVAILABLE];
+
 export function createFrameHandlers(parts) {
   const { connection, session, outbox, log, banners, composer, rating, menu } = parts;
   const { strings: text, announce } = parts;
@@ -20,9 +23,12 @@ export function createFrameHandlers(parts) {
     [FrameType.WELCOME](frame) {
       connection.markReady();
       banners.showStatus();
-      if (!frame.resumed) log.dropHistory();
+      // `earlier`: turns this page asked for did not fit (a long conversation, or a reconnect
+      // far behind): start from the newest, contiguous, and offer the rest on demand
+      if (!frame.resumed || frame.earlier) log.dropHistory();
       session.welcomed(frame.session);
       (frame.turns || []).forEach((turn) => log.putTurn(turn, false));
+      log.welcomeEarlier(frame.earlier);
       parts.setState(frame.state);
       outbox.flush();
     },
@@ -51,6 +57,7 @@ export function createFrameHandlers(parts) {
       parts.setState(frame.state);
     },
     [FrameType.RATING]: (frame) => rating.show(frame),
+    [FrameType.HISTORY]: (frame) => log.putHistory(frame.turns || [], !!frame.earlier),
     [FrameType.FORGOTTEN]() {
       connection.stop();
       session.reset();
@@ -76,10 +83,12 @@ export function createFrameHandlers(parts) {
         log.fail(item.record);
         composer.restore(item.text);
       }
+      const unanswered = record && !item && ANSWER_ERRORS.includes(frame.code);
+      if (unanswered) log.dropIncomplete(); // a streamed part that will never be completed
       if (record) log.addNote(record.row, message, "error");
       else log.append(element("p", { class: "note error" }, message));
-      if (record && !item && frame.code === ErrorCode.MODEL_UNAVAILABLE)
-        offerRetry({ record, id: frame.id, label: text.retry, connection, log });
+      // acked, but no answer (the model, or the database while storing it): "Ask again"
+      if (unanswered) offerRetry({ record, id: frame.id, label: text.retry, connection, log });
       announce(message);
     },
     [FrameType.CONSENT](frame) {

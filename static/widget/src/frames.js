@@ -15,6 +15,7 @@ export const FrameType = Object.freeze({
   CONSENT: "consent",
   PROFILE: "profile",
   RATING: "rating",
+  HISTORY: "history", // earlier turns of a long conversation, a page at a time
   // server -> widget
   WELCOME: "welcome",
   ACK: "ack",
@@ -58,6 +59,11 @@ export function forgetFrame() {
 /** "What do you know about me?": the server answers with a `profile` frame. */
 export function profileFrame() {
   return { type: FrameType.PROFILE };
+}
+
+/** "Show earlier messages": the page of turns below `beforeSeq` (the first seq shown). */
+export function historyFrame({ beforeSeq }) {
+  return { type: FrameType.HISTORY, before_seq: beforeSeq };
 }
 
 /** The visitor's rating of the resolved case: score 1-5 and an optional comment. */

@@ -14,7 +14,9 @@ import { createComposer } from "./composer.js";
 import { createConnection } from "./connection.js";
 import { createFocusTrap } from "./focus_trap.js";
 import { createFrameHandlers } from "./frame_handlers.js";
-import { consentFrame, forgetFrame, handoverFrame, helloFrame, profileFrame } from "./frames.js";
+import {
+  consentFrame, forgetFrame, handoverFrame, helloFrame, historyFrame, profileFrame,
+} from "./frames.js";
 import { createMenu } from "./menu.js";
 import { createOutbox } from "./outbox.js";
 import { createRating } from "./rating.js";
@@ -45,6 +47,11 @@ function createPanel(shell) {
     emit,
     greeting: config.greeting,
     disclosure: config.ai_disclosure || text.ai_disclosure,
+    requestEarlier: (beforeSeq) => {
+      if (!connection.isReady()) return connection.connect(), false;
+      connection.send(historyFrame({ beforeSeq }));
+      return true;
+    },
   });
   const menu = createMenu({
     strings: text,

@@ -50,6 +50,8 @@ input{flex:none;margin:2px 0 0;width:18px;height:18px;accent-color:var(--cw-prim
 a{color:var(--cw-link)}
 .confirm{padding:8px 10px}.confirm p{margin:0 0 8px}.confirm button{margin-right:8px}
 .pill-button{padding:6px 14px;border-radius:16px;border:1px solid var(--cw-link);color:var(--cw-link)}
+.earlier:not([hidden]){display:block;margin:8px auto 4px}
+.earlier[aria-busy=true]{opacity:.6;cursor:progress}
 .pill-button.danger{background:#b00020;border-color:#b00020;color:#fff}
 .status,.banner{padding:7px 16px;font-size:14px}
 .status,.banner.waiting{background:#fff4d6;color:#5c4200}

@@ -4,15 +4,30 @@
 // a live region, so streamed chunks are never read out one by one.
 
 import { element } from "./dom.js";
+import { createEarlier } from "./earlier.js";
 import { renderMarkdown } from "./markdown.js";
 
 const ROLES = ["visitor", "assistant", "staff"];
 
-export function createTranscript({ strings: text, announce, emit, greeting, disclosure }) {
+// `requestEarlier(beforeSeq)`: sends `history` for the page below `beforeSeq`; false when
+// it could not (not connected).
+export function createTranscript({
+  strings: text,
+  announce,
+  emit,
+  greeting,
+  disclosure,
+  requestEarlier,
+}) {
   const turns = new Map(); // seq -> record
   const records = new WeakMap(); // row element -> record, for ordering
   let stickToBottom = true;
   const list = element("div", { class: "transcript" });
+  const earlier = createEarlier({
+    strings: text,
+    announce,
+    request: () => !!requestEarlier && requestEarlier(firstSeq()),
+  });
   const scroller = element(
     "div",
     {
@@ -24,6 +39,7 @@ export function createTranscript({ strings: text, announce, emit, greeting, disc
         stickToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 60;
       },
     },
+    earlier.element,
     list,
   );
   const typing = element(
@@ -157,12 +173,39 @@ export function createTranscript({ strings: text, announce, emit, greeting, disc
   function dropHistory() {
     for (const record of turns.values()) record.row.remove();
     turns.clear();
+    earlier.reset();
   }
   function clear() {
     for (const child of [...list.children]) {
       if (!greetingRecord || child !== greetingRecord.row) child.remove();
     }
     turns.clear();
+    earlier.reset();
+  }
+  // streamed answers that will not be completed (an error after the ack): gone, so the
+  // answer to "Ask again" is not shown below half of another
+  function dropIncomplete() {
+    for (const [seq, record] of turns) {
+      if (!record.complete && !record.pending) record.row.remove(), turns.delete(seq);
+    }
+  }
+  // the first seq shown: where the next page of earlier turns ends
+  function firstSeq() {
+    let lowest = 0;
+    turns.forEach((record, seq) => (!lowest || seq < lowest) && (lowest = seq));
+    return lowest;
+  }
+  // a page of earlier turns (`history`), shown silently above the others; the visitor's
+  // place in the scroller stays where it was
+  function putHistory(page, more) {
+    const before = scroller.scrollHeight - scroller.scrollTop;
+    const stick = stickToBottom;
+    stickToBottom = false;
+    let added = 0;
+    for (const turn of page) if (!turns.has(turn.seq)) putTurn(turn, false), added++;
+    stickToBottom = stick;
+    if (!stick && scroller.scrollHeight) scroller.scrollTop = scroller.scrollHeight - before;
+    earlier.loaded(added, more, scroller);
   }
   // resume after the last complete turn: an answer seen only as deltas comes back whole
   function lastCompleteSeq() {
@@ -206,6 +249,11 @@ export function createTranscript({ strings: text, announce, emit, greeting, disc
     lastCompleteSeq,
     isComplete,
     showProfile,
+    putHistory,
+    firstSeq,
+    dropIncomplete,
+    /** A welcome; `more`: it said earlier turns exist below the ones it carried. */
+    welcomeEarlier: (more) => earlier.welcomed(!!more),
     hasTurns: () => turns.size > 0,
   };
 }

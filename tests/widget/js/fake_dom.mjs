@@ -123,6 +123,11 @@ export class FakeElement extends FakeNode {
     for (let current = node; current; current = current.parentNode) if (current === this) return true;
     return false;
   }
+  /** Class selectors only (".note.error"): the elements below this one that have them all. */
+  querySelectorAll(selector) {
+    const classes = selector.split(".").filter(Boolean);
+    return this.descendants().filter((node) => classes.every((name) => node.classList.contains(name)));
+  }
   /** Test helper: every element below this one, in document order. */
   descendants() {
     return this.children.flatMap((child) => [child, ...child.descendants()]);

@@ -13,6 +13,7 @@ import {
   forgetFrame,
   handoverFrame,
   helloFrame,
+  historyFrame,
   messageFrame,
   profileFrame,
   ratingFrame,
@@ -39,6 +40,7 @@ test("each builder gives the frame the widget has always sent, byte for byte", (
     [forgetFrame(), '{"type":"forget"}'],
     [profileFrame(), '{"type":"profile"}'],
     [ratingFrame({ score: 4, comment: "" }), '{"type":"rating","score":4,"comment":""}'],
+    [historyFrame({ beforeSeq: 41 }), '{"type":"history","before_seq":41}'],
   ];
   for (const [frame, wire] of cases) assert.equal(JSON.stringify(frame), wire);
 });
@@ -78,7 +80,7 @@ test("every frame the widget sends is one the server accepts (INBOUND_TYPES)", (
   const { inbound } = serverProtocol();
   const sent = [
     helloFrame({}), messageFrame({}), handoverFrame({}), consentFrame({}), forgetFrame(),
-    profileFrame(), ratingFrame({}),
+    profileFrame(), ratingFrame({}), historyFrame({}),
   ].map((frame) => frame.type);
   const accepted = [...inbound].map((name) => FrameType[name]);
   assert.deepEqual(sent.sort(), accepted.sort());

@@ -88,3 +88,52 @@ test("the supported formatting: strong, emphasis, code, lists, headings, fences"
 test("snake_case and 2*3*4 are left as they are", () => {
   assert.equal(render("use order_id_field and 2*3*4").html, "<p>use order_id_field and 2*3*4</p>");
 });
+
+// Look-alikes (issue 25): what a visitor reads as the destination is where the link goes.
+test("a link whose label is another URL shows its real target; the label stays plain text", () => {
+  for (const label of ["https://paypal.com/login", "paypal.com", "www.paypal.com/signin", "PAYPAL.COM"]) {
+    const box = render(`Log in at [${label}](https://evil.example/steal).`);
+    const [link] = links(box);
+    assert.equal(link.getAttribute("href"), "https://evil.example/steal", label);
+    assert.equal(link.textContent, "https://evil.example/steal", "the target is what is shown");
+    assert.equal(box.textContent, `Log in at ${label} (https://evil.example/steal).`, label);
+    assert.equal(links(box).length, 1, "the label itself is not a link");
+  }
+});
+
+test("a URL label on its own host links as before, shown as the target", () => {
+  const box = render("[shop.example/orders](https://shop.example/orders)");
+  const [link] = links(box);
+  assert.equal(link.textContent, "https://shop.example/orders");
+  assert.equal(box.textContent, "https://shop.example/orders");
+  const words = render("[Order 10452.](https://shop.example/o/10452) and [v2.0 notes](https://shop.example/v2)");
+  assert.deepEqual(links(words).map((a) => a.textContent), ["Order 10452.", "v2.0 notes"], "labels in words stay");
+});
+
+test("international look-alike hosts show as punycode, in bare URLs and in URL labels", () => {
+  const bare = render("Pay at https://pаypal.com/login now"); // Cyrillic а
+  const [link] = links(bare);
+  assert.equal(link.getAttribute("href"), "https://xn--pypal-4ve.com/login");
+  assert.equal(link.textContent, "https://xn--pypal-4ve.com/login");
+  assert.ok(!bare.textContent.includes("pаypal"), "the look-alike letters are not shown");
+  const labelled = render("[https://exämple.com/a](https://exämple.com/a)");
+  assert.equal(links(labelled)[0].textContent, "https://xn--exmple-cua.com/a");
+  const hidden = render("[https://pаypal.com](https://paypal.com)"); // looks the same, is not
+  assert.equal(links(hidden)[0].getAttribute("href"), "https://paypal.com/");
+  assert.equal(hidden.textContent, "https://xn--pypal-4ve.com/ (https://paypal.com/)", "nor as text");
+  const domain = render("[pаypal.com](https://paypal.com)");
+  assert.equal(domain.textContent, "https://xn--pypal-4ve.com/ (https://paypal.com/)");
+});
+
+test("user info before @ is dropped from a link: the host shown is the host visited", () => {
+  const box = render("https://shop.example@evil.example/x");
+  const [link] = links(box);
+  assert.equal(link.getAttribute("href"), "https://evil.example/x");
+  assert.equal(link.textContent, "https://evil.example/x");
+  assert.equal(safeUrl("https://user:pw@shop.example/"), "https://shop.example/");
+});
+
+test("plain ASCII bare URLs are shown exactly as written", () => {
+  const box = render("See https://shop.example/a?b=1 or http://shop.example.");
+  assert.deepEqual(links(box).map((a) => a.textContent), ["https://shop.example/a?b=1", "http://shop.example"]);
+});

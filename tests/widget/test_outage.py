@@ -1,0 +1,149 @@
+"""A database blip while a visitor chats (issue 25): an answer whose store fails once still
+reaches the open page; an outage that lasts gets `unavailable` with the message's id, and
+asking again works; resends of one message after an outage count once against the limits."""
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from memory.models import Turn
+from tests.fakellm import Reply
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+class Blip:
+    """PostgreSQL refuses the next `refuse(n)` turn inserts with admin_shutdown (57P01), what
+    a failover or a restart answers: the statement fails, the next one works. A trigger in
+    the test database, so every connection of every thread meets it; the count lives in a
+    sequence, which the failing transaction's rollback does not undo."""
+
+    SETUP = [
+        "CREATE TABLE test_blip (n integer NOT NULL)",
+        "INSERT INTO test_blip VALUES (0)",
+        "CREATE SEQUENCE test_blip_calls",
+        """CREATE FUNCTION test_blip_turn() RETURNS trigger AS $$
+        BEGIN
+            IF (SELECT n FROM test_blip) > 0
+               AND nextval('test_blip_calls') <= (SELECT n FROM test_blip) THEN
+                RAISE EXCEPTION 'terminating connection due to administrator command'
+                    USING ERRCODE = '57P01';
+            END IF;
+            RETURN NEW;
+        END $$ LANGUAGE plpgsql""",
+        "CREATE TRIGGER test_blip BEFORE INSERT ON memory_turn"
+        " FOR EACH ROW EXECUTE FUNCTION test_blip_turn()",
+    ]
+    TEARDOWN = [
+        "DROP TRIGGER IF EXISTS test_blip ON memory_turn",
+        "DROP FUNCTION IF EXISTS test_blip_turn()",
+        "DROP SEQUENCE IF EXISTS test_blip_calls",
+        "DROP TABLE IF EXISTS test_blip",
+    ]
+
+    @staticmethod
+    def _run(*statements: str) -> list:
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
+            return cursor.fetchall() if cursor.description else []
+
+    async def refuse(self, n: int) -> None:
+        """The next `n` turn inserts fail (0: none)."""
+        await database_sync_to_async(self._run)(
+            f"UPDATE test_blip SET n = {int(n)}", "SELECT setval('test_blip_calls', 1, false)"
+        )
+
+    async def refused(self) -> int:
+        rows = await database_sync_to_async(self._run)(
+            "SELECT last_value, is_called, (SELECT n FROM test_blip) FROM test_blip_calls"
+        )
+        last, called, n = rows[0]
+        return min(last, n) if called else 0
+
+
+@pytest.fixture
+def blip(transactional_db):
+    if connection.vendor != "postgresql":
+        pytest.skip("the database's own refusal needs PostgreSQL (TEST_DATABASE_URL)")
+    Blip._run(*Blip.TEARDOWN, *Blip.SETUP)
+    yield Blip()
+    Blip._run(*Blip.TEARDOWN)
+
+
+def answers():
+    return list(Turn.objects.filter(role="assistant").values_list("seq", "text"))
+
+
+async def test_an_answer_whose_store_fails_once_still_reaches_the_open_page(
+    site, connect, fake_llm, blip
+):
+    fake_llm.script.append(Reply("The kurta ships in two days.", first_token_ms=300))
+    c = await connect(site.key)
+    await c.hello()
+    await c.say("When does the kurta ship?", "m1")
+    await blip.refuse(1)  # the next turn insert is the answer's
+    final, frames = await c.answer(timeout=15)
+    assert final["text"] == "The kurta ships in two days."
+    assert await blip.refused() == 1, "the database did refuse the first store"
+    assert not [f for f in frames if f["type"] == "error"]
+    assert await database_sync_to_async(answers)() == [(2, "The kurta ships in two days.")]
+
+
+async def test_an_outage_that_lasts_gives_unavailable_with_the_id_and_asking_again_answers(
+    site, connect, fake_llm, blip
+):
+    fake_llm.script.extend([Reply("Lost in the outage.", first_token_ms=300), Reply("Here.")])
+    c = await connect(site.key)
+    await c.hello()
+    ack = await c.say("Where is my parcel?", "m1")
+    await blip.refuse(100)
+    error, frames = await c.recv_until("error", timeout=20)
+    assert error["code"] == "unavailable" and error["id"] == "m1", "the widget can ask again"
+    assert any(f["type"] == "delta" for f in frames), "it failed after streaming"
+    await blip.refuse(0)
+    await c.send({"type": "message", "id": "m1", "text": "Where is my parcel?"})  # Ask again
+    again, _ = await c.recv_until("ack", id="m1")
+    assert again["seq"] == ack["seq"], "no second turn"
+    final, _ = await c.answer(timeout=15)
+    assert final["text"] == "Here."
+    assert [t for _, t in await database_sync_to_async(answers)()] == ["Here."]
+
+
+async def test_resending_a_message_refused_in_an_outage_counts_once(
+    site, connect, fake_llm, blip, settings
+):
+    settings.RATE_LIMIT_PER_SESSION = "2/60"
+    fake_llm.default = lambda body: Reply("ok")
+    c = await connect(site.key)
+    await c.hello()
+    await blip.refuse(100)
+    for _ in range(4):  # the widget resends after each `unavailable`
+        await c.send({"type": "message", "id": "m1", "text": "Hello?"})
+        error = await c.recv()
+        assert error["type"] == "error" and error["code"] == "unavailable"
+        assert error["id"] == "m1"
+    await blip.refuse(0)
+    await c.say("Hello?", "m1")
+    await c.answer()
+    await c.say("And my order?", "m2")  # the second message of the window: allowed
+    await c.answer()
+    await c.send({"type": "message", "id": "m3", "text": "A third?"})
+    limited, _ = await c.recv_until("error")
+    assert limited["code"] == "rate_limited", "the limit still holds for new messages"
+
+
+async def test_a_lost_ack_resent_once_is_not_counted_again(site, connect, fake_llm, settings):
+    settings.RATE_LIMIT_PER_SESSION = "2/60"
+    fake_llm.default = lambda body: Reply("ok")
+    c = await connect(site.key)
+    await c.hello()
+    ack = await c.say("Hello?", "m1")
+    await c.answer()
+    again = await c.say("Hello?", "m1")  # the widget's ack was lost: the same id again
+    assert again["seq"] == ack["seq"]
+    await c.say("Second message", "m2")
+    await c.answer()
+    await c.send({"type": "message", "id": "m1", "text": "Hello?"})  # resent once more
+    limited, _ = await c.recv_until("error")
+    assert limited["code"] == "rate_limited", "free once per message, not forever"

@@ -20,6 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
+
 from chatwidget.shop.actions.tools import site_actions_forget
 from chatwidget.shop.models.actions import Action
 from chatwidget.sites.models import Site
@@ -98,6 +100,17 @@ STOCK: dict[str, Any] = {
     "answer_fields": [],
     "path": "/api/stock/{article}",
 }
+
+
+def demo_egress_allow(*, shop_port: int) -> dict[str, str]:
+    """The two settings the demo shop needs, as an operator would write them, each added to
+    what is set already: its address (EGRESS_ALLOW_HOSTS; loopback is refused otherwise)
+    and its key's variable (SHOP_ACTION_ENV_ALLOW)."""
+    wanted = {"EGRESS_ALLOW_HOSTS": f"127.0.0.1:{shop_port}", "SHOP_ACTION_ENV_ALLOW": API_KEY_ENV}
+    return {
+        name: ",".join(dict.fromkeys([*getattr(settings, name), value]))
+        for name, value in wanted.items()
+    }
 
 
 def demo_actions_configure(*, site: Site, shop_url: str) -> list[Action]:

@@ -6,16 +6,15 @@ HMAC-SHA256(secret, "<t>.<body>") over the exact bytes of the body. The timestam
 every attempt; receivers reject old ones (replays) and compare in constant time. The body's
 `id` (also in `X-Chatwidget-Delivery`) stays the same across attempts: deduplicate by it.
 
-Plain urllib from the standard library: one POST, a timeout, no redirects (a redirect could
-lead a signed body somewhere the owner did not configure).
+One POST through the egress guard (chatwidget/platform/egress.py: never to a loopback,
+private or metadata address unless the operator allows the host), a deadline over all of
+it, no redirects (a redirect could lead a signed body somewhere the owner did not configure).
 """
 
 import hashlib
 import hmac
 import logging
 import time
-import urllib.error
-import urllib.request
 from enum import StrEnum
 
 from django.conf import settings
@@ -23,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chatwidget.integrations.models import WebhookDelivery
+from chatwidget.platform.egress import EgressRefused, egress_client, httpx
 
 log = logging.getLogger(__name__)
 
@@ -61,23 +61,18 @@ def webhook_signature_verify(
     return hmac.compare_digest(_digest(secret, timestamp, body), parts.get("v1", ""))
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirect)
-
-
 def _post(url: str, body: bytes, headers: dict[str, str]) -> tuple[int | None, str]:
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST")  # noqa: S310
+    timeout = settings.WEBHOOK_TIMEOUT_SECONDS
     try:
-        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT_SECONDS) as response:
-            return response.status, ""
-    except urllib.error.HTTPError as exc:
-        return exc.code, f"HTTP {exc.code}"
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        return None, type(getattr(exc, "reason", exc)).__name__[:200]
+        with egress_client(timeout=timeout, deadline_s=timeout) as client:
+            response = client.post(url, content=body, headers=headers)
+    except EgressRefused as exc:
+        return None, f"refused: {exc}"[:200]
+    except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
+        return None, type(exc).__name__[:200]
+    if 200 <= response.status_code < 300:
+        return response.status_code, ""
+    return response.status_code, f"HTTP {response.status_code}"
 
 
 def webhook_attempt(*, delivery_id: str, last: bool) -> Attempt:

@@ -4,8 +4,11 @@ the end of chatwidget/models.py."""
 import secrets
 import uuid
 
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from chatwidget.platform.egress import url_problem
 
 
 def new_webhook_secret() -> str:
@@ -58,6 +61,13 @@ class Webhook(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+    def clean(self) -> None:
+        """A receiver on this server or its private network is refused here already (the
+        egress guard refuses it again at delivery, after resolving the name)."""
+        problem = url_problem(self.url or "")
+        if problem:
+            raise ValidationError({"url": problem})
 
 
 class WebhookDelivery(models.Model):

@@ -373,6 +373,22 @@ WEBHOOK_HINT_SECONDS = env.int("WEBHOOK_HINT_SECONDS", default=300)
 # Days a delivery stays in the log (then the retention purge deletes it); the message text
 # in it goes earlier, with the conversation it quotes (erasure, the session purge).
 WEBHOOK_DELIVERY_RETENTION_DAYS = env.int("WEBHOOK_DELIVERY_RETENTION_DAYS", default=30)
+# --- outbound requests (issue 25; chatwidget/platform/egress.py) ------------------------------
+# Shop actions, webhooks and knowledge URLs never reach loopback, private, link-local,
+# multicast, reserved or cloud metadata addresses (checked at connect time and after every
+# redirect), except hosts listed here: `shop.internal`, `*.corp.example`, `10.0.0.5:8443`.
+EGRESS_ALLOW_HOSTS = env.list("EGRESS_ALLOW_HOSTS", default=[])
+# Environment variables a shop action may send (`{env:NAME}` in its headers or URL). The
+# platform's own secrets (SECRET_KEY, database, Redis, model, e-mail) are refused even if listed.
+SHOP_ACTION_ENV_ALLOW = env.list("SHOP_ACTION_ENV_ALLOW", default=[])
+# Knowledge import from a URL (a page or a sitemap): what one import may fetch.
+KNOWLEDGE_CRAWL_MAX_PAGES = env.int("KNOWLEDGE_CRAWL_MAX_PAGES", default=5000)
+KNOWLEDGE_CRAWL_MAX_DEPTH = env.int("KNOWLEDGE_CRAWL_MAX_DEPTH", default=3)  # nested indexes
+KNOWLEDGE_CRAWL_MAX_SECONDS = env.int("KNOWLEDGE_CRAWL_MAX_SECONDS", default=1800)
+KNOWLEDGE_CRAWL_MAX_BYTES = env.int("KNOWLEDGE_CRAWL_MAX_BYTES", default=500_000_000)
+KNOWLEDGE_FETCH_MAX_BYTES = env.int("KNOWLEDGE_FETCH_MAX_BYTES", default=5_000_000)
+# One fetch, all of it (connect, every read): a page that drips a byte at a time fails then.
+KNOWLEDGE_FETCH_TIMEOUT_SECONDS = env.float("KNOWLEDGE_FETCH_TIMEOUT_SECONDS", default=20.0)
 # --- satisfaction ratings (issue 18) ---------------------------------------------------------------
 # A resolved case may be rated this many days after it was resolved.
 RATING_WINDOW_DAYS = env.int("RATING_WINDOW_DAYS", default=7)

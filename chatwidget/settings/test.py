@@ -41,3 +41,7 @@ LLM_MAX_RETRIES = 1
 RATE_LIMIT_PER_SESSION = "20/60"
 RATE_LIMIT_PER_ADDRESS = "60/60"
 TEST_ARTIFACTS = BASE_DIR / "test-artifacts"
+# The tests' own servers (fake shop, webhook receivers, knowledge pages) listen on 127.0.0.1;
+# tests of the egress guard set these to [] or stub the resolver.
+EGRESS_ALLOW_HOSTS = ["127.0.0.1", "localhost"]
+SHOP_ACTION_ENV_ALLOW = ["SHOP_API_TOKEN", "TEST_SHOP_API_KEY", "DEMO_SHOP_API_KEY"]

@@ -35,6 +35,9 @@ def demo_stack():
         "DEBUG": "1",
         "PYTHONUNBUFFERED": "1",
         "DEMO_SHOP_API_KEY": "e2e-demo-shop-key",
+        # what `manage.py demo` allows (step_egress): the shop on loopback, its key's variable
+        "EGRESS_ALLOW_HOSTS": "127.0.0.1",
+        "SHOP_ACTION_ENV_ALLOW": "DEMO_SHOP_API_KEY",
         "RUN_DIR": str(tmp),  # its own file cache: site ids repeat across stacks
         "TIKTOKEN_CACHE_DIR": os.environ.get(
             "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")

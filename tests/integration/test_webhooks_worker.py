@@ -62,6 +62,7 @@ def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
             "CELERY_BROKER_URL": broker.url,
             "WEBHOOK_RETRY_BASE_SECONDS": "0.2",
             "WEBHOOK_MAX_ATTEMPTS": "4",
+            "EGRESS_ALLOW_HOSTS": "127.0.0.1",  # the receiver listens on loopback
             "PYTHONUNBUFFERED": "1",
             "TIKTOKEN_CACHE_DIR": os.environ.get(
                 "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")

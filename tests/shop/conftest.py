@@ -1,8 +1,9 @@
 """The shop-action tests' fake shop API (tests/shop/shopapi.py) and a model that obeys the
-tool messages it is sent."""
+tool messages it is sent; the egress tests' stubbed network and HTTP server on 127.0.0.1."""
 
 import pytest
 
+from tests.egress_stubs import egress_net, http_server  # noqa: F401
 from tests.fakellm import FakeLLM
 from tests.shop.shopapi import ENV, SECRET, FakeShop, obeying_model
 

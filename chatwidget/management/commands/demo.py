@@ -19,7 +19,7 @@ from django.contrib.auth.models import Group
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from chatwidget.demo_shop import API_KEY_ENV, demo_actions_configure
+from chatwidget.demo_shop import API_KEY_ENV, demo_actions_configure, demo_egress_allow
 from chatwidget.sites.models import Site
 from chatwidget.sites.services import site_create
 from chatwidget.supervise import Child, Supervisor, port_holder, port_is_free
@@ -73,6 +73,15 @@ def step_knowledge(ctx: DemoContext) -> None:
     )
 
 
+def step_egress(ctx: DemoContext) -> None:
+    """The demo shop runs on this machine: its address and its key's variable are allowed
+    for this process (the set-up's checks) and for the processes it starts (their
+    environment), as an operator allows a shop API on the private network."""
+    for name, value in demo_egress_allow(shop_port=ctx.shop_port).items():
+        os.environ[name] = value
+        setattr(settings, name, value.split(","))
+
+
 def step_actions(ctx: DemoContext) -> None:
     """The demo shop's order-status and stock endpoints as shop actions; their key is made
     here for this run and handed to both processes in the environment (never stored)."""
@@ -81,7 +90,14 @@ def step_actions(ctx: DemoContext) -> None:
 
 
 # Each step takes the context and may fill it in; later steps see what earlier ones made.
-SETUP_STEPS = [step_migrate, step_demo_site, step_knowledge, step_actions, step_admin_user]
+SETUP_STEPS = [
+    step_migrate,
+    step_demo_site,
+    step_knowledge,
+    step_egress,
+    step_actions,
+    step_admin_user,
+]
 
 
 class Command(BaseCommand):

@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from chatwidget.platform.egress import url_problem
 from chatwidget.shop.knowledge.services import (
     knowledge_document_delete,
     knowledge_import_queued,
@@ -54,6 +55,10 @@ class SourceAddForm(forms.ModelForm):
             (".jsonl", ".md", ".markdown", ".html", ".htm")
         ):
             raise forms.ValidationError(_("The file must be .jsonl, .md or .html."))
+        url = self.cleaned_data.get("url")
+        problem = url_problem(url) if url else None
+        if problem:  # said now; the import's guard refuses it again after resolving
+            self.add_error("url", problem)
         return data
 
 

@@ -5,24 +5,30 @@ A reader yields `Doc` for every document and `Problem` for every input it could 
 (a malformed feed line with its number, a page that failed), and raises `SourceError` when
 the source as a whole cannot be read (missing file, a URL that fails), in which case
 nothing of that source is changed.
+
+URLs are fetched through the egress guard (chatwidget/platform/egress.py): a sitemap entry
+or a redirect that leads to this server, its private network or a metadata address is a
+Problem, never a document every visitor could search. A crawl is bounded (`Crawl`, from the
+KNOWLEDGE_* settings): pages, bytes per page and in all, nesting of sitemap indexes, total
+time, and a deadline per fetch that a page sending a byte at a time cannot stretch; a
+sitemap listed again (an index that lists itself) is not read again.
 """
 
 import json
 import re
-import urllib.error
-import urllib.request
+import time
 import xml.etree.ElementTree as ET  # sitemaps only; no DTDs/entities expanded by ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urldefrag
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
+from chatwidget.platform.egress import EgressRefused, egress_client, httpx
 from chatwidget.shop.knowledge.htmltext import html_to_page
 
-FETCH_TIMEOUT = 15
-FETCH_MAX_BYTES = 5_000_000
-MAX_SITEMAP_PAGES = 50_000
 PAGE_SUFFIXES = (".md", ".markdown", ".html", ".htm")
 USER_AGENT = "chatwidget-knowledge-import/1"
 
@@ -165,28 +171,78 @@ def read_path(path: Path) -> Iterator[Item]:
         raise SourceError(_("%(path)s is not a .jsonl, .md or .html file") % {"path": path})
 
 
-def _fetch(url: str) -> tuple[bytes, str]:
+@dataclass
+class Crawl:
+    """What one URL import may still fetch."""
+
+    pages: int
+    depth: int
+    page_bytes: int
+    total_bytes: int
+    fetch_seconds: float
+    ends_at: float  # time.monotonic()
+    seen: set[str] = field(default_factory=set)
+
+    @classmethod
+    def from_settings(cls) -> "Crawl":
+        return cls(
+            pages=settings.KNOWLEDGE_CRAWL_MAX_PAGES,
+            depth=settings.KNOWLEDGE_CRAWL_MAX_DEPTH,
+            page_bytes=settings.KNOWLEDGE_FETCH_MAX_BYTES,
+            total_bytes=settings.KNOWLEDGE_CRAWL_MAX_BYTES,
+            fetch_seconds=settings.KNOWLEDGE_FETCH_TIMEOUT_SECONDS,
+            ends_at=time.monotonic() + settings.KNOWLEDGE_CRAWL_MAX_SECONDS,
+        )
+
+    def stop_reason(self) -> str | None:
+        """Why the crawl stops before the next fetch, or None."""
+        if time.monotonic() >= self.ends_at:
+            return _("the import took longer than %(n)d seconds; the rest was not read") % {
+                "n": settings.KNOWLEDGE_CRAWL_MAX_SECONDS
+            }
+        if self.total_bytes <= 0:
+            return _("more than %(n)d bytes in all; the rest was not read") % {
+                "n": settings.KNOWLEDGE_CRAWL_MAX_BYTES
+            }
+        return None
+
+
+def _fetch(url: str, crawl: Crawl) -> tuple[bytes, str]:
     if not url.startswith(("http://", "https://")):
         raise SourceError(_("%(url)s is not an http(s) URL") % {"url": url})
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})  # noqa: S310
+    deadline = min(crawl.fetch_seconds, max(crawl.ends_at - time.monotonic(), 0.0))
+    limit = min(crawl.page_bytes, crawl.total_bytes)
+    body = bytearray()
     try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:  # noqa: S310
-            body = response.read(FETCH_MAX_BYTES + 1)
+        with (
+            egress_client(timeout=deadline, deadline_s=deadline, follow_redirects=True) as client,
+            client.stream("GET", url, headers={"User-Agent": USER_AGENT}) as response,
+        ):
+            if response.status_code >= 400:
+                raise SourceError(
+                    _("%(url)s answered HTTP %(code)s") % {"url": url, "code": response.status_code}
+                )
             ctype = response.headers.get("Content-Type", "")
-    except urllib.error.HTTPError as exc:
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > limit:
+                    break
+    except EgressRefused as exc:
         raise SourceError(
-            _("%(url)s answered HTTP %(code)s") % {"url": url, "code": exc.code}
+            _("%(url)s was not fetched: %(reason)s") % {"url": url, "reason": exc}
         ) from None
-    except (urllib.error.URLError, OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
+    except httpx.TimeoutException:
         raise SourceError(
-            _("%(url)s could not be fetched: %(reason)s") % {"url": url, "reason": reason}
+            _("%(url)s did not arrive within %(n)s seconds") % {"url": url, "n": f"{deadline:g}"}
         ) from None
-    if len(body) > FETCH_MAX_BYTES:
+    except (httpx.HTTPError, httpx.InvalidURL, OSError, ValueError) as exc:
         raise SourceError(
-            _("%(url)s is larger than %(n)d bytes") % {"url": url, "n": FETCH_MAX_BYTES}
-        )
-    return body, ctype
+            _("%(url)s could not be fetched: %(reason)s") % {"url": url, "reason": exc}
+        ) from None
+    crawl.total_bytes -= len(body)
+    if len(body) > limit:
+        raise SourceError(_("%(url)s is larger than %(n)d bytes") % {"url": url, "n": limit})
+    return bytes(body), ctype
 
 
 def _sitemap_locs(body: bytes) -> tuple[str, list[str]] | None:
@@ -225,37 +281,59 @@ def _page_doc(url: str, body: bytes, ctype: str) -> Item:
     return Doc(external_id=url, title=title or url, text=content, url=url)
 
 
-def read_url(url: str) -> Iterator[Item]:
-    """A page, or every page of a sitemap (and of the sitemaps a sitemap index names). The
-    first URL failing is a SourceError; a page of a sitemap failing is a Problem."""
-    body, ctype = _fetch(url)
+def _key(url: str) -> str:
+    return urldefrag(url.strip())[0]
+
+
+def read_url(url: str, crawl: Crawl | None = None) -> Iterator[Item]:
+    """A page, or every page of a sitemap (and of the sitemaps a sitemap index names, at
+    most `depth` deep, each once). The first URL failing is a SourceError; a page of a
+    sitemap failing is a Problem; a crawl over its bounds stops with a Problem."""
+    crawl = crawl or Crawl.from_settings()
+    crawl.seen.add(_key(url))
+    body, ctype = _fetch(url, crawl)
     sitemap = _sitemap_locs(body)
     if sitemap is None:
         yield _page_doc(url, body, ctype)
         return
-    tag, locs = sitemap
     pages = 0
-    queue = [(tag, locs)]
+    queue = [(*sitemap, url, 0)]
     while queue:
-        tag, locs = queue.pop(0)
+        tag, locs, parent, depth = queue.pop(0)
         for loc in locs:
+            if _key(loc) in crawl.seen:
+                yield Problem(
+                    loc,
+                    _("listed again (by %(parent)s): a cycle or a repeat; not read again")
+                    % {"parent": parent},
+                )
+                continue
+            if tag == "sitemapindex" and depth + 1 > crawl.depth:
+                yield Problem(
+                    loc, _("sitemaps nested more than %(n)d deep; not read") % {"n": crawl.depth}
+                )
+                continue
+            if tag != "sitemapindex" and pages >= crawl.pages:
+                yield Problem(
+                    url, _("more than %(n)d pages; the rest was not read") % {"n": crawl.pages}
+                )
+                return
+            stop = crawl.stop_reason()
+            if stop:
+                yield Problem(url, stop)
+                return
+            crawl.seen.add(_key(loc))
             try:
-                body, ctype = _fetch(loc)
+                body, ctype = _fetch(loc, crawl)
             except SourceError as exc:
                 yield Problem(loc, str(exc))
                 continue
             if tag == "sitemapindex":
                 nested = _sitemap_locs(body)
                 if nested:
-                    queue.append(nested)
+                    queue.append((*nested, loc, depth + 1))
                 continue
             pages += 1
-            if pages > MAX_SITEMAP_PAGES:
-                yield Problem(
-                    url,
-                    _("more than %(n)d pages; the rest was not read") % {"n": MAX_SITEMAP_PAGES},
-                )
-                return
             yield _page_doc(loc, body, ctype)
 
 

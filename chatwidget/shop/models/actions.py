@@ -2,8 +2,8 @@
 behind (ActionCall, linked to the context trace of the answer that made it).
 
 Secrets are never stored: a header value names environment variables (`{env:SHOP_API_KEY}`)
-that are read when the call is made. A header that looks like a credential must take its
-value from one.
+that are read when the call is made, from the operator's allow-list; action_request.py says
+what a request may contain (checked on save and again on each call).
 
 A lookup of a customer's data (an order, an account) is protected by default (issue 25):
 it needs a second factor the visitor wrote (the order's e-mail or postcode), which the
@@ -19,12 +19,13 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
-ENV_RE = re.compile(r"\{env:([A-Z_][A-Z0-9_]{0,99})\}")
-URL_ARG_RE = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
-CREDENTIAL_HEADER_RE = re.compile(
-    r"authorization|api[-_]?key|token|secret|password|cookie", re.IGNORECASE
+from chatwidget.shop.models.action_request import (
+    URL_ARG_RE,
+    headers_problem,
+    url_template_problem,
 )
+
+NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
 RESERVED_NAMES = frozenset({"request_handover"})
 FIELD_PATH_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,4}$")
 
@@ -155,10 +156,11 @@ class Action(models.Model):
             errors["visitor_args"] = _("A list of argument names from the schema.")
         if any(a not in properties for a in URL_ARG_RE.findall(self.url_template or "")):
             errors["url_template"] = _("Every {name} in the URL must be an argument.")
-        if not (self.url_template or "").startswith(("http://", "https://")):
-            errors["url_template"] = _("An http:// or https:// URL.")
+        url_error = url_template_problem(self.url_template or "")
+        if url_error:
+            errors["url_template"] = url_error
         errors.update(_protection_errors(self, properties))
-        header_error = _headers_error(self.headers)
+        header_error = headers_problem(self.headers)
         if header_error:
             errors["headers"] = header_error
         if errors:
@@ -188,25 +190,6 @@ def _protection_errors(action: Action, properties: dict) -> dict[str, Any]:
     ):
         errors["answer_fields"] = _('A list of field names, e.g. ["status", "items"].')
     return errors
-
-
-def _headers_error(headers) -> str | None:
-    """Why the headers cannot be stored, or None: a credential typed in as a value would be
-    stored in the database (and in backups); it must come from an environment variable."""
-    if not isinstance(headers, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
-    ):
-        return _('An object of header names and values, e.g. {"Accept": "application/json"}.')
-    for name, value in headers.items():
-        literal = ENV_RE.sub("", value).strip()
-        if CREDENTIAL_HEADER_RE.search(name) and not ENV_RE.search(value):
-            return _(
-                "%(name)s looks like a secret: write {env:VARIABLE} and set the "
-                "variable on the server."
-            ) % {"name": name}
-        if CREDENTIAL_HEADER_RE.search(name) and len(literal.removeprefix("Bearer").strip()) > 0:
-            return _("%(name)s may hold only {env:VARIABLE} (and 'Bearer ').") % {"name": name}
-    return None
 
 
 class ActionPolicy(models.Model):

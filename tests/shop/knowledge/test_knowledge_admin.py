@@ -106,6 +106,19 @@ def test_add_form_needs_a_url_or_a_file(owner, site):
     assert not KnowledgeSource.objects.exists()
 
 
+def test_an_inward_url_is_refused_when_added(owner, site, settings):
+    settings.EGRESS_ALLOW_HOSTS = []
+    for url, said in (
+        ("http://169.254.169.254/latest/meta-data/", b"a cloud metadata address"),
+        ("http://127.0.0.1:8000/admin/", b"a loopback address"),
+    ):
+        response = owner.post(
+            reverse("admin:shop_knowledgesource_add"), {"site": site.pk, "url": url}
+        )
+        assert response.status_code == 200 and said in response.content
+    assert not KnowledgeSource.objects.exists()
+
+
 def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
     from memory.models import ContextTrace
     from memory.services import conversation_start

@@ -63,7 +63,7 @@ def step_admin_user(ctx: DemoContext) -> None:
 def step_knowledge(ctx: DemoContext) -> None:
     """The demo shop's catalogue and pages (chatwidget/demo_data/) as the site's knowledge;
     on later starts unchanged documents are skipped (content hashes)."""
-    data = settings.BASE_DIR / "chatwidget" / "demo_data"
+    data = demo_data_at(shop_url=f"http://127.0.0.1:{ctx.shop_port}")
     call_command(
         "knowledge_import",
         f"--site={ctx.site.key}",
@@ -71,6 +71,24 @@ def step_knowledge(ctx: DemoContext) -> None:
         str(data / "pages"),
         stdout=io.StringIO(),
     )
+
+
+DEMO_DATA_URL = "http://127.0.0.1:8001"  # the shop address written in chatwidget/demo_data/
+
+
+def demo_data_at(*, shop_url: str) -> Path:
+    """The demo data with its links pointing at the demo shop where it runs: the files as
+    they are on the default port, else copies in RUN_DIR with the address replaced (so a
+    knowledge link never points at a port nothing listens on)."""
+    source = settings.BASE_DIR / "chatwidget" / "demo_data"
+    if shop_url == DEMO_DATA_URL:
+        return source
+    target = settings.RUN_DIR / "demo_data"
+    for path in [source / "catalogue.jsonl", *sorted((source / "pages").glob("*.md"))]:
+        out = target / path.relative_to(source)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(path.read_text().replace(DEMO_DATA_URL, shop_url))
+    return target
 
 
 def step_egress(ctx: DemoContext) -> None:

@@ -413,6 +413,9 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
+        # Django's own console handler (DEBUG only) would print each line a second time,
+        # e.g. every 404: its records go to the root handler only.
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.db.backends": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
         "httpx2": {"level": "WARNING"},  # the openai SDK's HTTP library from openai 3 on

@@ -85,3 +85,12 @@ async def test_model_error_with_text_leaves_no_text_in_logs(site, connect, fake_
     error, _ = await c.recv_until("error")
     assert error["code"] == "model_unavailable"
     assert MARKER not in log_output.getvalue()
+
+
+def test_a_django_record_is_printed_once_by_the_root_handler():
+    """Django's DEBUG console handler on the "django" logger printed every 404 a second time
+    (issue 27); its records reach the root handler only."""
+    import logging
+
+    django_logger = logging.getLogger("django")
+    assert django_logger.handlers == [] and django_logger.propagate

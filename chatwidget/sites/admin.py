@@ -3,6 +3,7 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from chatwidget.sites.forms import SiteForm
 from chatwidget.sites.models import Site
 from chatwidget.sites.services import embed_snippet
 from chatwidget.sites.theme import DEFAULT_PRIMARY, contrast_ratio
@@ -14,6 +15,7 @@ admin.site.index_title = _("Conversations, handovers and settings")
 
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
+    form = SiteForm
     list_display = ("name", "key", "default_language", "context_budget", "created_at")
     search_fields = ("name", "key")
     readonly_fields = ("key", "embed_code", "created_at", "theme_preview")

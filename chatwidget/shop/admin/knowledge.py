@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import Count
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -194,14 +195,43 @@ class KnowledgeDocumentAdmin(admin.ModelAdmin):
             knowledge_document_delete(document=document)
 
 
+LEFT_OUT_REASONS = {
+    "knowledge_low_score": _("far below the best match (under 0.3 times its score)"),
+    "knowledge_over_budget": _("did not fit the knowledge share of the context budget"),
+}
+
+
 @admin.register(KnowledgeTrace)
 class KnowledgeTraceAdmin(admin.ModelAdmin):
     """What retrieval gave each model call: chunk ids, scores, bonus, sent or why not."""
 
     list_display = ("trace", "conversation", "tokens", "room", "sent", "left_out")
     list_select_related = ("trace",)
-    readonly_fields = ("trace", "tokens", "room", "chunks")
+    readonly_fields = ("trace", "tokens", "room", "retrieved")
     fields = readonly_fields
+
+    @admin.display(description=_("retrieved"))
+    def retrieved(self, obj: KnowledgeTrace) -> str:
+        """Each excerpt as staff read it: title and link, score, sent or why it was left out
+        (an excerpt deleted since shows its id)."""
+        found: dict[int, dict[str, str]] = {
+            c["pk"]: {"title": c["title"], "url": c["url"]}
+            for c in KnowledgeChunk.objects.filter(
+                pk__in=[r.get("chunk") for r in obj.chunks]
+            ).values("pk", "title", "url")
+        }
+        rows = [
+            {
+                "title": found.get(r.get("chunk"), {}).get("title")
+                or _("excerpt %(id)s (deleted since)") % {"id": r.get("chunk")},
+                "url": found.get(r.get("chunk"), {}).get("url", ""),
+                "score": r.get("score", 0) + r.get("bonus", 0),
+                "sent": bool(r.get("sent")),
+                "why": LEFT_OUT_REASONS.get(r.get("why", ""), r.get("why", "")),
+            }
+            for r in obj.chunks
+        ]
+        return render_to_string("admin/shop/knowledge_trace_rows.html", {"rows": rows})
 
     @admin.display(description=_("conversation"))
     def conversation(self, obj: KnowledgeTrace) -> int:

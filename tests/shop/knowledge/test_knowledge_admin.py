@@ -119,10 +119,13 @@ def test_an_inward_url_is_refused_when_added(owner, site, settings):
     assert not KnowledgeSource.objects.exists()
 
 
-def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
+def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, demo_site):
+    from chatwidget.shop.models.knowledge import KnowledgeChunk
     from memory.models import ContextTrace
     from memory.services import conversation_start
 
+    site = demo_site
+    kurta = KnowledgeChunk.objects.filter(title="Cotton kurta, mint").first()
     conv = conversation_start(site_id=site.pk)[0]
     trace = ContextTrace.objects.create(
         conversation=conv, request_seq=1, budget=8000, reserve=800, total_tokens=900
@@ -132,7 +135,7 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
         tokens=300,
         room=2000,
         chunks=[
-            {"chunk": 41, "score": 1.0, "bonus": 0.05, "sent": True},
+            {"chunk": kurta.pk, "score": 1.0, "bonus": 0.05, "sent": True},
             {
                 "chunk": 42,
                 "score": 0.9,
@@ -148,4 +151,7 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, site):
     detail = owner.get(
         reverse("admin:shop_knowledgetrace_change", args=[trace.knowledge.pk])
     ).content.decode()
-    assert "knowledge_over_budget" in detail and "42" in detail
+    # titles and links, and the reason in words, not chunk ids and codes (issue 27)
+    assert f'<a href="{kurta.url}"' in detail and "Cotton kurta, mint" in detail
+    assert "no: did not fit the knowledge share of the context budget" in detail
+    assert "excerpt 42 (deleted since)" in detail and "knowledge_over_budget" not in detail

@@ -40,6 +40,24 @@ _GENERIC = frozenset(
     {"get", "check", "lookup", "look", "up", "find", "query", "fetch", "api", "number", "id"}
 )
 
+# Demo mode matches a message to an action by the words of its name; German visitors name
+# the same things in their words ("Wo ist meine Bestellung 10453?" for order_status).
+_NAME_WORDS_DE = {
+    "order": {"bestellung", "bestellnummer", "auftrag", "paket", "lieferung"},
+    "orders": {"bestellungen"},
+    "status": {"stand"},
+    "stock": {"lager", "bestand", "vorrätig", "verfügbar", "lieferbar", "vorrat"},
+    "track": {"sendung", "sendungsverfolgung"},
+    "tracking": {"sendungsverfolgung", "sendungsnummer"},
+    "delivery": {"lieferung", "zustellung"},
+}
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of an action's name that identify it in a message, with their German."""
+    keys = {w for w in name.casefold().split("_") if w not in _GENERIC}
+    return keys.union(*(_NAME_WORDS_DE.get(k, set()) for k in keys))
+
 
 def _failed(result: CallResult) -> bool:
     return not result.ok and result.outcome != Outcome.MISSING_ARGS
@@ -154,8 +172,7 @@ def _matched(context: str, actions: SiteActions, *, adds: str | None) -> tuple[s
     match their patterns there (and, with `adds`, one of whose values `adds` holds)."""
     words = set(re.findall(r"\w+", context.casefold()))
     for name, config in actions.config.items():
-        keys = {w for w in name.casefold().split("_") if w not in _GENERIC}
-        if not keys & words:
+        if not _name_words(name) & words:
             continue
         parameters = config.get("parameters") or {}
         properties = parameters.get("properties", {})

@@ -49,3 +49,19 @@ def test_the_order_number_and_the_second_factor_are_told_apart(text, before, arg
 
 def test_a_message_that_adds_nothing_does_not_repeat_the_lookup():
     assert demo_match(text="Thanks!", actions=actions(), before="Where is my order 10452?") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Wo ist meine Bestellung 10453?", ("order_status", {"order_number": "10453"})),
+        (
+            "Ist KU-2291-M in Größe L noch vorrätig?",
+            ("stock_check", {"article": "KU-2291-M", "size": "L"}),
+        ),
+    ],
+)
+def test_a_german_question_finds_its_lookup(text, expected):
+    found = demo_match(text=text, actions=actions())
+    assert found is not None and found[0] == expected[0]
+    assert expected[1].items() <= found[1].items()

@@ -119,6 +119,8 @@ def evaluate(*, data: Path, part: str, language: str) -> dict:
             "category": item.get("category", "?"),
             "language": item.get("lang", "?"),
             "part": item.get("part", "dev"),
+            "part/category": f"{item.get('part', 'dev')}/{item.get('category', '?')}",
+            "part/language": f"{item.get('part', 'dev')}/{item.get('lang', '?')}",
             "all": "all",
         }
         for group, key in keys.items():
@@ -147,7 +149,7 @@ def evaluate(*, data: Path, part: str, language: str) -> dict:
 
 def table(result: dict) -> str:
     lines = ["| group | value | n | hit@3 |", "|---|---|---:|---:|"]
-    for group in ("category", "language", "part", "all"):
+    for group in ("category", "language", "part", "part/category", "part/language", "all"):
         for key, (hits, n) in sorted(result["groups"].get(group, {}).items()):
             lines.append(f"| {group} | {key} | {n} | {hits / n:.3f} |")
     return "\n".join(lines)

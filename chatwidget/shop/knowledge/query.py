@@ -16,10 +16,16 @@ ACTIVE_SKU_BOOST, enough to break a tie, not enough to override a clearly strong
 
 import math
 import re
-import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from chatwidget.shop.knowledge.analysis import (
+    compound_splits,
+    fold,
+    language_guess,
+    stem,
+    stems,
+)
 from memory.extract import ids_extract
 
 ACTIVE_BONUS = 0.05
@@ -48,12 +54,7 @@ mein meine mit nach nicht noch nur oder sie sind so und uns von vor war was wie 
 zur danke gerne welche welcher welches gut
 """.split()
 )
-
-
-def fold(word: str) -> str:
-    """Case-folded, without diacritics (ß -> ss, ü -> u), the way both indexes fold."""
-    word = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(ch for ch in word if not unicodedata.combining(ch))
+STOPWORDS = STOPWORDS | {fold(w) for w in STOPWORDS}  # words are folded: für -> fur
 
 
 def identifier_key(value: str) -> str:
@@ -80,10 +81,17 @@ def words(text: str) -> list[str]:
     return out
 
 
-def stem(term: str) -> str:
-    """A crude shared stem for English and German (washable/wash, Größen/Größe): prefixes
-    are compared, so plural and inflected forms still match."""
-    return term if len(term) <= 5 or any(ch.isdigit() for ch in term) else term[:5]
+def text_terms(text: str, *, language: str) -> list[str]:
+    """The index terms of a document's text (analysis.py): its words, stemmed."""
+    return [stem(w, language) for w in words(text)]
+
+
+def term_matches(term: str, found: set[str]) -> bool:
+    """Whether a query word is among a text's index terms: one of its stems (English or
+    German), or both parts of a German compound (Rücksendeetikett ~ Etikett, Rücksendung)."""
+    return any(f in found for f in stems(term)) or any(
+        a in found and b in found for a, b in compound_splits(term)
+    )
 
 
 @dataclass
@@ -184,7 +192,8 @@ FIELDS_CACHED = 4096
 
 
 def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
-    """The chunk's identifier keys, title stems and text stems. A chunk's text never changes
+    """The chunk's identifier keys, title terms and text terms (stemmed in the language of
+    the chunk, as the index is). A chunk's text never changes
     under its id (a re-import writes new chunks), so they are kept for the most recently
     used chunks of this process: a popular product is not tokenised at every turn. The key
     holds the text's hash too, so a reused id (a rolled-back test) never reads stale words."""
@@ -193,10 +202,11 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
     if found is not None:
         _FIELDS.move_to_end(key)
         return found
+    language = language_guess(f"{c.title}\n{c.text}")
     found = (
         {identifier_key(i) for i in c.identifiers},
-        {stem(w) for w in words(c.title)},
-        {stem(w) for w in words(c.text)},
+        set(text_terms(c.title, language=language)),
+        set(text_terms(c.text, language=language)),
     )
     _FIELDS[key] = found
     if len(_FIELDS) > FIELDS_CACHED:
@@ -211,23 +221,20 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
     fields = [_fields(c) for c in candidates]
     n = len(candidates)
     raw = []
-    stems = {t: stem(t) for t in query.terms}
-    df = {
-        t: sum(1 for kw, ti, bo in fields if t in kw or stems[t] in ti or stems[t] in bo)
-        for t in query.terms
-    }
-    for kw, ti, bo in fields:
+    where = [
+        {
+            t: 3 if t in kw else 2 if term_matches(t, ti) else 1 if term_matches(t, bo) else 0
+            for t in query.terms
+        }
+        for kw, ti, bo in fields
+    ]
+    df = {t: sum(1 for w in where if w[t]) for t in query.terms}
+    factor = {3: F_KEYWORD, 2: F_TITLE, 1: F_TEXT, 0: 0.0}
+    for found in where:
         total = 0.0
         for term, weight in query.terms.items():
-            if not df[term]:
-                continue
-            idf = math.log(1 + n / df[term])
-            if term in kw:
-                total += weight * idf * F_KEYWORD
-            elif stems[term] in ti:
-                total += weight * idf * F_TITLE
-            elif stems[term] in bo:
-                total += weight * idf * F_TEXT
+            if found[term]:
+                total += weight * math.log(1 + n / df[term]) * factor[found[term]]
         raw.append(total)
     ordered = sorted(range(n), key=lambda i: (-raw[i], -candidates[i].rank, i))
     if any(c.similarity is not None for c in candidates):

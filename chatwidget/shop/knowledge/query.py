@@ -23,9 +23,11 @@ from chatwidget.shop.knowledge.analysis import (
     compound_splits,
     fold,
     language_guess,
+    refers_back,
     stem,
     stems,
 )
+from chatwidget.shop.knowledge.referents import referent
 from memory.extract import ids_extract
 
 ACTIVE_BONUS = 0.05
@@ -39,6 +41,11 @@ W_REQUEST = 0.5
 W_RECENT = (0.6, 0.45, 0.3, 0.2)  # recent turns, newest first (an assistant turn: half)
 
 F_KEYWORD, F_TITLE, F_TEXT = 2.0, 1.5, 1.0
+_FACTOR = {3: F_KEYWORD, 2: F_TITLE, 1: F_TEXT, 0: 0.0}
+# The message alone and the memory's query, weighed (candidates_score):
+W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subject
+W_MEMORY_NEW = 0.3  # the memory, when the message is a question of its own
+OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 STOPWORDS = frozenset(
@@ -101,6 +108,12 @@ class KnowledgeQuery:
     text: str = ""  # the query as text, for an embedding
     recall: set[str] = field(default_factory=set)  # searched for, not scored: active ids
     shown: dict[str, str] = field(default_factory=dict)  # active id key -> as written
+    lead: dict[str, float] = field(default_factory=dict)  # the message's own terms
+    refers_back: bool = False  # the message leans on an earlier subject ("is it ...?")
+    embed_text: str = ""  # what the query embedding is made of: the message, and its subject
+
+    def lead_terms(self) -> list[str]:
+        return list(self.lead)[:MAX_TERMS]
 
     def backend_terms(self) -> list[str]:
         ranked = sorted(self.terms.items(), key=lambda kv: -kv[1])
@@ -122,6 +135,7 @@ def knowledge_query_build(
 
     active: set[str] = set()
     shown: dict[str, str] = {}
+    labels: list[str] = []
     core = core or {}
     for obj in core.get("objects") or []:
         if not isinstance(obj, dict):
@@ -132,6 +146,8 @@ def knowledge_query_build(
             add(str(obj["id"]), W_OBJECT)
         add(str(obj.get("label") or ""), W_OBJECT)
         texts.append(f"{obj.get('label') or ''} {obj.get('id') or ''}")
+        if obj.get("label"):
+            labels.append(str(obj["label"]))
     for item in core.get("constraints") or []:
         if isinstance(item, dict):
             add(str(item.get("value") or ""), W_CONSTRAINT)
@@ -160,12 +176,20 @@ def knowledge_query_build(
     for key in active:
         terms.pop(key, None)
     add(message, W_MESSAGE)
+    # "Nummer 2", "the last one", "das teurere": the item of the last list, as if named
+    pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
+    add(pointed, W_MESSAGE)
+    back = bool(pointed) or refers_back(message)
+    subject = [pointed] if pointed else labels or [t for role, t in recent if role == "visitor"][:1]
     return KnowledgeQuery(
         terms=terms,
         active_ids=active,
         recall=active - set(terms),
         shown=shown,
         text="\n".join(t for t in texts if t),
+        lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
+        refers_back=back,
+        embed_text="\n".join([message, *subject]) if back else message,
     )
 
 
@@ -214,39 +238,68 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
     return found
 
 
+def _raw(terms: dict[str, float], where: list[dict[str, int]]) -> list[float]:
+    """Each candidate's score for weighted terms: weight x rarity among the candidates x
+    where it matched (identifiers, title, text)."""
+    n = len(where)
+    df = {t: sum(1 for w in where if w.get(t)) for t in terms}
+    out = []
+    for found in where:
+        total = 0.0
+        for term, weight in terms.items():
+            if found.get(term):
+                total += weight * math.log(1 + n / df[term]) * _FACTOR[found[term]]
+        out.append(total)
+    return out
+
+
+def _normalised(values: list[float]) -> list[float]:
+    top = max(values, default=0.0) or 1.0
+    return [v / top for v in values]
+
+
+def _fused(raw: list[float], candidates: list[Candidate]) -> list[float]:
+    """With embeddings: the full-text order fused with the similarity order (RRF)."""
+    n = len(candidates)
+    if not any(c.similarity is not None for c in candidates):
+        return raw
+    ordered = sorted(range(n), key=lambda i: (-raw[i], -candidates[i].rank, i))
+    by_sim = sorted(range(n), key=lambda i: -(candidates[i].similarity or -1.0))
+    fused = [0.0] * n
+    for pos, i in enumerate(ordered):
+        fused[i] += 1 / (RRF_K + pos + 1)
+    for pos, i in enumerate(by_sim):
+        fused[i] += 1 / (RRF_K + pos + 1)
+    return fused
+
+
 def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> list[Candidate]:
-    """Final scores (0..1, best 1), then the active-object bonus; sorted best first."""
+    """Final scores (0..1, best 1) and the active-object bonus; sorted best first.
+
+    The question leads: each candidate is scored for the message alone and for the query
+    built from memory, and the two are weighed by whether the message leans on an earlier
+    subject (query.refers_back): "do gift cards expire?" after a product talk is ranked by
+    its own words, the memory only breaking ties; "is it machine washable?" mostly by the
+    memory, and the active object's chunks (fetched by their identifier, selectors.py) are
+    preferred by OBJECT_BONUS."""
     if not candidates:
         return []
     fields = [_fields(c) for c in candidates]
-    n = len(candidates)
-    raw = []
+    terms = {**query.terms, **query.lead}
     where = [
         {
             t: 3 if t in kw else 2 if term_matches(t, ti) else 1 if term_matches(t, bo) else 0
-            for t in query.terms
+            for t in terms
         }
         for kw, ti, bo in fields
     ]
-    df = {t: sum(1 for w in where if w[t]) for t in query.terms}
-    factor = {3: F_KEYWORD, 2: F_TITLE, 1: F_TEXT, 0: 0.0}
-    for found in where:
-        total = 0.0
-        for term, weight in query.terms.items():
-            if found[term]:
-                total += weight * math.log(1 + n / df[term]) * factor[found[term]]
-        raw.append(total)
-    ordered = sorted(range(n), key=lambda i: (-raw[i], -candidates[i].rank, i))
-    if any(c.similarity is not None for c in candidates):
-        by_sim = sorted(range(n), key=lambda i: -(candidates[i].similarity or -1.0))
-        fused = [0.0] * n
-        for pos, i in enumerate(ordered):
-            fused[i] += 1 / (RRF_K + pos + 1)
-        for pos, i in enumerate(by_sim):
-            fused[i] += 1 / (RRF_K + pos + 1)
-        raw = fused
-    top = max(raw) or 1.0
-    for c, value, (kw, _, _) in zip(candidates, raw, fields, strict=True):
+    lead = _normalised(_fused(_raw(query.lead, where), candidates))
+    memory = _normalised(_fused(_raw(query.terms, where), candidates))
+    w_lead, w_memory = (W_LEAD_BACK, 1.0) if query.refers_back else (1.0, W_MEMORY_NEW)
+    combined = [w_lead * a + w_memory * b for a, b in zip(lead, memory, strict=True)]
+    top = max(combined) or 1.0
+    bonus = OBJECT_BONUS if query.refers_back else ACTIVE_BONUS
+    for c, value, (kw, _, _) in zip(candidates, combined, fields, strict=True):
         c.score = round(value / top, 4)
-        c.bonus = ACTIVE_BONUS if query.active_ids & kw else 0.0
+        c.bonus = bonus if query.active_ids & kw else 0.0
     return sorted(candidates, key=lambda c: (-c.total, -c.rank, c.chunk_id))

@@ -104,6 +104,25 @@ def compound_splits(term: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+MIN_HEAD = 5  # letters of a compound's part that a query word may match on its own
+
+
+def compound_parts(terms: set[str]) -> set[str]:
+    """The first and last parts of a text's long (compound) terms, at every split with at
+    least MIN_HEAD letters on the query's side and MIN_PART on the other: "Geschenk" finds
+    "Geschenkverpackung", "Lieferung" finds "Expresslieferung". Letters of a part in the
+    middle of a word are no match, nor a part shorter than MIN_HEAD (Sand in Versand)."""
+    out: set[str] = set()
+    for term in terms:
+        if len(term) < MIN_HEAD + MIN_PART or not term.isalpha():
+            continue
+        for i in range(MIN_HEAD, len(term) - MIN_PART + 1):
+            out.add(term[:i])
+        for i in range(MIN_PART, len(term) - MIN_HEAD + 1):
+            out.add(term[i:])
+    return out
+
+
 def index_terms(words: list[str], *, language: str) -> list[str]:
     """The terms a document's words are indexed with (query.words gives the words)."""
     return [stem(w, language) for w in words]

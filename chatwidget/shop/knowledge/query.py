@@ -17,9 +17,12 @@ ACTIVE_SKU_BOOST, enough to break a tie, not enough to override a clearly strong
 import math
 import re
 from collections import OrderedDict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.analysis import (
+    MIN_HEAD,
+    compound_parts,
     compound_splits,
     fold,
     language_guess,
@@ -93,11 +96,15 @@ def text_terms(text: str, *, language: str) -> list[str]:
     return [stem(w, language) for w in words(text)]
 
 
-def term_matches(term: str, found: set[str]) -> bool:
+def term_matches(term: str, found: set[str], parts: AbstractSet[str] = frozenset()) -> bool:
     """Whether a query word is among a text's index terms: one of its stems (English or
-    German), or both parts of a German compound (Rücksendeetikett ~ Etikett, Rücksendung)."""
-    return any(f in found for f in stems(term)) or any(
-        a in found and b in found for a, b in compound_splits(term)
+    German), both parts of a German compound it is (Rücksendeetikett ~ Etikett,
+    Rücksendung), or a part of a compound in the text (`parts`: analysis.compound_parts;
+    Geschenk ~ Geschenkverpackung)."""
+    return (
+        any(f in found for f in stems(term))
+        or any(a in found and b in found for a, b in compound_splits(term))
+        or (len(german := stem(term, "de")) >= MIN_HEAD and german in parts)
     )
 
 
@@ -110,7 +117,7 @@ class KnowledgeQuery:
     shown: dict[str, str] = field(default_factory=dict)  # active id key -> as written
     lead: dict[str, float] = field(default_factory=dict)  # the message's own terms
     refers_back: bool = False  # the message leans on an earlier subject ("is it ...?")
-    embed_text: str = ""  # what the query embedding is made of: the message, and its subject
+    embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
 
     def lead_terms(self) -> list[str]:
         return list(self.lead)[:MAX_TERMS]
@@ -135,7 +142,6 @@ def knowledge_query_build(
 
     active: set[str] = set()
     shown: dict[str, str] = {}
-    labels: list[str] = []
     core = core or {}
     for obj in core.get("objects") or []:
         if not isinstance(obj, dict):
@@ -146,8 +152,6 @@ def knowledge_query_build(
             add(str(obj["id"]), W_OBJECT)
         add(str(obj.get("label") or ""), W_OBJECT)
         texts.append(f"{obj.get('label') or ''} {obj.get('id') or ''}")
-        if obj.get("label"):
-            labels.append(str(obj["label"]))
     for item in core.get("constraints") or []:
         if isinstance(item, dict):
             add(str(item.get("value") or ""), W_CONSTRAINT)
@@ -180,7 +184,6 @@ def knowledge_query_build(
     pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
     add(pointed, W_MESSAGE)
     back = bool(pointed) or refers_back(message)
-    subject = [pointed] if pointed else labels or [t for role, t in recent if role == "visitor"][:1]
     return KnowledgeQuery(
         terms=terms,
         active_ids=active,
@@ -189,7 +192,7 @@ def knowledge_query_build(
         text="\n".join(t for t in texts if t),
         lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
         refers_back=back,
-        embed_text="\n".join([message, *subject]) if back else message,
+        embed_text="\n".join(filter(None, [message, pointed])),
     )
 
 
@@ -211,11 +214,11 @@ class Candidate:
         return self.score + self.bonus
 
 
-_FIELDS: OrderedDict[tuple, tuple[set[str], set[str], set[str]]] = OrderedDict()
+_FIELDS: OrderedDict[tuple, tuple[set[str], set[str], set[str], set[str]]] = OrderedDict()
 FIELDS_CACHED = 4096
 
 
-def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
+def _fields(c: Candidate) -> tuple[set[str], set[str], set[str], set[str]]:
     """The chunk's identifier keys, title terms and text terms (stemmed in the language of
     the chunk, as the index is). A chunk's text never changes
     under its id (a re-import writes new chunks), so they are kept for the most recently
@@ -227,10 +230,13 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
         _FIELDS.move_to_end(key)
         return found
     language = language_guess(f"{c.title}\n{c.text}")
+    title = set(text_terms(c.title, language=language))
+    body = set(text_terms(c.text, language=language))
     found = (
         {identifier_key(i) for i in c.identifiers},
-        set(text_terms(c.title, language=language)),
-        set(text_terms(c.text, language=language)),
+        title,
+        body,
+        compound_parts(title | body) if language == "de" else set(),
     )
     _FIELDS[key] = found
     if len(_FIELDS) > FIELDS_CACHED:
@@ -288,18 +294,26 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
     terms = {**query.terms, **query.lead}
     where = [
         {
-            t: 3 if t in kw else 2 if term_matches(t, ti) else 1 if term_matches(t, bo) else 0
+            t: 3
+            if t in kw
+            else 2
+            if term_matches(t, ti)
+            else 1
+            if term_matches(t, bo, parts)
+            else 0
             for t in terms
         }
-        for kw, ti, bo in fields
+        for kw, ti, bo, parts in fields
     ]
+    # embeddings (the message's own vector) widen what the message's words find; the
+    # memory's query is matched by its words (labels, identifiers) only
     lead = _normalised(_fused(_raw(query.lead, where), candidates))
-    memory = _normalised(_fused(_raw(query.terms, where), candidates))
+    memory = _normalised(_raw(query.terms, where))
     w_lead, w_memory = (W_LEAD_BACK, 1.0) if query.refers_back else (1.0, W_MEMORY_NEW)
     combined = [w_lead * a + w_memory * b for a, b in zip(lead, memory, strict=True)]
     top = max(combined) or 1.0
     bonus = OBJECT_BONUS if query.refers_back else ACTIVE_BONUS
-    for c, value, (kw, _, _) in zip(candidates, combined, fields, strict=True):
+    for c, value, (kw, *_) in zip(candidates, combined, fields, strict=True):
         c.score = round(value / top, 4)
         c.bonus = bonus if query.active_ids & kw else 0.0
     return sorted(candidates, key=lambda c: (-c.total, -c.rank, c.chunk_id))

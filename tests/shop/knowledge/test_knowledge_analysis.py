@@ -48,3 +48,17 @@ def test_language_is_told_by_function_words():
     assert language_guess("Die Hose ist aus Leinen und für den Sommer.") == "de"
     assert language_guess("The trousers are made of linen for the summer.") == "en"
     assert language_guess("Leinen", default="de") == "de"
+
+
+def test_a_word_finds_the_compound_it_begins_or_ends():
+    """Geschenk ~ Geschenkverpackung, Lieferung ~ Expresslieferung; a short part does not
+    (Sand is no part of Versand)."""
+    from chatwidget.shop.knowledge.analysis import compound_parts
+
+    parts = compound_parts(
+        set(text_terms("Geschenkverpackung und Expresslieferung", language="de"))
+    )
+    assert term_matches("geschenk", set(), parts)
+    assert term_matches("lieferung", set(), parts)
+    versand = compound_parts(set(text_terms("Versandkosten", language="de")))
+    assert not term_matches("sand", set(), versand)

@@ -7,11 +7,13 @@ generic size charts; the retriever needs the memory too. So the query is weighte
   the bonus, but are not scored twice),
 - the core's current request and constraints,
 - the recent verbatim turns, newest weighing most.
-The backend finds candidates with all terms; `candidates_score` rescores them with the
-weights (a term's weight times how rare it is among the candidates, more for a match in
-the identifiers or title), normalises to 0..1, fuses an embedding ranking when there is one
-(reciprocal rank fusion), and only then adds the active-object bonus: 0.05, ShopBot's
-ACTIVE_SKU_BOOST, enough to break a tie, not enough to override a clearly stronger chunk.
+But the question leads (issue 26): the message's own words are a second query
+(`KnowledgeQuery.lead`). The backend finds candidates for both and for the active objects'
+identifiers; `candidates_score` scores each candidate for both (a term's weight times how
+rare it is among the candidates, more for a match in the identifiers or title), normalised
+to 0..1, the message's score joined by the embedding similarity when there is one, and
+weighs the two by whether the message leans on an earlier subject. An active object's chunk
+gets 0.2 then (ShopBot's ACTIVE_SKU_BOOST, 0.05, otherwise: a tie-breaker).
 """
 
 import math
@@ -34,7 +36,6 @@ from chatwidget.shop.knowledge.referents import referent
 from memory.extract import ids_extract
 
 ACTIVE_BONUS = 0.05
-RRF_K = 60
 MAX_TERMS = 48
 
 W_MESSAGE = 1.0
@@ -49,6 +50,7 @@ _FACTOR = {3: F_KEYWORD, 2: F_TITLE, 1: F_TEXT, 0: 0.0}
 W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subject
 W_MEMORY_NEW = 0.3  # the memory, when the message is a question of its own
 OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
+W_TEXT = 0.5  # with embeddings: the full-text share of the message's ranking
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 STOPWORDS = frozenset(
@@ -264,19 +266,21 @@ def _normalised(values: list[float]) -> list[float]:
     return [v / top for v in values]
 
 
-def _fused(raw: list[float], candidates: list[Candidate]) -> list[float]:
-    """With embeddings: the full-text order fused with the similarity order (RRF)."""
-    n = len(candidates)
-    if not any(c.similarity is not None for c in candidates):
-        return raw
-    ordered = sorted(range(n), key=lambda i: (-raw[i], -candidates[i].rank, i))
-    by_sim = sorted(range(n), key=lambda i: -(candidates[i].similarity or -1.0))
-    fused = [0.0] * n
-    for pos, i in enumerate(ordered):
-        fused[i] += 1 / (RRF_K + pos + 1)
-    for pos, i in enumerate(by_sim):
-        fused[i] += 1 / (RRF_K + pos + 1)
-    return fused
+def _with_similarity(scores: list[float], candidates: list[Candidate]) -> list[float]:
+    """With embeddings: the normalised full-text scores and the similarities (spread over the
+    candidates: min-max, as e5's cosines crowd in a narrow band), half and half. A rank
+    fusion (RRF) was tried first and flattened the scores: every chunk near the top of
+    either ranking looked alike, and the memory's weight then decided alone."""
+    sims = [c.similarity for c in candidates]
+    known = [s for s in sims if s is not None]
+    if not known:
+        return scores
+    low, high = min(known), max(known)
+    spread = (high - low) or 1.0
+    return [
+        W_TEXT * score + (1 - W_TEXT) * ((sim - low) / spread if sim is not None else 0.0)
+        for score, sim in zip(scores, sims, strict=True)
+    ]
 
 
 def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> list[Candidate]:
@@ -307,7 +311,7 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
     ]
     # embeddings (the message's own vector) widen what the message's words find; the
     # memory's query is matched by its words (labels, identifiers) only
-    lead = _normalised(_fused(_raw(query.lead, where), candidates))
+    lead = _normalised(_with_similarity(_normalised(_raw(query.lead, where)), candidates))
     memory = _normalised(_raw(query.terms, where))
     w_lead, w_memory = (W_LEAD_BACK, 1.0) if query.refers_back else (1.0, W_MEMORY_NEW)
     combined = [w_lead * a + w_memory * b for a, b in zip(lead, memory, strict=True)]

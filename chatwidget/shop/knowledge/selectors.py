@@ -52,13 +52,13 @@ def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> li
         )
         hits += [h for h in found if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in found}
-    if not hits:
-        return []
     similarity: dict[int, float] = {}
     qvec = embed([query.embed_text or query.text], kind="query") if embedding_model() else None
-    if qvec:
+    if qvec:  # the nearest chunks also when no word of the question is in the shop's pages
         similarity, dense = _similarities(site=site, qvec=qvec[0], hits=hits)
         hits += dense
+    if not hits:
+        return []
     candidates = [
         Candidate(
             chunk_id=h.chunk_id,

@@ -48,9 +48,9 @@ F_KEYWORD, F_TITLE, F_TEXT = 2.0, 1.5, 1.0
 _FACTOR = {3: F_KEYWORD, 2: F_TITLE, 1: F_TEXT, 0: 0.0}
 # The message alone and the memory's query, weighed (candidates_score):
 W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subject
-W_MEMORY_NEW = 0.3  # the memory, when the message is a question of its own
+W_MEMORY_NEW = 0.2  # the memory, when the message is a question of its own
 OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
-W_TEXT = 0.5  # with embeddings: the full-text share of the message's ranking
+W_TEXT = 0.35  # with embeddings: the full-text share of the message's ranking
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 STOPWORDS = frozenset(

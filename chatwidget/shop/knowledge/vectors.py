@@ -72,6 +72,10 @@ def vector_search(
         return [], {}
     q = q / (np.linalg.norm(q) or 1.0)
     sims = found.matrix @ q  # type: ignore[operator]
-    top = np.argsort(-sims)[:limit]
+    if limit < len(sims):  # the best `limit` without sorting every chunk
+        part = np.argpartition(-sims, limit)[:limit]
+        top = part[np.argsort(-sims[part])]
+    else:
+        top = np.argsort(-sims)
     nearest = [(found.ids[i], float(sims[i])) for i in top]
     return nearest, {pk: float(sims[found.rows[pk]]) for pk in among if pk in found.rows}

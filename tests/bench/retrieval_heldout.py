@@ -28,7 +28,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-DEFAULT_DATA = Path("/work/heldout-retrieval")
+# written by a separate generator without sight of the retrieval code (generate.py there)
+DEFAULT_DATA = Path(__file__).resolve().parent / "heldout" / "retrieval"
 TOP = 3
 CONDENSED_TURNS = 4  # seqs a given core covers, before the given turns
 

@@ -23,20 +23,26 @@ from django.db import connection
 from django.db.models import Q
 
 from chatwidget.platform import cache_keys
-from chatwidget.shop.knowledge.query import fold
+from chatwidget.shop.knowledge.analysis import (
+    MIN_HEAD,
+    compound_splits,
+    fold,
+    language_guess,
+    stem,
+    stems,
+)
+from chatwidget.shop.knowledge.query import identifier_key, text_terms
 from chatwidget.shop.models.knowledge import KnowledgeChunk
 
 # Table names are literal in the SQL below (memory_knowledgechunk, its _fts companion):
 # the migration that creates them names them the same way.
 
-PREFIX = 5
 PAIR_TERMS = 6  # the leading terms whose pairs select candidates first
 MIN_HITS = 5  # fewer pair matches than this: add chunks matching any term
 COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select candidates
 PRUNE_FROM_CHUNKS = 2000  # ... in a catalogue of at least this many chunks
 KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
 COMMON_SECONDS = 300
-_LEXEMES: dict[tuple[str, str], tuple[str, ...]] = {}  # (config, term) -> lexemes; derived
 
 
 @dataclass
@@ -65,20 +71,34 @@ def _hit(row: tuple) -> Hit:
     )
 
 
-def pg_config(language: str) -> str:
-    return "german" if language == "de" else "english"
+# Both engines index the terms of chatwidget/shop/knowledge/analysis.py (stemmed in the
+# chunk's language); PostgreSQL's `simple` configuration only lower-cases them.
+PG_CONFIG = "simple"
+COMPOUND_SPLITS = 8  # splits of one German compound tried in a query
 
 
 def index_chunks(*, chunk_rows: list[tuple[int, str, str, str]], language: str) -> None:
-    """Index chunks just inserted: (id, keywords, title, text) each."""
+    """Index chunks just inserted: (id, keywords, title, text) each. `language`: the site's,
+    for a chunk whose own language cannot be told."""
     if not chunk_rows:
         return
-    # Indexed folded (lower case, no diacritics, ß -> ss), as query terms are: "Größe" and
-    # "groesse" typed without umlauts meet, and both engines see the same words.
-    chunk_rows = [(pk, fold(kw), fold(title), fold(text)) for pk, kw, title, text in chunk_rows]
+    # Indexed as analysed (folded, stemmed in the chunk's language), as query terms are:
+    # "Größen" and "groesse" typed without umlauts meet, and both engines see the same terms.
+    rows = []
+    for pk, kw, title, text in chunk_rows:
+        lang = language_guess(f"{title}\n{text}", default=language)
+        rows.append(
+            (
+                pk,
+                fold(kw),
+                " ".join(text_terms(title, language=lang)),
+                " ".join(text_terms(text, language=lang)),
+            )
+        )
+    chunk_rows = rows
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cfg = pg_config(language)
+            cfg = PG_CONFIG
             cursor.executemany(
                 "UPDATE memory_knowledgechunk SET search = "
                 "setweight(to_tsvector(%s::regconfig, %s), 'A') || "
@@ -92,6 +112,31 @@ def index_chunks(*, chunk_rows: list[tuple[int, str, str, str]], language: str) 
                 "VALUES (%s, %s, %s, %s)",
                 chunk_rows,
             )
+
+
+def index_rebuild(*, chunks, batch: int = 500) -> int:
+    """Index every chunk again with this module's analyser (the terms changed: issue 26).
+    `chunks`: a queryset of chunks (a migration passes its historical model's). Returns the
+    number of chunks indexed."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("DELETE FROM memory_knowledgechunk_fts")
+    done = 0
+    rows = chunks.order_by("pk").values_list(
+        "pk", "identifiers", "title", "text", "site__default_language"
+    )
+    by_language: dict[str, list[tuple[int, str, str, str]]] = {}
+    for pk, identifiers, title, text, language in rows.iterator(chunk_size=batch):
+        keywords = " ".join(identifier_key(str(i)) for i in identifiers or [])
+        by_language.setdefault(language or "en", []).append((pk, keywords, title, text))
+        done += 1
+        if done % batch == 0:
+            for lang, part in by_language.items():
+                index_chunks(chunk_rows=part, language=lang)
+            by_language = {}
+    for lang, part in by_language.items():
+        index_chunks(chunk_rows=part, language=lang)
+    return done
 
 
 def statistics_refresh() -> None:
@@ -126,24 +171,13 @@ def _pg_common() -> dict[str, float]:
     return common
 
 
-def _pg_shares(terms: list[str], cfg: str) -> dict[str, float] | None:
-    """Share of chunks per term from PostgreSQL's statistics (None: a small catalogue)."""
+def _pg_shares(terms: list[str]) -> dict[str, float] | None:
+    """Share of chunks per term (its most common stem) from PostgreSQL's statistics
+    (None: a small catalogue)."""
     common = _pg_common()
     if not common:
         return None
-    missing = [t for t in terms if (cfg, t) not in _LEXEMES]
-    if missing:
-        if len(_LEXEMES) > 50_000:
-            _LEXEMES.clear()
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT t, tsvector_to_array(to_tsvector(%s::regconfig, t)) "
-                "FROM unnest(%s::text[]) AS t",
-                [cfg, missing],
-            )
-            for term, lexemes in cursor.fetchall():
-                _LEXEMES[(cfg, term)] = tuple(lexemes or ())
-    return {t: max((common.get(x, 0.0) for x in _LEXEMES[(cfg, t)]), default=1.0) for t in terms}
+    return {t: max(common.get(f, 0.0) for f in stems(t)) for t in terms}
 
 
 def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
@@ -164,10 +198,10 @@ def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
         cursor.execute(
             "SELECT term, doc FROM temp.knowledge_vocab "
             "WHERE term IN (SELECT value FROM json_each(%s))",
-            [json.dumps(terms)],
+            [json.dumps(sorted({f for t in terms for f in stems(t)}))],
         )
         docs = dict(cursor.fetchall())
-    return {t: docs.get(t, 0) / total for t in terms}
+    return {t: max(docs.get(f, 0) for f in stems(t)) / total for t in terms}
 
 
 def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
@@ -175,9 +209,7 @@ def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
     catalogue) make the engine walk and rank nearly every row, so they are left to the
     rescoring (chatwidget/shop/knowledge/query.py), which still weighs them. The rarest few always
     stay, in the query's order."""
-    share = (
-        _pg_shares(terms, pg_config(language)) if vendor == "postgresql" else _sqlite_shares(terms)
-    )
+    share = _pg_shares(terms) if vendor == "postgresql" else _sqlite_shares(terms)
     if share is None:
         return terms
     kept = {t for t in terms if share[t] <= COMMON_SHARE}
@@ -191,23 +223,42 @@ def _selective(terms: list[str], *, vendor: str, language: str) -> list[str]:
 
 
 def _expr(term: str, vendor: str) -> str:
-    """One term in the engine's query syntax. A long word also matches by its first letters
-    (zurückschicken ~ zurückgeben), as the rescoring does (query.stem)."""
-    long = len(term) > PREFIX and term.isalpha()
+    """One query word in the engine's query syntax: any of its stems, or both parts of a
+    German compound, as the rescoring matches it (query.term_matches)."""
+    forms = [f for f in stems(term) if f.isalnum()]
+    splits = [(a, b) for a, b in compound_splits(term) if a.isalnum() and b.isalnum()]
+    german = stem(term, "de")
+    head = german.isalpha() and len(german) >= MIN_HEAD  # the first part of a compound
     if vendor == "postgresql":
-        return f"({term} | {term[:PREFIX]}:*)" if long else term
-    return f'("{term}" OR "{term[:PREFIX]}"*)' if long else f'"{term}"'
+        parts = forms + [f"({a} & {b})" for a, b in splits[:COMPOUND_SPLITS]]
+        parts += [f"{german}:*"] if head else []
+        return "(" + " | ".join(parts) + ")"
+    parts = [f'"{f}"' for f in forms] + [f'("{a}" AND "{b}")' for a, b in splits[:COMPOUND_SPLITS]]
+    parts += [f'"{german}"*'] if head else []
+    return "(" + " OR ".join(parts) + ")"
 
 
 def _either(parts: list[str], vendor: str) -> str:
     return (" | " if vendor == "postgresql" else " OR ").join(parts)
 
 
-def _pairs(terms: list[str], vendor: str) -> str:
-    """Whole words only: a prefix in every pair would make the index scan wide."""
+def _stemmed(term: str, vendor: str) -> str:
+    forms = [f for f in stems(term) if f.isalnum()]
     if vendor == "postgresql":
-        return " | ".join(f"({a} & {b})" for a, b in combinations(terms[:PAIR_TERMS], 2))
-    return " OR ".join(f'("{a}" AND "{b}")' for a, b in combinations(terms[:PAIR_TERMS], 2))
+        return forms[0] if len(forms) == 1 else "(" + " | ".join(forms) + ")"
+    return (
+        " OR ".join(f'"{f}"' for f in forms)
+        if len(forms) == 1
+        else ("(" + " OR ".join(f'"{f}"' for f in forms) + ")")
+    )
+
+
+def _pairs(terms: list[str], vendor: str) -> str:
+    """Stems only: compound splits in every pair would make the index scan wide."""
+    pairs = combinations([_stemmed(t, vendor) for t in terms[:PAIR_TERMS]], 2)
+    if vendor == "postgresql":
+        return " | ".join(f"({a} & {b})" for a, b in pairs)
+    return " OR ".join(f"({a} AND {b})" for a, b in pairs)
 
 
 def _run(
@@ -224,7 +275,7 @@ def _run(
             "SELECT id, title, url, identifiers, text, token_count, ts_rank(search, q) AS r "
             "FROM memory_knowledgechunk, to_tsquery(%s::regconfig, %s) q "
             "WHERE site_id = %s AND search @@ q ORDER BY r DESC, id LIMIT %s",
-            [pg_config(language), match, site_id, limit],
+            [PG_CONFIG, match, site_id, limit],
         )
     else:
         cursor.execute(

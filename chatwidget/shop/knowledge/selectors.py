@@ -9,10 +9,12 @@ from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import cosine, embed, embedding_model
 from chatwidget.shop.knowledge.query import Candidate, KnowledgeQuery, candidates_score
+from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
 from chatwidget.sites.models import Site
 
 CANDIDATES = 24
+DENSE_CANDIDATES = 12  # nearest chunks by embedding, added to the full-text candidates
 HINT_SECONDS = 60
 
 
@@ -31,24 +33,32 @@ def knowledge_available(*, site: Site) -> bool:
 def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> list[Candidate]:
     """The best chunks for the query, best first, with their final score and bonus.
 
-    One query (the full-text backend's candidates with their text); with EMBEDDING_MODEL
-    set, one embeddings call and one query for the candidates' vectors."""
-    hits = backends.search(
-        site_id=site.pk,
-        terms=query.backend_terms(),
-        language=site.default_language,
-        limit=CANDIDATES,
-    )
+    Candidates from up to three full-text searches: the query built from memory, the
+    message alone (a new subject is found even when the memory's words fill the first), and
+    the active objects' chunks by their identifiers (ranked by the message in
+    query.candidates_score, never left out because other chunks matched more words). With
+    EMBEDDING_MODEL set, one query embedding and the nearest chunks by vector join them
+    (hybrid: the similarity order is fused with the full-text one)."""
+    searches = [query.backend_terms()]
+    if query.lead and set(query.lead) != set(query.terms):
+        searches.append(query.lead_terms())
+    if query.active_ids:
+        searches.append(sorted(query.active_ids))
+    hits: list[backends.Hit] = []
+    seen: set[int] = set()
+    for terms in searches:
+        found = backends.search(
+            site_id=site.pk, terms=terms, language=site.default_language, limit=CANDIDATES
+        )
+        hits += [h for h in found if h.chunk_id not in seen]
+        seen |= {h.chunk_id for h in found}
+    similarity: dict[int, float] = {}
+    qvec = embed([query.embed_text or query.text], kind="query") if embedding_model() else None
+    if qvec:  # the nearest chunks also when no word of the question is in the shop's pages
+        similarity, dense = _similarities(site=site, qvec=qvec[0], hits=hits)
+        hits += dense
     if not hits:
         return []
-    vectors: dict[int, bytes] = {}
-    qvec = embed([query.text]) if embedding_model() else None
-    if qvec:
-        vectors = dict(
-            KnowledgeChunk.objects.filter(pk__in=[h.chunk_id for h in hits])
-            .exclude(embedding=None)
-            .values_list("pk", "embedding")
-        )
     candidates = [
         Candidate(
             chunk_id=h.chunk_id,
@@ -58,13 +68,39 @@ def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> li
             text=h.text,
             token_count=h.token_count,
             rank=h.rank,
-            similarity=cosine(qvec[0], bytes(vectors[h.chunk_id]))
-            if qvec and h.chunk_id in vectors
-            else None,
+            similarity=similarity.get(h.chunk_id),
         )
         for h in hits
     ]
     return candidates_score(query=query, candidates=candidates)[:limit]
+
+
+def _similarities(
+    *, site: Site, qvec: bytes, hits: list[backends.Hit]
+) -> tuple[dict[int, float], list[backends.Hit]]:
+    """Cosine similarity of the query to each full-text candidate, and the chunks nearest
+    to the query that full text did not find (exact search over the site's vectors, numpy:
+    vectors.py). Without numpy, the candidates' similarities only."""
+    ids = [h.chunk_id for h in hits]
+    try:
+        nearest, similarity = vector_search(
+            site_id=site.pk, query=qvec, limit=DENSE_CANDIDATES, among=ids
+        )
+    except ImportError:
+        stored = dict(
+            KnowledgeChunk.objects.filter(pk__in=ids)
+            .exclude(embedding=None)
+            .values_list("pk", "embedding")
+        )
+        return {pk: cosine(qvec, bytes(v or b"")) for pk, v in stored.items()}, []
+    extra = [pk for pk, _ in nearest if pk not in similarity]
+    similarity.update(nearest)
+    rows = KnowledgeChunk.objects.filter(pk__in=extra).values_list(
+        "pk", "title", "url", "identifiers", "text", "token_count"
+    )
+    return similarity, [
+        backends.Hit(pk, 0.0, t, u, list(i or []), x, n) for pk, t, u, i, x, n in rows
+    ]
 
 
 @dataclass

@@ -221,7 +221,7 @@ def _import_batch(
         todo.append((_prepare(doc, model=model), old))
     if moved:
         KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
-    vectors = embed([text for item, _ in todo for text, _ in item.chunks])
+    vectors = embed([f"{item.doc.title}\n{text}" for item, _ in todo for text, _ in item.chunks])
     if vectors:
         pos = 0
         for item, _ in todo:

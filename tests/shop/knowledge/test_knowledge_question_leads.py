@@ -1,0 +1,88 @@
+"""The question leads (issue 26): a change of subject wins over the earlier product, a
+follow-up keeps it, and "Nummer 2" / "the last one" / "das teurere" name an item of the
+assistant's last list."""
+
+import pytest
+
+from chatwidget.shop.knowledge.analysis import refers_back
+from chatwidget.shop.knowledge.query import knowledge_query_build
+from chatwidget.shop.knowledge.referents import referent
+from chatwidget.shop.knowledge.selectors import knowledge_search
+from chatwidget.shop.models.knowledge import KnowledgeChunk
+
+KURTA_TALK = [
+    ("assistant", "The cotton kurta in mint (KU-2291-M) comes in sizes S to XXL, 49.90 EUR."),
+    ("visitor", "Cotton kurta in mint, what about size L?"),
+]
+KURTA_CORE = {
+    "request": "a cotton kurta in mint, size L",
+    "objects": [{"kind": "article", "id": "KU-2291-M", "label": "cotton kurta, mint"}],
+}
+
+
+def top(site, **query):
+    doc_of = dict(KnowledgeChunk.objects.values_list("pk", "document__external_id"))
+    found = knowledge_search(site=site, query=knowledge_query_build(**query), limit=3)
+    return [doc_of[c.chunk_id] for c in found]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("core", [None, KURTA_CORE])
+def test_a_new_subject_wins_over_the_product_talked_about(demo_site, core):
+    """ "Do you ship to Canada?" after a kurta talk: the shipping page first, as in a fresh
+    conversation (the memory's words no longer push it out)."""
+    assert top(demo_site, message="How long does shipping to Austria take?")[0] == "shipping.md"
+    found = top(demo_site, message="How long does shipping to Austria take?", core=core,
+                recent=KURTA_TALK)  # fmt: skip
+    assert found[0] == "shipping.md"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_follow_up_keeps_the_product_from_the_core(demo_site):
+    found = top(demo_site, message="is it machine washable?", core=KURTA_CORE, recent=[])
+    assert found[0] == "KU-2291-M"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_item_of_the_last_list_by_its_place(demo_site):
+    listed = [
+        ("assistant", "We have: 1. Cotton kurta, mint – 49.90 EUR; 2. Linen shirt, sand – 59.90 EUR."),
+        ("visitor", "Which shirts do you have?"),
+    ]  # fmt: skip
+    assert top(demo_site, message="is number 2 machine washable?", recent=listed)[0] == "LS-1180-S"
+    assert top(demo_site, message="and the first one?", recent=listed)[0] == "KU-2291-M"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Erzähl mir mehr über Nummer 2.", "Leinenhose Marie, schwarz – 79,00 EUR"),
+        ("what about the last one?", "Leinenhose Marie, schwarz – 79,00 EUR"),
+        ("Ist das teurere waschbar?", "Leinenhose Marie, schwarz – 79,00 EUR"),
+        ("und die günstigere?", "Leinenbluse Ida, weiß – 69,00 EUR"),
+        ("Wie wasche ich Leinen?", ""),
+    ],
+)
+def test_referent(message, expected):
+    answer = (
+        "Wir haben: 1. Leinenbluse Ida, weiß – 69,00 EUR; 2. Leinenhose Marie, schwarz – 79,00 EUR."
+    )
+    assert referent(message, answer).rstrip(".") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "back"),
+    [
+        ("is it machine washable?", True),
+        ("and in blue?", True),
+        ("Wie groß ist der?", True),
+        ("Habt ihr die in 38?", True),
+        ("Was kostet das?", True),
+        ("do gift cards expire?", False),
+        ("Wann kommt die Lieferung?", False),
+        ("Habt ihr auch Hausschuhe?", False),
+        ("Kann man den Tisch in Raten abbezahlen?", False),
+    ],
+)
+def test_a_message_that_leans_on_an_earlier_subject(message, back):
+    assert refers_back(message) is back

@@ -14,7 +14,7 @@ def reindex(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("shop", "0002_actioncall_invalid_args"),
+        ("shop", "0003_action_second_factor"),
     ]
 
     operations = [migrations.RunPython(reindex, migrations.RunPython.noop)]

@@ -97,6 +97,20 @@ def test_set_language_relabels_the_widget_and_keeps_the_conversation(live_stack,
     assert shadow(page, "#cw-panel").get_attribute("lang") == "de"
     assert shadow(page, "button.launcher").get_attribute("aria-label") == "Chat schließen"
     shadow(page, ".message.visitor .bubble").filter(has_text="hello in English").wait_for()
+    assert shadow(page, "#cw-disclosure").inner_text().startswith("Sie chatten mit einem KI")
+
+
+def test_set_language_keeps_a_prefilled_draft_and_the_empty_field_has_no_scroll_bar(
+    live_stack, fake, shop, page
+):
+    page.goto(shop)
+    widget_pages.open_panel(page)
+    field = shadow(page, "textarea")
+    assert field.evaluate("f => getComputedStyle(f).overflowY") == "hidden"
+    page.evaluate("ChatWidget.prefill('Wo ist meine Bestellung 10453?')")
+    page.evaluate("ChatWidget.setLanguage('de')")
+    shadow(page, "#cw-title").filter(has_text="Chatten Sie mit uns").wait_for()
+    assert shadow(page, "textarea").input_value() == "Wo ist meine Bestellung 10453?"
 
 
 def test_handover_state_unread_events_and_a_staff_reply_announced_while_closed(

@@ -38,6 +38,8 @@ export function createComposer({ strings: text, maxLength, onSubmit }) {
   function resize() {
     field.style.height = "";
     field.style.height = Math.min(field.scrollHeight + 2, 128) + "px";
+    // a scroll bar only once the text is taller than the field can grow
+    field.style.overflowY = field.scrollHeight + 2 > 128 ? "auto" : "hidden";
     const length = field.value.length;
     counter.hidden = length < maxLength * 0.9;
     counter.textContent = length + " / " + maxLength;
@@ -59,6 +61,8 @@ export function createComposer({ strings: text, maxLength, onSubmit }) {
     prefill,
     setClosed,
     focus: () => field.focus(),
+    /** What the visitor has typed and not sent (kept when the panel is built again). */
+    draft: () => field.value,
     isDisabled: () => field.disabled,
     /** A message the server refused comes back into the field, unless the visitor typed anew. */
     restore: (value) => {

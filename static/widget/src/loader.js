@@ -116,9 +116,11 @@ function start(script) {
       updateLauncher();
       if (!panel) return;
       const wasOpen = panel.isOpen();
+      const draft = panel.draft ? panel.draft() : "";
       panel.destroy();
       panel = panelFactory(shell);
       panelRequest = Promise.resolve(panel);
+      if (draft) panel.restoreDraft(draft); // a prefilled or typed message survives
       if (panel.hasSession() || wasOpen) panel.connect();
       if (wasOpen) panel.open(true);
     });

@@ -240,6 +240,8 @@ function createPanel(shell) {
     close,
     send,
     prefill: composer.prefill,
+    draft: composer.draft,
+    restoreDraft: composer.restore,
     connect: connection.connect,
     destroy,
     isOpen: () => !panel.hidden,

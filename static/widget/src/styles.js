@@ -90,7 +90,7 @@ h3{margin:0 0 6px;font-size:14px}dl{margin:0 0 8px}dt{font-weight:600}dd{margin:
 .rating{padding:4px 12px 8px}.rating p{margin:0 0 6px}.rating input{display:block;width:100%;box-sizing:border-box;margin:6px 0;padding:8px 10px;border:1px solid var(--cw-field);border-radius:8px;font-size:16px;background:var(--cw-bg);color:inherit}
 .scores{display:flex;gap:6px}.score{min-width:36px;min-height:36px;border-radius:8px;border:1px solid var(--cw-field)}.score[aria-pressed=true]{background:var(--cw-primary);color:#fff;border-color:var(--cw-primary)}
 .composer{display:flex;gap:8px;align-items:flex-end;padding:10px 12px 12px;border-top:1px solid var(--cw-border)}
-textarea{flex:1;resize:none;height:44px;max-height:128px;padding:10px 12px;border:1px solid var(--cw-field);border-radius:10px;font-size:16px;background:var(--cw-bg)}
+textarea{flex:1;resize:none;height:44px;max-height:128px;overflow-y:hidden;padding:10px 12px;border:1px solid var(--cw-field);border-radius:10px;font-size:16px;background:var(--cw-bg)}
 textarea:disabled{background:var(--cw-bubble);color:var(--cw-muted)}
 ::placeholder{color:var(--cw-muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .send-button{flex:none;width:44px;height:44px;border-radius:10px;background:var(--cw-primary);color:#fff}

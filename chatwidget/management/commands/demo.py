@@ -23,6 +23,7 @@ from chatwidget.demo_shop import API_KEY_ENV, demo_actions_configure, demo_egres
 from chatwidget.sites.models import Site
 from chatwidget.sites.services import site_create
 from chatwidget.supervise import Child, Supervisor, port_holder, port_is_free
+from handover.models import CannedReply
 
 READY_TIMEOUT_SECONDS = 90
 
@@ -107,6 +108,38 @@ def step_actions(ctx: DemoContext) -> None:
     demo_actions_configure(site=ctx.site, shop_url=f"http://127.0.0.1:{ctx.shop_port}")
 
 
+DEMO_CANNED = [
+    ("Hello", "hi", "Hello, a person from the team here: I have read your conversation."),
+    (
+        "Order delayed",
+        "late",
+        "I am sorry your order is late. I have asked the carrier and will write to you "
+        "here as soon as I hear back.",
+    ),
+    (
+        "Returns",
+        "return",
+        "You can return items within 30 days: [how returns work](http://127.0.0.1:8001/returns).",
+    ),
+]
+
+
+def step_canned(ctx: DemoContext) -> None:
+    """A few canned replies for the demo site, so staff can try /shortcut and Tab; only
+    when the site has none (an owner's edits stay)."""
+    if CannedReply.objects.filter(site=ctx.site).exists():
+        return
+    CannedReply.objects.bulk_create(
+        CannedReply(
+            site=ctx.site,
+            title=title,
+            shortcut=shortcut,
+            text=text.replace("http://127.0.0.1:8001", f"http://127.0.0.1:{ctx.shop_port}"),
+        )
+        for title, shortcut, text in DEMO_CANNED
+    )
+
+
 # Each step takes the context and may fill it in; later steps see what earlier ones made.
 SETUP_STEPS = [
     step_migrate,
@@ -114,6 +147,7 @@ SETUP_STEPS = [
     step_knowledge,
     step_egress,
     step_actions,
+    step_canned,
     step_admin_user,
 ]
 

@@ -53,6 +53,23 @@ def tool_definition(action: Action) -> dict:
     }
 
 
+def action_config(a: Action) -> dict:
+    """How to call one action (what the cache holds per name)."""
+    return {
+        "id": a.pk,
+        "method": a.method,
+        "url": a.url_template,
+        "headers": a.headers,
+        "timeout": a.timeout_seconds,
+        "visitor_args": list(a.visitor_args or []),
+        "customer_data": a.customer_data,
+        "factors": dict(a.factors or {}),
+        "answer_fields": list(a.answer_fields or []),
+        "parameters": a.parameters or {},
+        "properties": list((a.parameters or {}).get("properties", {})),
+    }
+
+
 def site_actions(*, site_id: int) -> SiteActions:
     cached = cache.get(cache_keys.site_actions(site_id))
     if cached is None:
@@ -60,22 +77,7 @@ def site_actions(*, site_id: int) -> SiteActions:
         policy = ActionPolicy.objects.filter(site_id=site_id).first()
         cached = {
             "tools": [tool_definition(a) for a in actions],
-            "config": {
-                a.name: {
-                    "id": a.pk,
-                    "method": a.method,
-                    "url": a.url_template,
-                    "headers": a.headers,
-                    "timeout": a.timeout_seconds,
-                    "visitor_args": list(a.visitor_args or []),
-                    "customer_data": a.customer_data,
-                    "factors": dict(a.factors or {}),
-                    "answer_fields": list(a.answer_fields or []),
-                    "parameters": a.parameters or {},
-                    "properties": list((a.parameters or {}).get("properties", {})),
-                }
-                for a in actions
-            },
+            "config": {a.name: action_config(a) for a in actions},
             "result_max_tokens": policy.result_max_tokens if policy else RESULT_MAX_TOKENS,
             "calls_per_hour": policy.calls_per_hour if policy else CALLS_PER_HOUR,
         }

@@ -27,13 +27,14 @@ def cookie_lifetimes(*, site_id: int | None) -> dict[str, int]:
 
 
 def storage_places(*, site=None) -> list[dict]:
+    """What the chat keeps where, for how long and why: the privacy page's table, in the
+    browser first, then on the server."""
     policy = retention_for_site(site_id=site.pk) if site else RetentionPolicy()
     life = cookie_lifetimes(site_id=site.pk if site else None)
-    # transcript e-mail requests; continuation links are purged a day after they expire
-    mail_days = max(
-        int(getattr(settings, "TRANSCRIPT_REQUEST_KEEP_DAYS", 7)),
-        int(getattr(settings, "CONTINUATION_LINK_MAX_AGE", 7 * 86400)) // 86400 + 1,
-    )
+    return _in_the_browser(policy, life) + _on_the_server(policy, life)
+
+
+def _in_the_browser(policy: RetentionPolicy, life: dict) -> list[dict]:
     return [
         {
             "name": settings.SESSION_COOKIE_NAME_WIDGET,
@@ -65,6 +66,16 @@ def storage_places(*, site=None) -> list[dict]:
             "purpose": _("Reopens the panel after a page change."),
             "seconds": None,
         },
+    ]
+
+
+def _on_the_server(policy: RetentionPolicy, life: dict) -> list[dict]:
+    # transcript e-mail requests; continuation links are purged a day after they expire
+    mail_days = max(
+        int(getattr(settings, "TRANSCRIPT_REQUEST_KEEP_DAYS", 7)),
+        int(getattr(settings, "CONTINUATION_LINK_MAX_AGE", 7 * 86400)) // 86400 + 1,
+    )
+    return [
         {
             "name": _("Session transcript"),
             "kind": _("Server"),

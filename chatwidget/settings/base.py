@@ -326,21 +326,6 @@ HANDOVER_NOTIFY_EMAIL = env("HANDOVER_NOTIFY_EMAIL", default="")
 # user who may take the site's cases has the admin open (the staff socket).
 STAFF_PRESENCE_REQUIRED = env.bool("STAFF_PRESENCE_REQUIRED", default=True)
 STAFF_PRESENCE_TTL_SECONDS = env.int("STAFF_PRESENCE_TTL_SECONDS", default=90)
-# E-mail continuation: how long the link in the e-mail works (once).
-CONTINUATION_LINK_MAX_AGE = env.int("CONTINUATION_LINK_MAX_AGE", default=7 * 24 * 3600)
-# "E-mail me the conversation" (issue 25; handover.services.transcript_email): a transcript
-# goes only to a confirmed address. How long the confirmation link works (once); one
-# confirmation per address per interval (any site); e-mails of either kind per address (any
-# site) and per site ("count/seconds"); one transcript per conversation per interval; how
-# long request rows (address hashes only) are kept for the caps.
-TRANSCRIPT_CONFIRM_MAX_AGE = env.int("TRANSCRIPT_CONFIRM_MAX_AGE", default=24 * 3600)
-TRANSCRIPT_EMAIL_ADDRESS_INTERVAL = env.int("TRANSCRIPT_EMAIL_ADDRESS_INTERVAL", default=3600)
-TRANSCRIPT_EMAIL_PER_ADDRESS = env("TRANSCRIPT_EMAIL_PER_ADDRESS", default="3/86400")
-TRANSCRIPT_EMAIL_PER_SITE = env("TRANSCRIPT_EMAIL_PER_SITE", default="30/3600")
-TRANSCRIPT_EMAIL_INTERVAL = env.int("TRANSCRIPT_EMAIL_INTERVAL", default=600)
-TRANSCRIPT_REQUEST_KEEP_DAYS = env.int("TRANSCRIPT_REQUEST_KEEP_DAYS", default=7)
-vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
-DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")
 
 # --- security -------------------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
@@ -362,33 +347,9 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# --- webhooks (issue 18; chatwidget/webhooks/) --------------------------------------------------
-# Attempts per delivery (the first and the retries), backoff base * 2^n with jitter, capped.
-WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=6)
-WEBHOOK_RETRY_BASE_SECONDS = env.float("WEBHOOK_RETRY_BASE_SECONDS", default=30.0)
-WEBHOOK_RETRY_MAX_SECONDS = env.float("WEBHOOK_RETRY_MAX_SECONDS", default=3600.0)
-WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=10.0)
-# How long "which events has this site subscribed to" is cached (admin edits clear it).
-WEBHOOK_HINT_SECONDS = env.int("WEBHOOK_HINT_SECONDS", default=300)
-# Days a delivery stays in the log (then the retention purge deletes it); the message text
-# in it goes earlier, with the conversation it quotes (erasure, the session purge).
-WEBHOOK_DELIVERY_RETENTION_DAYS = env.int("WEBHOOK_DELIVERY_RETENTION_DAYS", default=30)
-# --- outbound requests (issue 25; chatwidget/platform/egress.py) ------------------------------
-# Shop actions, webhooks and knowledge URLs never reach loopback, private, link-local,
-# multicast, reserved or cloud metadata addresses (checked at connect time and after every
-# redirect), except hosts listed here: `shop.internal`, `*.corp.example`, `10.0.0.5:8443`.
-EGRESS_ALLOW_HOSTS = env.list("EGRESS_ALLOW_HOSTS", default=[])
-# Environment variables a shop action may send (`{env:NAME}` in its headers or URL). The
-# platform's own secrets (SECRET_KEY, database, Redis, model, e-mail) are refused even if listed.
-SHOP_ACTION_ENV_ALLOW = env.list("SHOP_ACTION_ENV_ALLOW", default=[])
-# Knowledge import from a URL (a page or a sitemap): what one import may fetch.
-KNOWLEDGE_CRAWL_MAX_PAGES = env.int("KNOWLEDGE_CRAWL_MAX_PAGES", default=5000)
-KNOWLEDGE_CRAWL_MAX_DEPTH = env.int("KNOWLEDGE_CRAWL_MAX_DEPTH", default=3)  # nested indexes
-KNOWLEDGE_CRAWL_MAX_SECONDS = env.int("KNOWLEDGE_CRAWL_MAX_SECONDS", default=1800)
-KNOWLEDGE_CRAWL_MAX_BYTES = env.int("KNOWLEDGE_CRAWL_MAX_BYTES", default=500_000_000)
-KNOWLEDGE_FETCH_MAX_BYTES = env.int("KNOWLEDGE_FETCH_MAX_BYTES", default=5_000_000)
-# One fetch, all of it (connect, every read): a page that drips a byte at a time fails then.
-KNOWLEDGE_FETCH_TIMEOUT_SECONDS = env.float("KNOWLEDGE_FETCH_TIMEOUT_SECONDS", default=20.0)
+# --- what leaves the server: e-mail, webhooks, owner-configured requests --------------------
+from .outbound import *  # noqa: E402, F403
+
 # --- satisfaction ratings (issue 18) ---------------------------------------------------------------
 # A resolved case may be rated this many days after it was resolved.
 RATING_WINDOW_DAYS = env.int("RATING_WINDOW_DAYS", default=7)

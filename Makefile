@@ -7,9 +7,9 @@ PY     := $(VENV)/bin/python
 export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
 # Real PostgreSQL and Redis for the tests where they run (CI has both); else SQLite and skips.
 export TEST_DATABASE_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/test)
-export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/15)
+export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/14)
 
-.PHONY: demo test setup setup-test browser lint bench clean messages widget
+.PHONY: demo test test-long setup setup-test browser lint bench clean messages widget
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -54,10 +54,18 @@ lint: setup-test
 	@if [ -d .widget-build/node_modules ]; then cd .widget-build && npm run --silent lint && node --test --test-reporter=dot ../tests/widget/js/*.test.mjs; \
 	else echo "npm missing: the widget's ESLint and JS unit tests are skipped"; fi
 
-# Tests marked `isolated` run in a process of their own (see pyproject.toml's markers).
+# The suite runs in TEST_WORKERS processes (pytest-xdist). Worker N uses the Redis database
+# of TEST_REDIS_URL plus N (default 14 and 15) and a PostgreSQL test database of its own; the
+# tests that start servers, workers or a browser keep to one process per group
+# (tests/conftest.py). `--durations` prints the slowest tests.
+TEST_WORKERS ?= 2
+PYTEST_RUN := $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --durations=25
 test: setup-test browser lint
-	$(PY) -m pytest -q -rs -m "not isolated" || [ $$? = 5 ]
-	$(PY) -m pytest -q -rs -m isolated || [ $$? = 5 ]
+	$(PYTEST_RUN) || [ $$? = 5 ]
+
+# The long run: the whole suite with 20 kills in the fault tests instead of 5.
+test-long: setup-test browser lint
+	FAULT_RUNS=20 $(PYTEST_RUN) || [ $$? = 5 ]
 
 bench: setup-test
 	$(PY) -m pip install --quiet -e '.[test,bench]'

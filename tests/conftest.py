@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,51 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken"))
 
+
+def _redis_of_this_worker() -> None:
+    """Under pytest-xdist (`make test` runs the suite in several processes) each worker gets
+    its own Redis database, because some tests flush theirs: worker gwN uses the database
+    number of TEST_REDIS_URL plus N, here and in every process its tests start. (PostgreSQL
+    needs no hand: pytest-django gives each worker a test database of its own, the name with
+    `_gwN` appended, and the processes the tests start are told that name.)"""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("TEST_REDIS_URL", "")
+    match = re.fullmatch(r"(redis://[^/]*)/(\d+)", url)
+    if not worker.startswith("gw") or not match or os.environ.get("TEST_REDIS_SHIFTED"):
+        return
+    from django.conf import settings
+
+    shifted = f"{match.group(1)}/{int(match.group(2)) + int(worker[2:])}"
+    os.environ["TEST_REDIS_URL"] = settings.TEST_REDIS_URL = shifted
+    os.environ["TEST_REDIS_SHIFTED"] = "1"
+
+
+_redis_of_this_worker()
+
 SHOP = "http://shop.test"
+
+
+# Tests that start servers, workers or a browser, by folder: under pytest-xdist (`make test`)
+# each group runs in one worker, so the processes a module or the session starts are started
+# once, and two groups of heavy processes do not compete for a small machine's cores; the
+# other tests go one by one to whichever worker is free. (A scheduler of our own: xdist's
+# `xdist_group` marks do not reach its scheduler under pytest 9.)
+XDIST_GROUPS = {"integration": "processes", "e2e": "browser"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        """The groups first (the largest first), then single tests."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            parts = nodeid.split("::", 1)[0].split("/")
+            group = XDIST_GROUPS.get(parts[1]) if len(parts) > 2 and parts[0] == "tests" else None
+            return group or nodeid
+
+    return GroupScheduling(config, log)
 
 
 @pytest.fixture(autouse=True)
@@ -18,6 +63,30 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the default language: a request with a German Accept-Language
+    leaves German active in the thread (LocaleMiddleware activates, nothing deactivates), and
+    text a later test rendered in that thread came out German."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _celery_app_given_back():
+    """A test that points the process's Celery app elsewhere puts it back as it was
+    (tests.celery_app.publishing_to): a broker one test left pinned once kept a later test's
+    task from its worker."""
+    from tests.celery_app import celery_settings
+
+    before = celery_settings()
+    yield
+    assert celery_settings() == before, "the test left the Celery app changed"
 
 
 @pytest.fixture(autouse=True)
@@ -177,7 +246,10 @@ def pytest_sessionfinish(session, exitstatus):
     """Drop this run's PostgreSQL test database even when a straggling connection (a worker
     or server a test started) kept Django's own teardown from dropping it, so that unique
     per-run names do not pile up on a shared server."""
-    name = os.environ.get("TEST_DB_NAME", "")
+    from django.conf import settings
+
+    # the name pytest-django used: under xdist TEST_DB_NAME with the worker's `_gwN`
+    name = settings.DATABASES["default"].get("TEST", {}).get("NAME") or ""
     url = os.environ.get("TEST_DATABASE_URL", "")
     if not name.startswith("test_chatwidget_") or not url.startswith("postgres"):
         return

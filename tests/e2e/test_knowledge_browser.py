@@ -5,14 +5,13 @@ about size L?" after "Cotton kurta in mint" shows the kurta's sizes."""
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, ROOT, artifact, serving, shadow
+from tests.e2e.conftest import CHROMIUM, ROOT, artifact, managing, serving, shadow
 from tests.procs import free_port
 
 pytestmark = pytest.mark.e2e
@@ -39,36 +38,23 @@ def demo_stack():
     }
     env.pop("REDIS_URL", None)
 
-    def manage(*args):
-        return subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        ).stdout
-
-    manage("migrate", "--noinput")
-    shop_url = f"http://127.0.0.1:{shop_port}"
-    key = re.search(
-        r"Site key: (\S+)", manage("createsite", "--name", "Demo shop", "--origin", shop_url)
-    ).group(1)
-    imported = manage(
-        "knowledge_import",
-        f"--site={key}",
-        str(DEMO_DATA / "catalogue.jsonl"),
-        str(DEMO_DATA / "pages"),
-    )
-    assert "33 documents" in imported
-    log = open(tmp / "server.log", "w")
-    try:
+    with ExitStack() as cleanup:
+        cleanup.callback(shutil.rmtree, tmp, ignore_errors=True)
+        manage = cleanup.enter_context(managing(env, tmp / "demo.sqlite3")).command
+        shop_url = f"http://127.0.0.1:{shop_port}"
+        key = re.search(
+            r"Site key: (\S+)", manage("createsite", "--name", "Demo shop", "--origin", shop_url)
+        ).group(1)
+        imported = manage(
+            "knowledge_import",
+            f"--site={key}",
+            str(DEMO_DATA / "catalogue.jsonl"),
+            str(DEMO_DATA / "pages"),
+        )
+        assert "33 documents" in imported
+        log = cleanup.enter_context(open(tmp / "server.log", "w"))
         with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
             yield shop_url
-    finally:
-        log.close()
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def test_demo_answers_a_follow_up_from_memory_and_the_catalogue(demo_stack, page):

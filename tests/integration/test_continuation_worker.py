@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import connection
 from django.test import Client
 
-from chatwidget.celery import app
 from handover import services
+from tests.celery_app import publishing_to
 from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory
 from tests.procs import free_port
 
@@ -30,7 +30,6 @@ SHOP = "http://shop.test"
 
 pytestmark = [
     pytest.mark.integration,
-    pytest.mark.isolated,
     pytest.mark.django_db(transaction=True),
 ]
 
@@ -100,21 +99,11 @@ def worker(tmp_path, smtp):
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    # this process queues on the same broker (the web process's role): the connection and
-    # producer pools an earlier test made for the in-memory broker are dropped
-    old = app.conf.broker_url, app.conf.task_default_queue
-
-    def use(url: str, default_queue: str) -> None:
-        app.conf.broker_url = url
-        app.conf.task_default_queue = default_queue
-        app._pool = None
-        app.amqp._producer_pool = None
-
-    use(settings.TEST_REDIS_URL, queue)
+    # this process queues on the same broker (the web process's role), on the worker's queue
     try:
-        yield proc, log_path
+        with publishing_to(settings.TEST_REDIS_URL, task_default_queue=queue):
+            yield proc, log_path
     finally:
-        use(*old)
         proc.terminate()
         try:
             proc.wait(timeout=15)

@@ -13,11 +13,12 @@ import re
 import socket
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from django.test import Client
+
+from tests.celery_app import publishing_to
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-production-secret-key-of-enough-length-0123456789-abcdefghij"
@@ -238,22 +239,9 @@ def test_readyz_names_the_channel_layer_when_redis_is_down(probe, settings):
     assert checks["channel_layer"] != "ok" and checks["database"] == "ok"
 
 
-@contextmanager
-def _broker(url: str):
-    """Point the Celery app's publishing connection elsewhere, then restore it."""
-    from chatwidget.celery import app
-
-    old = app.conf.broker_url, app.conf.broker_write_url
-    app.conf.broker_url = app.conf.broker_write_url = url
-    try:
-        yield
-    finally:
-        app.conf.broker_url, app.conf.broker_write_url = old
-
-
 @pytest.mark.django_db
 def test_readyz_names_the_broker_when_it_is_down(probe):
-    with _broker(f"redis://127.0.0.1:{_closed_port()}/0"):
+    with publishing_to(f"redis://127.0.0.1:{_closed_port()}/0"):
         response = probe.get("/readyz")
     assert response.status_code == 503
     checks = response.json()["checks"]
@@ -274,7 +262,7 @@ def test_readyz_all_ok_on_a_real_redis(probe, settings):
             "CONFIG": {"hosts": [settings.TEST_REDIS_URL]},
         }
     }
-    with _broker(settings.TEST_REDIS_URL):
+    with publishing_to(settings.TEST_REDIS_URL):
         response = probe.get("/readyz")
     assert response.status_code == 200, response.content
     assert set(response.json()["checks"].values()) == {"ok"}

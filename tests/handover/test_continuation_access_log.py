@@ -26,7 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [
     pytest.mark.integration,
-    pytest.mark.isolated,
     pytest.mark.django_db(transaction=True),
 ]
 

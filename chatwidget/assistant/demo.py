@@ -93,7 +93,7 @@ def demo_answer(
             parts.append(_("Of course: I am passing you to a member of the team."))
         if found.lookup:
             parts.append("\n".join(found.lookup))
-        if found.text and not handover:
+        if found.text and not handover and not found.lookup:  # a lookup answers alone
             source = f"[{found.title}]({found.url})" if found.url else f"“{found.title}”"
             parts.append(
                 _("From %(source)s:") % {"source": source}

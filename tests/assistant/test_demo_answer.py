@@ -67,3 +67,17 @@ def test_german_answer_and_nothing_found():
     )
     assert text.startswith("Dazu habe ich in den Seiten des Shops nichts gefunden.")
     assert "Demo-Modus" in text.rsplit("\n\n", 1)[1]
+
+
+def test_a_lookups_answer_stands_alone():
+    found = DemoFound(
+        lookup=["The shop's system answered the lookup order_status:", "- status: shipped"],
+        title="Shipping",
+        url="https://shop.example/shipping",
+        text="We ship to Austria.",
+        searched=True,
+    )
+    text = demo_answer(
+        message="Where is my order 10452?", found=found, handover=False, total=9, budget=8000
+    )
+    assert "status: shipped" in text and "We ship to Austria" not in text

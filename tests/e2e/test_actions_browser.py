@@ -60,6 +60,13 @@ def demo_stack():
             f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
             f"shop_url='{shop_url}')))",
         )
+        # the demo's knowledge too (step_knowledge), for the first-hour questions below
+        manage(
+            "knowledge_import",
+            f"--site={key}",
+            str(ROOT / "chatwidget" / "demo_data" / "catalogue.jsonl"),
+            str(ROOT / "chatwidget" / "demo_data" / "pages"),
+        )
         log = cleanup.enter_context(open(tmp / "server.log", "w"))
         with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
             yield shop_url
@@ -85,3 +92,60 @@ def test_demo_answers_where_is_my_order_from_the_shops_api(demo_stack, page):
     shadow(page, MESSAGE_BOX).fill("And my order 99999, postcode 10115?")
     shadow(page, MESSAGE_BOX).press("Enter")
     bubbles.filter(has_text="found nothing for these details").first.wait_for()
+
+
+FIRST_HOUR = [
+    # (language, what a new owner types, text the answer must start with)
+    ("en", "Do you have the cotton kurta in mint?", "From Cotton kurta"),
+    ("en", "How long does shipping to Austria take?", "From "),
+    ("en", "Where is my order 10452? My postcode is 10115.", "The shop's system answered"),
+    ("de", "Wo ist meine Bestellung 10453? Postleitzahl 80331.", "Das System des Shops"),
+]
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_stack, browser, width):
+    """Issue 27: without a key, the first answer to a product, a shipping and an order
+    question (English and German) shows its answering text in the first screen, desktop and
+    a 390 px phone; "I'd like to talk to a real person" hands over."""
+    for lang, question, start in FIRST_HOUR:
+        context = browser.new_context(
+            viewport={"width": width, "height": 800 if width > 400 else 844}
+        )
+        try:
+            page = context.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(demo_stack + "/")
+            page.evaluate(f"ChatWidget.setLanguage('{lang}')")
+            shadow(page, "button.launcher").click()
+            shadow(page, MESSAGE_BOX).fill(question)
+            shadow(page, MESSAGE_BOX).press("Enter")
+            answer = shadow(page, ".message.assistant .bubble").filter(has_text="Demo").last
+            answer.wait_for()
+            assert answer.inner_text().startswith(start), (question, answer.inner_text()[:200])
+            # the answer's first line is on screen without scrolling the page or the panel
+            top = answer.bounding_box()["y"]
+            assert 0 <= top < page.viewport_size["height"] - 60, (question, top)
+            first_line = answer.locator("p").first.bounding_box()
+            assert first_line["y"] + first_line["height"] <= page.viewport_size["height"]
+            page.screenshot(
+                path=str(
+                    artifact(
+                        f"demo-first-hour-{lang}-{width}-{FIRST_HOUR.index((lang, question, start))}.png"
+                    )
+                )
+            )
+        finally:
+            context.close()
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(demo_stack + "/")
+        shadow(page, "button.launcher").click()
+        shadow(page, MESSAGE_BOX).fill("I'd like to talk to a real person")
+        shadow(page, MESSAGE_BOX).press("Enter")
+        shadow(page, ".message.assistant .bubble").filter(has_text="passing you").wait_for()
+        shadow(page, ".message.system").first.wait_for()
+    finally:
+        context.close()

@@ -85,6 +85,16 @@ export function createTranscript({
     if (force) stickToBottom = true;
     if (stickToBottom) scroller.scrollTop = 1e9;
   }
+  // an answer taller than the view is read from its start: its top stays in view while it
+  // grows, instead of the view following its end (the visitor scrolls on)
+  function follow(record) {
+    if (!stickToBottom || record.role === "visitor" || !record.row.getBoundingClientRect)
+      return scrollDown();
+    const row = record.row.getBoundingClientRect();
+    const view = scroller.getBoundingClientRect();
+    if (row.height <= view.height - 16) return scrollDown();
+    scroller.scrollTop += row.top - view.top - 8;
+  }
   function append(node) {
     list.append(node);
     scrollDown();
@@ -116,7 +126,7 @@ export function createTranscript({
     showText(record, turn.text);
     record.row.removeAttribute("aria-busy");
     record.complete = true;
-    scrollDown();
+    follow(record);
     if (live && isNew) {
       emit("message", { role: record.role, text: turn.text, seq: turn.seq });
       if (record.role !== "visitor") {
@@ -135,7 +145,7 @@ export function createTranscript({
       record.row.setAttribute("aria-busy", "true");
     }
     showText(record, record.text + delta);
-    scrollDown();
+    follow(record);
   }
   // the visitor's message, shown at once and numbered when the server acknowledges it
   function addPending(value) {

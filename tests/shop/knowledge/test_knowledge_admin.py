@@ -106,7 +106,8 @@ def test_add_form_needs_a_url_or_a_file(owner, site):
     assert not KnowledgeSource.objects.exists()
 
 
-def test_an_inward_url_is_refused_when_added(owner, site, settings):
+def test_an_inward_url_is_refused_when_added(owner, site, settings, egress_net):
+    """(`egress_net`: even a broken form could not fetch outside 127.0.0.0/8.)"""
     settings.EGRESS_ALLOW_HOSTS = []
     for url, said in (
         ("http://169.254.169.254/latest/meta-data/", b"a cloud metadata address"),

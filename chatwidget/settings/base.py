@@ -225,6 +225,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_broker_dir / "processed"),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # kombu polls the folder once a second by default: a task then waits up to a second
+        # and a stopping worker several polls. A listing of a small local folder is cheap.
+        "polling_interval": 0.2,
     }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -224,40 +224,50 @@ class Daphne:
 
 
 class Worker:
-    def __init__(self, env: dict[str, str], log_dir: Path) -> None:
+    """`celery -A chatwidget worker` in its own process group, the one way the integration
+    tests start a worker. `args` go after `worker` (queues, pool, `-B`); gossip, mingle and
+    heartbeat are off (no other worker to talk to). `start(wait=True)` returns once the
+    worker logs " ready."; `stop()` asks the main process for a warm shutdown (it stops its
+    own pool and beat), `kill()` SIGKILLs the whole group."""
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        log_dir: Path,
+        *,
+        name: str = "worker",
+        args=("--concurrency", "1"),
+        broker: str | None = None,
+    ) -> None:
         self.env = env
+        self.broker = broker  # `-b`: over the settings' broker (the test settings' is memory://)
         self.log_dir = log_dir
+        self.name = name
+        self.args = list(args)
         self.process: Process | None = None
         self.starts = 0
 
-    def start(self) -> Worker:
+    def start(self, *, wait: bool = True) -> Worker:
         self.starts += 1
-        # the tests read the worker's "received" lines: Celery's INFO lines on (the demo's
-        # local settings turn them off)
+        # the tests read the worker's "received" and " ready." lines: Celery's INFO lines on
+        # (the demo's local settings turn them off)
         env = {**self.env, "SERVER_LOG_LEVEL": "INFO"}
         self.process = Process(
-            f"worker-{self.starts}",
+            f"{self.name}-{self.starts}",
             [
                 sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "chatwidget",
-                "worker",
-                "-l",
-                "info",
-                "--concurrency",
-                "1",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-n",
-                f"scale{self.starts}@%h",
+                *("-m", "celery", "-A", "chatwidget"),
+                *(("-b", self.broker) if self.broker else ()),
+                *("worker", "-l", "info"),
+                *self.args,
+                *("--without-gossip", "--without-mingle", "--without-heartbeat"),
+                *("-n", f"{self.name}{self.starts}-{os.getpid()}@%h"),
             ],
             env,
             self.log_dir,
         ).start()
-        wait_until(self._ready, timeout=START_TIMEOUT, what="celery worker ready")
+        if wait:
+            wait_until(self._ready, timeout=START_TIMEOUT, what="celery worker ready")
         return self
 
     def _ready(self) -> bool:
@@ -269,6 +279,30 @@ class Worker:
     @property
     def alive(self) -> bool:
         return self.process is not None and self.process.alive
+
+    @property
+    def log_path(self) -> Path:
+        return self.log_dir / f"{self.name}-{max(self.starts, 1)}.log"
+
+    def log_text(self) -> str:
+        return self.process.log_text() if self.process else ""
+
+    def stop(self, timeout: float = 15) -> None:
+        """Warm shutdown: SIGTERM to the main process only (a SIGTERM to the whole group
+        kills the pool under it, and the shutdown then waits seconds for nothing)."""
+        if not self.alive:
+            return
+        assert self.process is not None and self.process.popen is not None
+        self.process.popen.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait_exit(timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        self.process.kill()  # whatever is left of the group
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
 
 
 class TcpProxy:

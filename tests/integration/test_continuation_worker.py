@@ -9,8 +9,6 @@ import email
 import os
 import re
 import secrets
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from django.test import Client
 from handover import services
 from tests.celery_app import publishing_to
 from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory
+from tests.integration.cluster import Worker
 from tests.procs import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,55 +70,25 @@ def worker(tmp_path, smtp):
     )
     # a queue of its own: a worker another test left on the same Redis cannot take the task
     queue = f"continuation-{secrets.token_hex(4)}"
-    log_path = tmp_path / "worker.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "chatwidget",
-                "-b",
-                settings.TEST_REDIS_URL,
-                "worker",
-                "-Q",
-                queue,
-                "--pool",
-                "solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-l",
-                "INFO",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    worker = Worker(
+        env, tmp_path, broker=settings.TEST_REDIS_URL, args=["-Q", queue, "--pool", "solo"]
+    ).start(wait=False)
     # this process queues on the same broker (the web process's role), on the worker's queue
     try:
         with publishing_to(settings.TEST_REDIS_URL, task_default_queue=queue):
-            yield proc, log_path
+            yield worker
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        worker.stop()
 
 
-def wait_for(check, *, what: str, log_path: Path, timeout: float = 60):
+def wait_for(check, *, what: str, worker: Worker, timeout: float = 60):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         result = check()
         if result:
             return result
         time.sleep(0.2)
-    log = log_path.read_text(errors="replace")[-4000:] if log_path.exists() else ""
-    raise AssertionError(f"timed out waiting for {what}; worker log:\n{log}")
+    raise AssertionError(f"timed out waiting for {what}; worker log:\n{worker.log_text()[-4000:]}")
 
 
 def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
@@ -137,7 +106,7 @@ def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     services.staff_reply(case_id=case.pk, user=staff, text="Your parcel left today.")
 
     rcpt, message = wait_for(
-        lambda: inbox.messages and inbox.messages[0], what="the e-mail", log_path=worker[1]
+        lambda: inbox.messages and inbox.messages[0], what="the e-mail", worker=worker
     )
     assert rcpt == ["anna@example.com"]
     body = message.get_payload(decode=True).decode()

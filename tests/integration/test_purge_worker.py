@@ -5,9 +5,6 @@ only back-dates the clock in the database and waits (bounded) for the store to b
 
 import asyncio
 import os
-import signal
-import subprocess
-import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -21,6 +18,7 @@ from django.utils import timezone
 from handover.models import Case
 from memory.models import ContextTrace, Conversation, Core, Profile, Turn
 from memory.services import conversation_hold_set
+from tests.integration.cluster import Worker
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_SECONDS = 90
@@ -117,7 +115,7 @@ def _clear_broker(url: str) -> None:
         client.close()
 
 
-def _start_worker(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
+def _start_worker(tmp_path: Path) -> Worker:
     db = connection.settings_dict
     env = {k: v for k, v in os.environ.items() if k != "TEST_DB_NAME"}
     env.update(
@@ -132,51 +130,8 @@ def _start_worker(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
     )
     if db.get("PASSWORD"):
         env["PGPASSWORD"] = db["PASSWORD"]
-    log_path = tmp_path / "worker.log"
-    log_file = log_path.open("wb")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "chatwidget",
-            "-b",
-            settings.TEST_REDIS_URL,
-            "worker",
-            "-B",
-            "-s",
-            str(tmp_path / "beat-schedule"),
-            "--pool",
-            "solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-l",
-            "INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log_file,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    log_file.close()
-    return proc, log_path
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)  # the worker and its embedded beat, nothing else
-        proc.wait(timeout=15)
-    except (subprocess.TimeoutExpired, ProcessLookupError):
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait(timeout=5)
+    beat = ["-B", "-s", str(tmp_path / "beat-schedule"), "--pool", "solo"]
+    return Worker(env, tmp_path, broker=settings.TEST_REDIS_URL, args=beat).start(wait=False)
 
 
 async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp_path):
@@ -191,7 +146,7 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
     await c.close()
 
     _clear_broker(settings.TEST_REDIS_URL)
-    proc, log_path = _start_worker(tmp_path)
+    worker = _start_worker(tmp_path)
     try:
         deadline = time.monotonic() + WAIT_SECONDS
         state = before
@@ -204,7 +159,7 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
                 and state["profile"] == 0
             ):
                 break
-            assert proc.poll() is None, log_path.read_text()[-3000:]
+            assert worker.alive, worker.log_text()[-3000:]
             await asyncio.sleep(0.5)
         assert state == {
             "expired_turns": 0,
@@ -212,10 +167,10 @@ async def test_real_worker_and_beat_purge_expired_transcripts(site, connect, tmp
             "run_off_turns": 0,
             "case_purged": True,
             "profile": 0,
-        }, log_path.read_text()[-3000:]
-        assert "chatwidget.tasks.purge_expired" in log_path.read_text(), "beat sent the task"
+        }, worker.log_text()[-3000:]
+        assert "chatwidget.tasks.purge_expired" in worker.log_text(), "beat sent the task"
     finally:
-        _stop(proc)
+        worker.stop()
 
     def survivors():
         case = Case.objects.get(pk=ids["case"])

@@ -8,11 +8,7 @@ skip on SQLite) and talks to the fake model over HTTP like the product does.
 
 import json
 import os
-import signal
-import subprocess
-import sys
 import time
-import uuid
 
 import pytest
 from django.conf import settings
@@ -21,8 +17,8 @@ from django.db import connection
 from memory.core.extractive import core_extract
 from memory.models import Core, Turn
 from memory.services import conversation_start, turn_append
-from tests.conftest import ROOT
 from tests.fakellm import Hang, JsonReply
+from tests.integration.cluster import Worker
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -48,63 +44,21 @@ def database_url() -> str:
     return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-class Worker:
-    """`celery -A chatwidget worker` in its own process group; always stopped in teardown."""
-
-    def __init__(self, *, env: dict, args: list[str], log) -> None:
-        self.env, self.args, self.log, self.proc = env, args, log, None
-
-    def start(self) -> "Worker":
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "chatwidget",
-                "worker",
-                *self.args,
-                "-n",
-                f"memtest-{uuid.uuid4().hex[:8]}@%h",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        return self
-
-    def kill(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=15)
-            except (subprocess.TimeoutExpired, ProcessLookupError):
-                self.kill()
-
-
 @pytest.fixture
 def workers(tmp_path):
+    """`workers(env=..., args=[...])` starts a worker (not waiting for it: the task waits in
+    the broker meanwhile); all are stopped in teardown. `workers.log_text()` is their log."""
     started: list[Worker] = []
-    log_path = tmp_path / "worker.log"
-    log = open(log_path, "ab")  # closed in teardown
 
     def make(*, env: dict, args: list[str]) -> Worker:
-        worker = Worker(env=env, args=args, log=log)
+        worker = Worker(env, tmp_path, name=f"worker{len(started)}", args=args)
         started.append(worker)
-        return worker.start()
+        return worker.start(wait=False)
 
-    make.log_path = log_path
+    make.log_text = lambda: "\n".join(w.log_text() for w in started)
     yield make
     for worker in started:
         worker.stop()
-    log.close()
 
 
 @pytest.fixture
@@ -140,15 +94,14 @@ def worker_env(fake_llm, **extra) -> dict:
     return env
 
 
-def wait_for(predicate, *, what: str, log_path, timeout: float = WAIT):
+def wait_for(predicate, *, what: str, log, timeout: float = WAIT):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(0.25)
-    log = log_path.read_text(errors="replace")[-4000:] if log_path.exists() else ""
-    raise AssertionError(f"timed out waiting for {what}; worker log:\n{log}")
+    raise AssertionError(f"timed out waiting for {what}; worker log:\n{log()[-4000:]}")
 
 
 def enqueue(conversation_id: int, *, broker: str, transport_options: dict | None = None):
@@ -200,10 +153,10 @@ def test_a_worker_on_the_redis_broker_condenses(site, model, workers):
     conv = conversation(site)
     workers(
         env=worker_env(model, CELERY_BROKER_URL=url, REDIS_URL=url),
-        args=["-l", "info", "--concurrency", "1"],
+        args=["--concurrency", "1"],
     )
     enqueue(conv.pk, broker=url)
-    core = wait_for(lambda: core_of(conv), what="the core", log_path=workers.log_path)
+    core = wait_for(lambda: core_of(conv), what="the core", log=workers.log_text)
     assert core.source == Core.Source.MODEL
     assert core.covers_through_seq == 14 - 8
     assert "KU-2291-M" in json.dumps(core.data)
@@ -227,8 +180,6 @@ def test_the_embedded_filesystem_broker_works_as_manage_py_demo_starts_it(
         env=env,
         args=[
             "-B",
-            "-l",
-            "warning",
             "--concurrency",
             "2",
             "--schedule",
@@ -236,9 +187,7 @@ def test_the_embedded_filesystem_broker_works_as_manage_py_demo_starts_it(
         ],
     )
     # the worker's settings create the broker folders; the web process would too
-    wait_for(
-        lambda: (broker_dir / "out").is_dir(), what="the broker folders", log_path=workers.log_path
-    )
+    wait_for(lambda: (broker_dir / "out").is_dir(), what="the broker folders", log=workers.log_text)
     enqueue(
         conv.pk,
         broker="filesystem://",
@@ -250,7 +199,7 @@ def test_the_embedded_filesystem_broker_works_as_manage_py_demo_starts_it(
             "control_folder": str(broker_dir / "control"),
         },
     )
-    core = wait_for(lambda: core_of(conv), what="the core", log_path=workers.log_path)
+    core = wait_for(lambda: core_of(conv), what="the core", log=workers.log_text)
     assert core.covers_through_seq == 14 - 8
     assert "KU-2291-M" in json.dumps(core.data)
 
@@ -269,12 +218,12 @@ def test_a_worker_killed_mid_task_loses_no_turn_and_the_core_catches_up(site, mo
         CELERY_VISIBILITY_TIMEOUT=4,
         MEMORY_CONDENSE_LOCK_SECONDS=6,
     )
-    first = workers(env=env, args=["-l", "info", "--concurrency", "1"])
+    first = workers(env=env, args=["--concurrency", "1"])
     enqueue(conv.pk, broker=url)
     wait_for(
         lambda: [r for r in model.requests if not r.get("stream")],
         what="the condensation call",
-        log_path=workers.log_path,
+        log=workers.log_text,
     )
     first.kill()  # SIGKILL to the whole worker: no chance to clean up or acknowledge
 
@@ -286,10 +235,8 @@ def test_a_worker_killed_mid_task_loses_no_turn_and_the_core_catches_up(site, mo
     assert conv.core_version == 0
 
     time.sleep(5)  # past the visibility timeout: the unacknowledged task is due again
-    workers(env=env, args=["-l", "info", "--concurrency", "1"])
-    core = wait_for(
-        lambda: core_of(conv), what="the core after the restart", log_path=workers.log_path
-    )
+    workers(env=env, args=["--concurrency", "1"])
+    core = wait_for(lambda: core_of(conv), what="the core after the restart", log=workers.log_text)
     assert core.version == 1 and core.covers_through_seq == 14 - 8
     assert "KU-2291-M" in json.dumps(core.data)
     assert len([r for r in model.requests if not r.get("stream")]) >= 2

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 
 import pytest
 from celery import Celery
@@ -25,7 +24,7 @@ from chatwidget.integrations.delivery import (
 from chatwidget.integrations.emit import WEBHOOK_DELIVER_TASK, webhook_emit, webhook_hint_clear
 from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEvent
 from tests.conftest import ROOT
-from tests.integration.cluster import Process, RedisServer, database_url, wait_until
+from tests.integration.cluster import RedisServer, Worker, database_url, wait_until
 from tests.integrations.test_webhooks import Receiver
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -70,32 +69,11 @@ def test_a_real_worker_retries_until_the_receiver_takes_the_delivery(
         }
     )
     # started directly: readiness is not waited for (the task waits in the broker meanwhile)
-    worker = Process(
-        "worker",
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "chatwidget",
-            "worker",
-            "-l",
-            "info",
-            "--concurrency",
-            "1",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            "hooks@%h",
-        ],
-        env,
-        tmp_path,
-    )
+    worker = Worker(env, tmp_path, name="hooks")
     # not the process's current app: later tests' tasks must not go to this broker once it stopped
     sender = Celery("test-sender", broker=broker.url, set_as_current=False)
     try:
-        worker.start()
+        worker.start(wait=False)
         with Receiver([500, 502]) as receiver:
             hook = Webhook.objects.create(
                 site=site, url=receiver.url, events=[WebhookEvent.CASE_RESOLVED.value]

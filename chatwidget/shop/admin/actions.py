@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chatwidget.shop.actions.tools import site_actions_forget
 from chatwidget.shop.actions.trial import action_try
+from chatwidget.shop.admin.action_form import ActionForm
 from chatwidget.shop.models.actions import Action, ActionCall, ActionPolicy
 from chatwidget.sites.access import queryset_for_staff
 
@@ -30,6 +31,7 @@ class _ForgetOnSave:
 
 @admin.register(Action)
 class ActionAdmin(_ForgetOnSave, admin.ModelAdmin):
+    form = ActionForm
     list_display = (
         "name",
         "site",

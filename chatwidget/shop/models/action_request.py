@@ -99,7 +99,7 @@ def headers_problem(headers) -> str | None:
     if not isinstance(headers, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in headers.items()
     ):
-        return _('An object of header names and values, e.g. {"Accept": "application/json"}.')
+        return _('Header names and values, e.g. "Accept: application/json".')
     for name, value in headers.items():
         if "\r" in value or "\n" in value or "\r" in name or "\n" in name:
             return _("%(name)s: a header is one line.") % {"name": name}

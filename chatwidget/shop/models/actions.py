@@ -148,12 +148,15 @@ class Action(models.Model):
             or params.get("type") != "object"
             or not isinstance(params.get("properties", {}), dict)
         ):
-            errors["parameters"] = _('A JSON schema of "type": "object" with "properties".')
+            errors["parameters"] = _(
+                'One argument per line ("name: what it is"), or a JSON schema of '
+                '"type": "object" with "properties".'
+            )
         properties = params.get("properties", {}) if isinstance(params, dict) else {}
         if not isinstance(self.visitor_args, list) or any(
             a not in properties for a in self.visitor_args
         ):
-            errors["visitor_args"] = _("A list of argument names from the schema.")
+            errors["visitor_args"] = _("Names of arguments listed above.")
         if any(a not in properties for a in URL_ARG_RE.findall(self.url_template or "")):
             errors["url_template"] = _("Every {name} in the URL must be an argument.")
         url_error = url_template_problem(self.url_template or "")
@@ -176,19 +179,19 @@ def _protection_errors(action: Action, properties: dict) -> dict[str, Any]:
         for name, path in factors.items()
     ):
         errors["factors"] = _(
-            "An object of argument names from the schema, each with a field of the answer "
-            '(e.g. {"postcode": "postcode"}).'
+            'Arguments listed above, each with a field of the answer (e.g. "postcode = '
+            'shipping.postcode").'
         )
     elif action.customer_data and not factors:
         errors["factors"] = _(
-            "A lookup of a customer's data needs a second factor, e.g. "
-            '{"email": "email"} (or untick "returns a customer\'s data").'
+            'A lookup of a customer\'s data needs a second factor, e.g. "email = email" '
+            '(or untick "returns a customer\'s data").'
         )
     fields = action.answer_fields
     if not isinstance(fields, list) or not all(
         isinstance(f, str) and FIELD_PATH_RE.match(f) for f in fields
     ):
-        errors["answer_fields"] = _('A list of field names, e.g. ["status", "items"].')
+        errors["answer_fields"] = _("Field names such as status, items or shipping.carrier.")
     return errors
 
 

@@ -42,11 +42,13 @@ ORDER_STATUS: dict[str, Any] = {
             "order_number": {
                 "type": "string",
                 "pattern": "^[0-9]{5}$",
+                "examples": ["10452"],  # "(like 10452)" in the admin form
                 "description": "The five-digit order number.",
             },
             "postcode": {
                 "type": "string",
                 "pattern": "^[0-9]{5}$",
+                "examples": ["10115"],
                 "description": "The order's delivery postcode, as the visitor gave it.",
             },
             "email": {

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -17,6 +18,12 @@ from tests.procs import free_port
 
 pytestmark = pytest.mark.e2e
 MESSAGE_BOX = "textarea[aria-describedby=cw-counter]"  # not the rating's comment box
+PASSWORD = "e2e-owner-password-1"
+
+
+class DemoStack(NamedTuple):
+    shop: str  # the demo shop page with the widget
+    server: str  # Daphne: the widget's server and admin
 
 
 @pytest.fixture(scope="module")
@@ -67,13 +74,21 @@ def demo_stack():
             str(ROOT / "chatwidget" / "demo_data" / "catalogue.jsonl"),
             str(ROOT / "chatwidget" / "demo_data" / "pages"),
         )
+        # an Owner for the admin page of the actions
+        manage(
+            "shell",
+            "-c",
+            "from django.contrib.auth.models import Group, User\n"
+            "u = User.objects.create_user('olga', password=PASSWORD, is_staff=True)\n"
+            "u.groups.add(Group.objects.get(name='Owner'))".replace("PASSWORD", repr(PASSWORD)),
+        )
         log = cleanup.enter_context(open(tmp / "server.log", "w"))
         with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
-            yield shop_url
+            yield DemoStack(shop=shop_url, server=f"http://127.0.0.1:{port}")
 
 
 def test_demo_answers_where_is_my_order_from_the_shops_api(demo_stack, page):
-    page.goto(demo_stack + "/")
+    page.goto(demo_stack.shop + "/")
     shadow(page, "button.launcher").click()
     shadow(page, MESSAGE_BOX).fill("Where is my order 10452?")
     shadow(page, MESSAGE_BOX).press("Enter")
@@ -115,7 +130,7 @@ def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_sta
         try:
             page = context.new_page()
             page.set_default_timeout(15_000)
-            page.goto(demo_stack + "/")
+            page.goto(demo_stack.shop + "/")
             page.evaluate(f"ChatWidget.setLanguage('{lang}')")
             shadow(page, "button.launcher").click()
             shadow(page, MESSAGE_BOX).fill(question)
@@ -141,7 +156,7 @@ def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_sta
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
-        page.goto(demo_stack + "/")
+        page.goto(demo_stack.shop + "/")
         shadow(page, "button.launcher").click()
         shadow(page, MESSAGE_BOX).fill("I'd like to talk to a real person")
         shadow(page, MESSAGE_BOX).press("Enter")
@@ -149,3 +164,26 @@ def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_sta
         shadow(page, ".message.system").first.wait_for()
     finally:
         context.close()
+
+
+def test_the_owner_reads_and_tries_an_action_in_words(demo_stack, page):
+    """Issue 27: the demo's order lookup on its admin page: arguments one per line, headers
+    as in a request, no JSON; "Try it" shows the request and the shop's answer."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(demo_stack.server + "/admin/login/?next=/admin/shop/action/")
+    page.fill("#id_username", "olga")
+    page.fill("#id_password", PASSWORD)
+    page.click("input[type=submit]")
+    page.get_by_role("link", name="order_status").click()
+    arguments = page.locator("#id_parameters").input_value()
+    assert arguments.startswith("order_number: ") and "{" not in arguments, arguments
+    assert "{" not in page.locator("#id_factors").input_value()
+    headers = page.locator("#id_headers").input_value()
+    assert "{env:DEMO_SHOP_API_KEY}" in headers and '"' not in headers, headers
+    page.screenshot(path=str(artifact("action-form.png")), full_page=True)
+    page.get_by_role("link", name="Try it with your own values").click()
+    page.fill("#id_order_number", "10452")
+    page.fill("#id_postcode", "10115")
+    page.click("#action-try input[type=submit]")
+    page.get_by_text("shipped").first.wait_for()
+    page.screenshot(path=str(artifact("action-try.png")), full_page=True)

@@ -7,7 +7,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from chatwidget.shop.admin.action_form import lines_schema, schema_lines
+from chatwidget.shop.actions.arguments import arguments_check
+from chatwidget.shop.admin.action_form import EMAIL_SPEC, lines_schema, schema_lines
 from chatwidget.shop.models.actions import Action
 from tests.factories import UserFactory
 
@@ -18,8 +19,8 @@ FORM = {
     "enabled": "on",
     "description": "An order's status.",
     "method": "GET",
-    "parameters": "order_number: the number on the confirmation\nemail: the order's e-mail\n"
-    "note: anything else (optional)",
+    "parameters": "order_number: the number on the confirmation (like 10452)\n"
+    "email: the order's e-mail (an e-mail address)\nnote: anything else (optional)",
     "visitor_args": "order_number, email",
     "customer_data": "on",
     "factors": "email = customer.email",
@@ -43,8 +44,13 @@ def test_an_owner_writes_an_action_in_words_and_the_model_gets_its_schema(owner_
     assert action.parameters == {
         "type": "object",
         "properties": {
-            "order_number": {"type": "string", "description": "the number on the confirmation"},
-            "email": {"type": "string", "description": "the order's e-mail"},
+            "order_number": {
+                "type": "string",
+                "description": "the number on the confirmation",
+                "pattern": "^[0-9]{5}$",
+                "examples": ["10452"],
+            },
+            "email": {"type": "string", "description": "the order's e-mail", **EMAIL_SPEC},
             "note": {"type": "string", "description": "anything else"},
         },
         "required": ["order_number", "email"],
@@ -58,7 +64,8 @@ def test_an_owner_writes_an_action_in_words_and_the_model_gets_its_schema(owner_
     }
 
     page = owner_client.get(reverse("admin:shop_action_change", args=[action.pk])).content.decode()
-    assert "order_number: the number on the confirmation" in page
+    assert "order_number: the number on the confirmation (like 10452)" in page
+    assert "email: the order&#x27;s e-mail (an e-mail address)" in page
     assert "note: anything else (optional)" in page
     assert "email = customer.email" in page
     assert "Authorization: Bearer {env:SHOP_API_TOKEN}" in page
@@ -69,6 +76,7 @@ def test_an_owner_writes_an_action_in_words_and_the_model_gets_its_schema(owner_
     ("field", "value", "message"),
     [
         ("parameters", "order number: with a space", "Line 1"),
+        ("parameters", "sku: one\nsku: twice", "named twice"),
         ("headers", "Authorization Bearer x", "Name: value"),
         ("factors", "email customer.email", "argument = field of the answer"),
         ("visitor_args", "order_number, postcode", "Names of arguments listed above"),
@@ -94,3 +102,14 @@ def test_a_schema_the_lines_cannot_say_stays_json_and_is_kept():
     assert lines_schema(json.dumps(schema)) == schema
     lines = "sku: the article number\ncolour: (optional)"
     assert schema_lines(lines_schema(lines)) == lines
+
+
+def test_a_value_shaped_unlike_the_example_makes_no_call():
+    schema = lines_schema("order_number: the order (like 10452)\nemail: e-mail (an e-mail address)")
+    assert not arguments_check(
+        schema=schema, arguments={"order_number": "10452", "email": "a@b.de"}
+    ).problems
+    wrong = arguments_check(
+        schema=schema, arguments={"order_number": "1045x", "email": "refund approved"}
+    )
+    assert len(wrong.problems) == 2

@@ -20,7 +20,48 @@ from django.utils.translation import gettext_lazy as _
 from chatwidget.shop.models.actions import Action
 
 OPTIONAL = "(optional)"
+EMAIL = "(an e-mail address)"
+EMAIL_SPEC = {"pattern": r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$", "maxLength": 120}
+_LIKE = re.compile(r"\(like ([^()\s]{1,40})\)$")
 _LIST_SPLIT = re.compile(r"[\s,;]+")
+
+
+def example_pattern(example: str) -> str:
+    """The pattern of values shaped like the example: 10452 -> ^[0-9]{5}$, KU-2291-M ->
+    ^[A-Za-z]{2}\\-[0-9]{4}\\-[A-Za-z]{1}$ (the arguments check refuses the rest)."""
+    parts = re.findall(r"[0-9]+|[A-Za-z]+|.", example)
+    return (
+        "^"
+        + "".join(
+            f"[0-9]{{{len(p)}}}"
+            if p.isdigit()
+            else f"[A-Za-z]{{{len(p)}}}"
+            if p.isalpha()
+            else re.escape(p)
+            for p in parts
+        )
+        + "$"
+    )
+
+
+def _spec_words(spec: dict) -> str | None:
+    """What a property's checks read as in a line ("(like 10452)"), or None if no words say them."""
+    rest = {k: v for k, v in spec.items() if k not in ("type", "description")}
+    if not rest:
+        return ""
+    if rest == EMAIL_SPEC:
+        return EMAIL
+    examples = rest.get("examples")
+    if (
+        set(rest) == {"pattern", "examples"}
+        and isinstance(examples, list)
+        and len(examples) == 1
+        and isinstance(examples[0], str)
+        and _LIKE.fullmatch(f"(like {examples[0]})")
+        and rest["pattern"] == example_pattern(examples[0])
+    ):
+        return f"(like {examples[0]})"
+    return None
 
 
 def schema_lines(schema: Any) -> str | None:
@@ -31,13 +72,42 @@ def schema_lines(schema: Any) -> str | None:
     required = set(schema.get("required") or [])
     lines = []
     for name, spec in properties.items():
-        if not isinstance(spec, dict) or set(spec) - {"type", "description"}:
+        if not isinstance(spec, dict) or spec.get("type", "string") != "string":
             return None
-        if spec.get("type", "string") != "string":
+        words = _spec_words(spec)
+        if words is None:
             return None
-        line = f"{name}: {spec.get('description', '')}".rstrip()
+        line = " ".join(filter(None, [f"{name}:", spec.get("description", ""), words]))
         lines.append(line if name in required else f"{line} {OPTIONAL}")
     return "\n".join(lines)
+
+
+def _argument(number: int, line: str) -> tuple[str, dict, bool]:
+    name, _colon, description = line.partition(":")
+    name, description = name.strip(), description.strip()
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name):
+        raise ValidationError(
+            _('Line %(number)s: start with a name (letters, digits, _) and ":".'),
+            params={"number": number},
+        )
+    spec: dict[str, Any] = {"type": "string"}
+    optional = False
+    while True:  # the marks at the end, in any order
+        like = _LIKE.search(description)
+        if description.endswith(OPTIONAL):
+            optional, description = True, description[: -len(OPTIONAL)].strip()
+        elif description.endswith(EMAIL):
+            spec.update(EMAIL_SPEC)
+            description = description[: -len(EMAIL)].strip()
+        elif like:
+            example = like.group(1)
+            spec.update({"pattern": example_pattern(example), "examples": [example]})
+            description = description[: like.start()].strip()
+        else:
+            break
+    if description:
+        spec["description"] = description
+    return name, spec, optional
 
 
 def lines_schema(text: str) -> dict:
@@ -51,22 +121,15 @@ def lines_schema(text: str) -> dict:
     properties: dict[str, dict] = {}
     required = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
+        if not raw.strip():
             continue
-        name, _colon, description = line.partition(":")
-        name, description = name.strip(), description.strip()
-        optional = description.endswith(OPTIONAL)
-        if optional:
-            description = description[: -len(OPTIONAL)].strip()
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,63}", name) or name in properties:
+        name, spec, optional = _argument(number, raw.strip())
+        if name in properties:
             raise ValidationError(
-                _('Line %(number)s: start with a new name (letters, digits, _) and ":".'),
-                params={"number": number},
+                _("Line %(number)s: %(name)s is named twice."),
+                params={"number": number, "name": name},
             )
-        properties[name] = (
-            {"type": "string", "description": description} if description else {"type": "string"}
-        )
+        properties[name] = {"type": "string", **{k: v for k, v in spec.items() if k != "type"}}
         if not optional:
             required.append(name)
     return {"type": "object", "properties": properties, "required": required}
@@ -128,17 +191,20 @@ def names_list(text: str) -> list[str]:
 
 class ActionForm(forms.ModelForm):
     parameters = forms.CharField(
-        label=_("arguments"),
+        label=_("Arguments"),
         widget=forms.Textarea(attrs={"rows": 4, "class": "vLargeTextField"}),
         required=False,
         help_text=_(
             "One per line: the name, a colon and what it is, e.g. "
-            '"order_number: the number on the order confirmation". Add "(optional)" at the '
-            "end of a line the assistant may leave out. (A JSON schema is accepted too.)"
+            '"order_number: the number on the order confirmation (like 10452)". At the end '
+            'of a line, "(like 10452)" accepts only values shaped like the example, "(an '
+            'e-mail address)" only e-mail addresses, and "(optional)" lets the assistant '
+            "leave it out. (A JSON schema is accepted too.)"
         ),
     )
     visitor_args = forms.CharField(
-        label=_("values the visitor must have written"),
+        label=_("Values the visitor must have written"),
+        widget=forms.TextInput(attrs={"class": "vLargeTextField"}),
         required=False,
         help_text=_(
             "Argument names separated by commas, e.g. order_number. The assistant calls the "
@@ -146,8 +212,8 @@ class ActionForm(forms.ModelForm):
         ),
     )
     factors = forms.CharField(
-        label=_("second factor"),
-        widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Second factor"),
+        widget=forms.Textarea(attrs={"rows": 2, "class": "vLargeTextField"}),
         required=False,
         help_text=_(
             'One per line: an argument, "=" and the field of the shop\'s answer it must '
@@ -156,7 +222,8 @@ class ActionForm(forms.ModelForm):
         ),
     )
     answer_fields = forms.CharField(
-        label=_("answer fields the assistant sees"),
+        label=_("Answer fields the assistant sees"),
+        widget=forms.TextInput(attrs={"class": "vLargeTextField"}),
         required=False,
         help_text=_(
             "Field names separated by commas, e.g. status, items, tracking (a.b for a nested "
@@ -164,8 +231,8 @@ class ActionForm(forms.ModelForm):
         ),
     )
     headers = forms.CharField(
-        label=_("headers"),
-        widget=forms.Textarea(attrs={"rows": 2}),
+        label=_("Headers"),
+        widget=forms.Textarea(attrs={"rows": 2, "class": "vLargeTextField"}),
         required=False,
         help_text=_(
             'One per line, as in a request: "Authorization: Bearer {env:SHOP_API_TOKEN}". '

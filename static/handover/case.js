@@ -52,6 +52,7 @@
       visitor: root.dataset.labelVisitor, assistant: root.dataset.labelAssistant,
       staff: root.dataset.labelStaff, system: root.dataset.labelSystem,
     };
+    if (liveList) liveList.scrollTop = liveList.scrollHeight; // the newest turn in view
     const seen = new Set();
     [transcript, liveList].forEach(function (list) {
       if (list) list.querySelectorAll("li[data-seq]").forEach(function (li) { seen.add(li.dataset.seq); });
@@ -87,7 +88,7 @@
           if (seen.has(key)) return;
           seen.add(key);
           if (transcript) transcript.append(turnItem(f));
-          if (liveList) liveList.append(turnItem(f));
+          if (liveList) { liveList.append(turnItem(f)); liveList.scrollTop = liveList.scrollHeight; }
         } else if (f.type === "state") {
           const current = document.getElementById("case-state");
           if (current && current.dataset.state !== f.state) {
@@ -137,7 +138,7 @@
         doc.querySelectorAll("#live-turns li[data-seq]").forEach(function (li) {
           if (seen.has(li.dataset.seq)) return;
           seen.add(li.dataset.seq);
-          if (liveList) liveList.append(document.importNode(li, true));
+          if (liveList) { liveList.append(document.importNode(li, true)); liveList.scrollTop = liveList.scrollHeight; }
           if (transcript) transcript.append(document.importNode(li, true));
         });
         if (note && !note.hidden && note.textContent === root.dataset.textStateChanged) note.hidden = true;

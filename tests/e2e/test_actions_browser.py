@@ -187,3 +187,53 @@ def test_the_owner_reads_and_tries_an_action_in_words(demo_stack, page):
     page.click("#action-try input[type=submit]")
     page.get_by_text("shipped").first.wait_for()
     page.screenshot(path=str(artifact("action-try.png")), full_page=True)
+
+
+def test_the_case_page_after_a_demo_talk_opens_on_the_latest_request(demo_stack, browser):
+    """Issue 27: the seed's kurta talk with a correction, then an order that has not arrived
+    with a deadline, then a person asked for in words. At 1280x800 the case page shows the
+    reply box in the first screen; the core's request is the latest one, with its deadline;
+    no field holds the demo's boilerplate."""
+    visitor = browser.new_context(viewport={"width": 1280, "height": 800})
+    staff = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = visitor.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(demo_stack.shop + "/")
+        shadow(page, "button.launcher").click()
+        answers = shadow(page, ".message.assistant .bubble")
+        for number, text in enumerate(
+            [
+                "I would like the kurta KU-2291-M in size M for my mum, please.",
+                "Correction: size L, not M.",
+                "My order 10452 hasn't arrived, I need it by Friday.",
+            ],
+            start=1,
+        ):
+            shadow(page, MESSAGE_BOX).fill(text)
+            shadow(page, MESSAGE_BOX).press("Enter")
+            answers.nth(number - 1).wait_for()
+        shadow(page, MESSAGE_BOX).fill("I'd like to talk to a real person")
+        shadow(page, MESSAGE_BOX).press("Enter")
+        shadow(page, ".message.system").first.wait_for()
+
+        admin = staff.new_page()
+        admin.set_default_timeout(15_000)
+        admin.goto(demo_stack.server + "/admin/login/?next=/admin/handover/case/")
+        admin.fill("#id_username", "olga")
+        admin.fill("#id_password", PASSWORD)
+        admin.click("input[type=submit]")
+        admin.locator("#result_list tbody th a, #result_list tbody td a").first.click()
+        admin.wait_for_url("**/admin/handover/case/*/change/")
+        core = admin.locator("#case-core")
+        core.wait_for()
+        text = core.inner_text()
+        request = text.split("Request", 1)[-1].split("\n\n", 1)[0] if "Request" in text else text
+        assert "10452" in request and "Friday" in text, text
+        assert "Demo" not in text and "demo mode" not in text.lower(), text
+        admin.screenshot(path=str(artifact("demo-case-page.png")))
+        reply_box = admin.locator("#reply-text").bounding_box()
+        assert reply_box["y"] + reply_box["height"] <= 800, "the reply box in the first screen"
+    finally:
+        visitor.close()
+        staff.close()

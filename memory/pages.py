@@ -80,7 +80,7 @@ def page_clean(*, url: str, title: str, allowed: frozenset[str]) -> dict | None:
     cut = url_cut(url, allowed=allowed)
     clean_url = redact(cut)
     clean_title = redact(" ".join(title.split())[:MAX_TITLE])
-    page = {
+    page: dict = {
         "url": clean_url.text,
         "title": clean_title.text,
         "url_spans": clean_url.spans_json(),

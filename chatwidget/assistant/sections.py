@@ -215,7 +215,7 @@ def page_fit(request: Turn | None, *, room: int, left_out: list[dict]) -> tuple[
     T_request; its tokens were counted when the turn was stored), when it fits a share of
     `room` (what the request left); otherwise named in the trace."""
     page = request.page if request is not None else None
-    if not page or not page.get("url"):
+    if request is None or not page or not page.get("url"):
         return None, 0
     tokens = int(page.get("tokens") or 0)
     if tokens > max(0, room) // PAGE_SHARE:

@@ -70,13 +70,16 @@ def page_key(url: str) -> str:
     return f"{scheme}://{host}{f':{port}' if port else ''}{path}"
 
 
-def page_clean(*, url: str, title: str, allowed: frozenset[str]) -> dict | None:
-    """The page as it is stored with the turn, or None for no page (not an http(s) URL):
-    `{"url", "title", "url_spans", "title_spans", "tokens"}`, spans as a turn's (contact
-    details staff see masked), `tokens` the rendered line's count (`page_render`), taken
-    once here as a turn's are."""
-    if len(url) > MAX_URL or not url_is_web(url):
+def page_clean(*, url: str | None, title: str, allowed: frozenset[str] | str) -> dict | None:
+    """The page as it is stored with the turn, or None for no page (none, or not an http(s)
+    URL): `{"url", "title", "url_spans", "title_spans", "tokens"}`, spans as a turn's
+    (contact details staff see masked), `tokens` the rendered line's count (`page_render`),
+    taken once here as a turn's are. `allowed`: the query parameters kept (the site's
+    setting as written, or parsed with `query_params_parse`)."""
+    if not url or len(url) > MAX_URL or not url_is_web(url):
         return None
+    if isinstance(allowed, str):
+        allowed = query_params_parse(allowed)
     cut = url_cut(url, allowed=allowed)
     clean_url = redact(cut)
     clean_title = redact(" ".join(title.split())[:MAX_TITLE])

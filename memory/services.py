@@ -24,7 +24,7 @@ from chatwidget.platform.frames import message_frame
 from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
 from memory.models import Conversation, ConversationState, LinkedSession, Turn, TurnRole
-from memory.pages import page_clean, query_params_parse
+from memory.pages import page_clean
 from memory.profiles import profile_link_conversation, profile_update_after_turn
 from memory.redacting import merge_counts, open_after, redacted_in_context, redacted_new
 from memory.redaction import HINTS, RedactionResult
@@ -360,13 +360,7 @@ def visitor_message_receive(
             tokens=tokens,
             client_id=client_id,
             reserve_answer=reserve_answer and not hinted,
-            page=page_clean(
-                url=page_url,
-                title=page_title,
-                allowed=query_params_parse(conv.site.page_query_params),
-            )
-            if page_url
-            else None,
+            page=page_clean(url=page_url, title=page_title, allowed=conv.site.page_query_params),
         )
         hint = None
         if result.created and hinted:

@@ -11,11 +11,13 @@ from django.db.models import Case as SqlCase
 from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.encoding import iri_to_uri
 
 from chatwidget.platform.times import site_time
 from handover.models import CannedReply, Case
 from memory.core import core_display
 from memory.models import Conversation, ConversationState, Turn, TurnRole
+from memory.pages import url_is_web
 from memory.redaction import mask, never_kept_scrub
 from memory.selectors import transcript_copy_is_expired
 
@@ -71,9 +73,22 @@ def case_list_queryset() -> QuerySet[Case]:
     )
 
 
+def page_masked(page: dict | None) -> dict | None:
+    """The page a visitor's turn came from, as staff see it: URL and title masked like the
+    turn's text; `href` only for an http(s) URL with nothing masked in it (a masked URL is
+    no address, and a link never runs script), else "" and the URL shows as text."""
+    if not page or not page.get("url"):
+        return None
+    url = never_kept_scrub(mask(page["url"], page.get("url_spans") or []))
+    title = never_kept_scrub(mask(page.get("title") or "", page.get("title_spans") or []))
+    linkable = url == page["url"] and not page.get("url_spans") and url_is_web(url)
+    return {"url": url, "title": title, "href": iri_to_uri(url) if linkable else ""}
+
+
 def turn_masked(turn: Turn) -> dict:
     """A turn as staff see it: e-mail, phone, IBAN, address and health details masked."""
     return {
+        "page": page_masked(turn.page),
         "seq": turn.seq,
         "role": turn.role,
         # masked, and what today's never-kept rules find is not shown (the second gate)

@@ -32,10 +32,22 @@ def conversation_export(
         text = mask(turn.text, turn.spans) if masked else turn.text
         return never_kept_scrub(text, language=conv.language)
 
+    def page_of(turn) -> dict | None:
+        """The page a visitor's turn was sent from (memory.pages), as its text is handed out."""
+        if not turn.page:
+            return None
+        out = {}
+        for field in ("url", "title"):
+            value, spans = turn.page.get(field) or "", turn.page.get(f"{field}_spans") or []
+            out[field] = never_kept_scrub(mask(value, spans) if masked else value)
+        return out
+
     if fmt == "txt":
         lines = [f"Conversation with {conv.site.name}, exported {timezone.now().isoformat()}", ""]
         for turn in turns:
-            lines.append(f"[{turn.created_at.isoformat()}] {turn.role}: {text_of(turn)}")
+            page = page_of(turn)
+            where = f" (page: {page['url']})" if page else ""
+            lines.append(f"[{turn.created_at.isoformat()}] {turn.role}: {text_of(turn)}{where}")
         return "\n".join(lines) + "\n", "text/plain; charset=utf-8", f"conversation-{stamp}.txt"
     data = {
         "site": conv.site.name,
@@ -44,6 +56,7 @@ def conversation_export(
         "state": conv.state,
         "turns": [
             {"seq": t.seq, "role": t.role, "text": text_of(t), "at": t.created_at.isoformat()}
+            | ({"page": page_of(t)} if t.page else {})
             for t in turns
         ],
     }

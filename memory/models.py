@@ -109,6 +109,9 @@ class Turn(models.Model):
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # a visitor turn's page (the `message` frame's `page`), as memory.pages.page_clean keeps
+    # it: {"url", "title", "url_spans", "title_spans", "tokens"}; None without one
+    page = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -24,6 +24,7 @@ from chatwidget.platform.frames import message_frame
 from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
 from memory.models import Conversation, ConversationState, LinkedSession, Turn, TurnRole
+from memory.pages import page_clean
 from memory.profiles import profile_link_conversation, profile_update_after_turn
 from memory.redacting import merge_counts, open_after, redacted_in_context, redacted_new
 from memory.redaction import HINTS, RedactionResult
@@ -161,6 +162,7 @@ def _append_locked(
     seq: int | None = None,
     publish: bool = True,
     reserve_answer: bool = False,
+    page: dict | None = None,
 ) -> AppendResult:
     """The turn, under the conversation's row lock (the caller's transaction): the client id
     checked, the turn inserted, the conversation's counters moved in one UPDATE (with
@@ -182,6 +184,7 @@ def _append_locked(
         token_count=tokens,
         client_id=client_id,
         author_id=author_id,
+        page=page,
     )
     conv.next_seq = max(conv.next_seq, seq + 1)
     answer_seq = None
@@ -309,6 +312,8 @@ def visitor_message_receive(
     profile_id: int | None = None,
     conversation_id: int | None = None,
     reserve_answer: bool = False,
+    page_url: str | None = None,
+    page_title: str = "",
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -321,7 +326,8 @@ def visitor_message_receive(
     `reserve_answer`: reserve the seq of the bot's answer in the same transaction, while the
     conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
     its own before the model call. One transaction, one row lock: on a socket that holds the
-    conversation (`conversation_id`), one statement reads and locks it."""
+    conversation (`conversation_id`), one statement reads and locks it. `page_url`: the
+    page the visitor is on, kept with the turn as the site allows (memory.pages)."""
     new_token = None
     found = None
     if conversation_id is None and token:
@@ -354,6 +360,7 @@ def visitor_message_receive(
             tokens=tokens,
             client_id=client_id,
             reserve_answer=reserve_answer and not hinted,
+            page=page_clean(url=page_url, title=page_title, allowed=conv.site.page_query_params),
         )
         hint = None
         if result.created and hinted:

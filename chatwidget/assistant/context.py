@@ -30,6 +30,7 @@ from chatwidget.assistant.sections import (
     core_section,
     fixed_sections,
     knowledge_section,
+    page_fit,
     request_fit,
     site_model,
     turns_fetch,
@@ -92,9 +93,11 @@ def _messages(
     chosen: list[Turn],
     request: Turn | None,
     request_text: str,
+    page_text: str | None = None,
 ) -> list[dict]:
     """In order: the owner's rules, the profile, the core, knowledge, the verbatim turns
-    (oldest first), the request."""
+    (oldest first), the page the visitor is on (data in the user role: its title is
+    anybody's), the request."""
     messages: list[dict] = []
     if site.system_rules:
         messages.append({"role": "system", "content": site.system_rules})
@@ -110,6 +113,8 @@ def _messages(
         messages.append({"role": "system", "content": knowledge.message})
     for turn in chosen:
         messages.append(_turn_message(turn, turn.text))
+    if request and page_text:
+        messages.append({"role": "user", "content": page_text})
     if request:
         messages.append(_turn_message(request, request_text))
     return messages
@@ -140,11 +145,19 @@ def context_build(
     request_text, t_request = request_fit(
         turns.request, room=room, core=core, model=model, left_out=left_out
     )
+    page_text, t_page = page_fit(turns.request, room=room - t_request, left_out=left_out)
+    t_request += t_page  # the page is part of the request (DESIGN.md)
     room -= t_request
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
     needed = (core.token_count if core else 0) + sum(t.token_count for t in turns.rows[:min_turns])
     knowledge = knowledge_section(
-        site=site, model=model, message=request_text, core=core, rows=turns.rows, room=room - needed
+        site=site,
+        model=model,
+        message=request_text,
+        core=core,
+        rows=turns.rows,
+        room=room - needed,
+        page_url=turns.request.page.get("url", "") if turns.request and turns.request.page else "",
     )
     room -= knowledge.tokens
     left_out.extend(knowledge.left_out)
@@ -170,6 +183,7 @@ def context_build(
         chosen=chosen,
         request=turns.request,
         request_text=request_text,
+        page_text=page_text,
     )
     sections = {
         "system": fixed.system,

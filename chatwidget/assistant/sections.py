@@ -20,6 +20,7 @@ from chatwidget.sites.models import Site
 from memory.condense.service import core_refresh_inline
 from memory.core import core_render, core_render_within
 from memory.models import Conversation, Core, Turn
+from memory.pages import page_render
 from memory.profiles import profile_background
 from memory.tokens import count_tokens, tokens_truncate
 from memory.window import verbatim_minimum
@@ -32,6 +33,8 @@ LEFT_REQUEST_TRUNCATED = "request_truncated"  # count: tokens cut from the reque
 LEFT_CORE_TRIMMED = "core_items_trimmed"  # count: least current core items not sent
 LEFT_NOT_COVERED = "not_covered"  # must not happen: inline condensation failed (logged)
 LEFT_BUDGET_TOO_SMALL = "budget_too_small"  # system rules + pinned exceed the budget
+LEFT_PAGE = "page_over_budget"  # the request's page line did not fit (count: its tokens)
+PAGE_SHARE = 4  # the page line takes at most a quarter of what the request left
 
 
 def site_model(site: Site) -> str:
@@ -95,11 +98,18 @@ def select_newest(
 
 
 def knowledge_section(
-    *, site: Site, model: str, message: str, core: Core | None, rows: list[Turn], room: int
+    *,
+    site: Site,
+    model: str,
+    message: str,
+    core: Core | None,
+    rows: list[Turn],
+    room: int,
+    page_url: str = "",
 ) -> KnowledgeSection:
     """Shop knowledge for this call (chatwidget/shop/knowledge/window.py): at most the site's share
     of the budget and never what the core and the verbatim minimum need (`room`), retrieved
-    with the message, the core and the recent turns."""
+    with the message, the core, the recent turns and the page the visitor is on."""
     return knowledge_select(
         site=site,
         model=model,
@@ -107,6 +117,7 @@ def knowledge_section(
         core=core.data if core else None,
         recent=[(t.role, t.text) for t in rows],
         room=max(0, min(knowledge_cap(site), room)),
+        page_url=page_url,
     )
 
 
@@ -156,7 +167,7 @@ def turns_fetch(conv: Conversation, *, covered: int, request_seq: int, min_turns
     fetched = list(
         Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
         .order_by("-seq")
-        .only("seq", "role", "text", "token_count")[: limit + 1]
+        .only("seq", "role", "text", "token_count", "page")[: limit + 1]
     )
     unfetched = len(fetched) > limit
     fetched = fetched[:limit]
@@ -197,6 +208,20 @@ def request_fit(
     cut = request.token_count - tokens
     left_out.append({"reason": LEFT_REQUEST_TRUNCATED, "seqs": [request.seq], "count": cut})
     return text, tokens
+
+
+def page_fit(request: Turn | None, *, room: int, left_out: list[dict]) -> tuple[str | None, int]:
+    """The page the visitor asked from, as a line of data before the request (part of
+    T_request; its tokens were counted when the turn was stored), when it fits a share of
+    `room` (what the request left); otherwise named in the trace."""
+    page = request.page if request is not None else None
+    if request is None or not page or not page.get("url"):
+        return None, 0
+    tokens = int(page.get("tokens") or 0)
+    if tokens > max(0, room) // PAGE_SHARE:
+        left_out.append({"reason": LEFT_PAGE, "seqs": [request.seq], "count": tokens})
+        return None, 0
+    return page_render(page), tokens
 
 
 def verbatim_choose(

@@ -100,6 +100,8 @@ def visitor_turn_receive(
     profile_id: int | None,
     conversation_id: int | None,
     prepare_answer: bool = False,
+    page_url: str | None = None,
+    page_title: str = "",
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
     A message that costs nothing is not counted: a resend of a stored one (same client id)
@@ -109,7 +111,8 @@ def visitor_turn_receive(
     `prepare_answer` (the socket has no answer running, so nothing is about to be added
     before this turn's answer): the answer's seq is reserved with the turn and its context
     built in this same hop (`VisitorTurn.prepared`), so the answer goes straight to the
-    model."""
+    model. `page_url`, `page_title`: where the visitor is (the frame's `page`), kept with
+    the turn (memory.pages)."""
     at = time.time()
     if visitor_rate_limited(address=address, session_key=session_key, at=at):
         return RATE_LIMITED
@@ -120,6 +123,8 @@ def visitor_turn_receive(
             token=token,
             client_id=client_id,
             text=text,
+            page_url=page_url,
+            page_title=page_title,
             language=language,
             profile_id=profile_id,
             conversation_id=conversation_id,

@@ -46,6 +46,7 @@ class SiteAdmin(admin.ModelAdmin):
                     "verbatim_min_exchanges",
                     "condense_after_turns",
                     "message_max_length",
+                    "page_query_params",
                 )
             },
         ),

@@ -92,6 +92,16 @@ class Site(models.Model):
             "may take. 0 turns retrieval off."
         ),
     )
+    page_query_params = models.CharField(
+        _("page query parameters kept"),
+        max_length=300,
+        blank=True,
+        help_text=_(
+            "The visitor's page is kept with each message without its query string, except "
+            "the parameters named here (separated by commas), e.g. 'variant, size'. Never name "
+            "one that can carry an e-mail address, a token or a session."
+        ),
+    )
     message_max_length = models.PositiveIntegerField(
         _("message length limit (characters)"),
         default=4000,

@@ -137,6 +137,8 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             token=self.token,
             client_id=frame.id,
             text=frame.text,
+            page_url=frame.page.url if frame.page else None,
+            page_title=frame.page.title if frame.page else "",
             language=self.language,
             profile_id=self.profile_id,
             conversation_id=self.conversation_id,

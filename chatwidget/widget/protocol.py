@@ -14,10 +14,13 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.platform.frames import ErrorCode, FrameType, json_load_safe
+from memory.pages import url_is_web
 
 MAX_CLIENT_ID = 64
 RESERVED_ID_PREFIX = "~"  # the server's own turn ids (answers) start with it
 MAX_REASON = 500
+MAX_PAGE_URL = 2048  # characters; the widget cuts the query string of a longer one
+MAX_PAGE_TITLE = 300  # characters; the widget cuts a longer title
 LANGUAGES = ("en", "de")
 
 
@@ -66,9 +69,18 @@ class Hello:
 
 
 @dataclass(frozen=True)
+class Page:
+    """Where the visitor is: an http(s) URL and the page's title, as the widget read them."""
+
+    url: str
+    title: str
+
+
+@dataclass(frozen=True)
 class Message:
     id: str
     text: str
+    page: Page | None = None
 
 
 @dataclass(frozen=True)
@@ -168,7 +180,31 @@ def _message(data: dict, max_length: int) -> Message | ProtocolError:
             _("The message is too long (at most %(n)s characters).") % {"n": max_length},
             client_id,
         )
-    return Message(id=client_id, text=text)
+    page = data.get("page")
+    if page is None:
+        return Message(id=client_id, text=text)
+    parsed = _page(page)
+    if parsed is None:
+        return ProtocolError(
+            ErrorCode.BAD_FRAME,
+            _("The page must be {url, title}: an http(s) URL and a short title."),
+            client_id,
+        )
+    return Message(id=client_id, text=text, page=parsed)
+
+
+def _page(page: Any) -> Page | None:
+    """`{"url": "<http(s) URL>", "title": "..."}` (title optional), within the bounds; None
+    when it is not: the frame is refused as a whole (`bad_frame` with the message's id, the
+    socket stays open), so a client that sends nonsense learns of it."""
+    if not isinstance(page, dict):  # other fields are left for later versions
+        return None
+    url, title = page.get("url"), page.get("title", "")
+    if not isinstance(url, str) or not isinstance(title, str):
+        return None
+    if len(url) > MAX_PAGE_URL or len(title) > MAX_PAGE_TITLE or not url_is_web(url):
+        return None
+    return Page(url=url, title=title)
 
 
 def _consent(data: dict) -> Consent | ProtocolError:

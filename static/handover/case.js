@@ -72,7 +72,33 @@
       text.className = "text";
       text.textContent = t.text;  // text, never HTML
       li.append(who, time, text);
+      if (t.page && t.page.url) li.append(pageLine(t.page));
       return li;
+    }
+
+    // where the visitor asked from: text, and a link only for the http(s) URL the server
+    // marked linkable (`href`); the template's twin: admin/handover/case/turn.html
+    function pageLine(page) {
+      const line = document.createElement("span");
+      line.className = "page";
+      line.append((root.dataset.labelPage || "Page") + ": ");
+      if (page.title) {
+        const title = document.createElement("span");
+        title.className = "page-title";
+        title.textContent = page.title;
+        line.append(title, " · ");
+      }
+      const safe = typeof page.href === "string" && /^https?:\/\//i.test(page.href);
+      const url = document.createElement(safe ? "a" : "span");
+      url.className = "page-url";
+      url.textContent = page.url;
+      if (safe) {
+        url.href = page.href;
+        url.rel = "noopener noreferrer nofollow";
+        url.target = "_blank";
+      }
+      line.append(url);
+      return line;
     }
 
     function tell(text) {

@@ -160,3 +160,26 @@ def refers_back(message: str) -> bool:
             if not after or not after[0].isalpha() or after[0].islower():
                 return True
     return False
+
+
+# --- does a message point at what the visitor is looking at? -----------------------------------
+
+_EN_HERE = frozenset("this these here".split())
+_DE_HERE = frozenset("dies diese dieser dieses diesen hier".split())
+
+
+def deictic(message: str) -> bool:
+    """Whether a message points at something in front of the visitor: "this one", "does
+    this come in XL?", "das hier", "gibt es das in XL?" (German "das" standing alone, as
+    `refers_back` reads an article). On a page with a document of its own, that document is
+    what is meant (selectors.knowledge_search)."""
+    tokens = _TOKEN.findall(" ".join(message.split()))
+    for i, token in enumerate(tokens):
+        word = token.casefold()
+        if word in _EN_HERE or word in _DE_HERE:
+            return True
+        if word == "das":
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if not after or not after[0].isalpha() or after[0].islower():
+                return True
+    return False

@@ -26,6 +26,7 @@ from chatwidget.shop.knowledge.analysis import (
     MIN_HEAD,
     compound_parts,
     compound_splits,
+    deictic,
     fold,
     language_guess,
     refers_back,
@@ -34,6 +35,7 @@ from chatwidget.shop.knowledge.analysis import (
 )
 from chatwidget.shop.knowledge.referents import referent
 from memory.extract import ids_extract
+from memory.pages import page_key
 
 ACTIVE_BONUS = 0.05
 MAX_TERMS = 48
@@ -120,6 +122,8 @@ class KnowledgeQuery:
     lead: dict[str, float] = field(default_factory=dict)  # the message's own terms
     refers_back: bool = False  # the message leans on an earlier subject ("is it ...?")
     embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
+    page_key: str = ""  # memory.pages.page_key of the page the visitor is on, with a document
+    page_wins: bool = False  # the page's document comes first ("does this come in XL?")
 
     def lead_terms(self) -> list[str]:
         return list(self.lead)[:MAX_TERMS]
@@ -129,11 +133,26 @@ class KnowledgeQuery:
         return sorted(self.recall) + [t for t, _ in ranked[:MAX_TERMS]]
 
 
+@dataclass(frozen=True)
+class PageDocument:
+    """The knowledge document whose URL is the visitor's page (selectors.knowledge_page)."""
+
+    key: str  # memory.pages.page_key
+    identifiers: list[str]
+
+
 def knowledge_query_build(
-    *, message: str, core: dict | None = None, recent: list[tuple[str, str]] = ()
+    *,
+    message: str,
+    core: dict | None = None,
+    recent: list[tuple[str, str]] = (),
+    page: PageDocument | None = None,
 ) -> KnowledgeQuery:
     """The query for one turn. `recent` is (role, text) of the verbatim turns before the
-    message, newest first; `core` is the condensed core's data (DESIGN.md) or None."""
+    message, newest first; `core` is the condensed core's data (DESIGN.md) or None; `page`
+    the document of the page the visitor is on: its identifiers join the active objects,
+    and it comes first when the message points at it ("this one", "gibt es das in XL?"),
+    or leans on a subject while the memory holds none."""
     terms: dict[str, float] = {}
     texts: list[str] = [message]
 
@@ -177,6 +196,10 @@ def knowledge_query_build(
         if found.kind == "article":
             active.add(identifier_key(found.value))
             shown.setdefault(identifier_key(found.value), found.value)
+    remembered = bool(active)
+    for value in page.identifiers if page else ():
+        active.add(identifier_key(value))
+        shown.setdefault(identifier_key(value), value)
     # An active object's identifier finds its chunks, but is not scored: the bonus after
     # scoring is its whole preference (ShopBot's order), unless the message names it.
     for key in active:
@@ -195,6 +218,8 @@ def knowledge_query_build(
         lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
         refers_back=back,
         embed_text="\n".join(filter(None, [message, pointed])),
+        page_key=page.key if page else "",
+        page_wins=bool(page) and (deictic(message) or (back and not remembered)),
     )
 
 
@@ -210,6 +235,7 @@ class Candidate:
     similarity: float | None = None  # cosine similarity to the query, with embeddings
     score: float = 0.0  # final, 0..1, before the bonus
     bonus: float = 0.0
+    page: bool = False  # of the visitor's page's document, which the message points at
 
     @property
     def total(self) -> float:
@@ -320,4 +346,6 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
     for c, value, (kw, *_) in zip(candidates, combined, fields, strict=True):
         c.score = round(value / top, 4)
         c.bonus = bonus if query.active_ids & kw else 0.0
-    return sorted(candidates, key=lambda c: (-c.total, -c.rank, c.chunk_id))
+        c.page = query.page_wins and page_key(c.url) == query.page_key
+    # the page's document first when the message points at it, its best chunk leading
+    return sorted(candidates, key=lambda c: (not c.page, -c.total, -c.rank, c.chunk_id))

@@ -1,6 +1,7 @@
 """Reading shop knowledge: the search behind each turn, and counts for admin and commands."""
 
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from django.core.cache import cache
 from django.db.models import Sum
@@ -8,10 +9,16 @@ from django.db.models import Sum
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import cosine, embed, embedding_model
-from chatwidget.shop.knowledge.query import Candidate, KnowledgeQuery, candidates_score
+from chatwidget.shop.knowledge.query import (
+    Candidate,
+    KnowledgeQuery,
+    PageDocument,
+    candidates_score,
+)
 from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
 from chatwidget.sites.models import Site
+from memory.pages import page_key
 
 CANDIDATES = 24
 DENSE_CANDIDATES = 12  # nearest chunks by embedding, added to the full-text candidates
@@ -30,7 +37,51 @@ def knowledge_available(*, site: Site) -> bool:
     return bool(hint)
 
 
-def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> list[Candidate]:
+@dataclass
+class PageChunks:
+    """The chunks of the document whose URL is the visitor's page, and the document."""
+
+    document: PageDocument
+    hits: list[backends.Hit]
+
+
+PAGE_CHUNKS = 8  # a product's chunks (a long page: its first ones)
+
+
+def _url_forms(key: str) -> list[str]:
+    """How a document's `url` may spell the page of `key` (memory.pages.page_key): with or
+    without a trailing slash, its path as read or percent-escaped."""
+    scheme, _, rest = key.partition("://")
+    host, slash, path = rest.partition("/")
+    paths = {slash + path, quote(slash + path, safe="/:@!$&'()*+,;=~")}
+    return sorted({f"{scheme}://{host}{p}{end}" for p in paths for end in ("", "/")})
+
+
+def knowledge_page(*, site: Site, url: str) -> PageChunks | None:
+    """The document whose URL is the page (scheme, host and path; query and fragment
+    aside): its chunks as search hits, and its identifiers. One query, only for a turn that
+    came with a page; None when no document has that URL."""
+    key = page_key(url)
+    if not key:
+        return None
+    rows = [
+        row
+        for row in KnowledgeChunk.objects.filter(site_id=site.pk, url__in=_url_forms(key))
+        .order_by("document_id", "ordinal")
+        .values_list("pk", "title", "url", "identifiers", "text", "token_count", "document_id")
+        if page_key(row[2]) == key
+    ]
+    if not rows:
+        return None
+    document = rows[0][6]
+    rows = [row for row in rows if row[6] == document][:PAGE_CHUNKS]
+    hits = [backends.Hit(pk, 0.0, t, u, list(i or []), x, n) for pk, t, u, i, x, n, _ in rows]
+    return PageChunks(document=PageDocument(key=key, identifiers=hits[0].identifiers), hits=hits)
+
+
+def knowledge_search(
+    *, site: Site, query: KnowledgeQuery, limit: int = 8, page: PageChunks | None = None
+) -> list[Candidate]:
     """The best chunks for the query, best first, with their final score and bonus.
 
     Candidates from up to three full-text searches: the query built from memory, the
@@ -38,7 +89,9 @@ def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> li
     the active objects' chunks by their identifiers (ranked by the message in
     query.candidates_score, never left out because other chunks matched more words). With
     EMBEDDING_MODEL set, one query embedding and the nearest chunks by vector join them
-    (hybrid: the similarity order is fused with the full-text one)."""
+    (hybrid: the similarity order is fused with the full-text one). `page`: the chunks of
+    the visitor's page's document are candidates too (query.candidates_score puts them
+    first when the message points at the page)."""
     searches = [query.backend_terms()]
     if query.lead and set(query.lead) != set(query.terms):
         searches.append(query.lead_terms())
@@ -52,6 +105,9 @@ def knowledge_search(*, site: Site, query: KnowledgeQuery, limit: int = 8) -> li
         )
         hits += [h for h in found if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in found}
+    if page is not None:
+        hits += [h for h in page.hits if h.chunk_id not in seen]
+        seen |= {h.chunk_id for h in page.hits}
     similarity: dict[int, float] = {}
     qvec = embed([query.embed_text or query.text], kind="query") if embedding_model() else None
     if qvec:  # the nearest chunks also when no word of the question is in the shop's pages

@@ -17,7 +17,11 @@ from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.query import Candidate, identifier_key, knowledge_query_build
 from chatwidget.shop.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
-from chatwidget.shop.knowledge.selectors import knowledge_available, knowledge_search
+from chatwidget.shop.knowledge.selectors import (
+    knowledge_available,
+    knowledge_page,
+    knowledge_search,
+)
 from chatwidget.sites.models import Site
 from memory.tokens import count_tokens
 
@@ -74,14 +78,23 @@ def knowledge_select(
     core: dict | None,
     recent: list[tuple[str, str]],
     room: int,
+    page_url: str = "",
 ) -> KnowledgeSection:
     """Retrieve with the query built from memory and keep the best excerpts that fit `room`
-    tokens. `recent` is (role, text) of the turns before the message, newest first."""
+    tokens. `recent` is (role, text) of the turns before the message, newest first;
+    `page_url` the page the visitor asked from (its document's identifiers are active
+    objects for this turn, and the document comes first for "this one")."""
     section = KnowledgeSection(room=room)
     if knowledge_share(site) <= 0 or not message.strip() or not knowledge_available(site=site):
         return section
-    query = knowledge_query_build(message=message, core=core, recent=recent[:RECENT_TURNS])
-    candidates = knowledge_search(site=site, query=query, limit=RETRIEVE)
+    page = knowledge_page(site=site, url=page_url) if page_url else None
+    query = knowledge_query_build(
+        message=message,
+        core=core,
+        recent=recent[:RECENT_TURNS],
+        page=page.document if page else None,
+    )
+    candidates = knowledge_search(site=site, query=query, limit=RETRIEVE, page=page)
     section.attempted = True
     section.active = _active_labels(core, query.shown)
     if not candidates:
@@ -92,6 +105,8 @@ def knowledge_select(
     cut = False
     for c in candidates:
         record = {"chunk": c.chunk_id, "score": c.score, "bonus": c.bonus, "sent": False}
+        if c.page:
+            record["page"] = True  # the visitor's page's document, pointed at
         if c.total < best * MIN_RELATIVE_SCORE:
             record["why"] = LEFT_KNOWLEDGE_WEAK
             weak.append(c.chunk_id)

@@ -36,9 +36,12 @@ export function helloFrame({ session, lastSeq, lang, recognition }) {
   return { type: FrameType.HELLO, session, last_seq: lastSeq, lang, recognition };
 }
 
-/** The visitor's message; the client id makes a resend idempotent. */
-export function messageFrame({ id, text }) {
-  return { type: FrameType.MESSAGE, id, text };
+/** The visitor's message; the client id makes a resend idempotent. `page`: `{url, title}`
+ * where the visitor wrote it (page.js), left out when null. */
+export function messageFrame({ id, text, page = null }) {
+  const frame = { type: FrameType.MESSAGE, id, text };
+  if (page) frame.page = { url: page.url, title: page.title };
+  return frame;
 }
 
 /** The visitor asks for a person. */

@@ -12,6 +12,7 @@ import { continueFromLink } from "./continuation.js";
 import { createEvents } from "./events.js";
 import { createHost } from "./host.js";
 import { createLauncher } from "./launcher.js";
+import { createPageContext } from "./page.js";
 import { loadPanelScript } from "./panel_script.js";
 import { applyTheme } from "./theme.js";
 
@@ -41,6 +42,7 @@ function start(script) {
   const launcher = createLauncher({ widget, onClick: () => toggle() });
   const launcherState = () => ({ open: isOpen(), unread: unreadCount, strings });
   const updateLauncher = () => launcher.update(launcherState());
+  const pageContext = createPageContext(window); // sent with each message (setPage)
 
   // -- the site's config ---------------------------------------------------------------------
   const configLoader = createConfigLoader({
@@ -80,6 +82,7 @@ function start(script) {
       return launcher.element;
     },
     updateLauncher,
+    page: () => pageContext.current(),
     setUnread(count) {
       if (count === unreadCount) return;
       unreadCount = count;
@@ -135,6 +138,7 @@ function start(script) {
       send: (text) => withPanel((loaded) => (loaded.open(), loaded.send(String(text)))),
       prefill: (text) => withPanel((loaded) => (loaded.open(), loaded.prefill(String(text)))),
       setLanguage,
+      setPage: (value) => pageContext.set(value),
     },
     on,
     off,

@@ -187,7 +187,7 @@ function createPanel(shell) {
     const value = messageText.trim().slice(0, config.max_length);
     if (!value || conversationState === "closed") return false;
     session.markActed();
-    outbox.send(randomId(), value, log.addPending(value));
+    outbox.send(randomId(), value, log.addPending(value), shell.page());
     return true;
   }
   function startNewConversation() {

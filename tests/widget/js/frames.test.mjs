@@ -46,8 +46,13 @@ test("each builder gives the frame the widget has always sent, byte for byte", (
 });
 
 test("a builder takes only its own fields: nothing extra reaches the server", () => {
-  const frame = messageFrame({ id: "c1", text: "hi", page: { url: "x" }, type: "hello" });
+  const frame = messageFrame({ id: "c1", text: "hi", lang: "de", type: "hello" });
   assert.deepEqual(frame, { type: "message", id: "c1", text: "hi" });
+  const page = { url: "https://shop.example/p", title: "P", cookie: "x" };
+  assert.deepEqual(messageFrame({ id: "c1", text: "hi", page }).page, {
+    url: "https://shop.example/p",
+    title: "P",
+  });
 });
 
 // The server's side of the contract: the frame types and error codes

@@ -22,6 +22,7 @@ from chatwidget.assistant.turns import (
 from chatwidget.platform import frames
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
+from chatwidget.sites.identity import Identity, identity_verify
 from chatwidget.widget import protocol
 from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
@@ -32,20 +33,29 @@ from handover.services import handover_request
 from handover.services.ratings import rating_give, rating_state
 from memory import profiles
 from memory import selectors as memory_selectors
+from memory.customers import customer_link, customer_may_resume, customer_profile_id
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
 
 log = logging.getLogger(__name__)
 
 
-def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
+def _welcome_data(
+    site_id: int, token: str | None, last_seq: int | None, identity: Identity | None = None
+):
     """(conversation, the newest turns after `last_seq` within the frame budget, masked):
     one thread hop. A linked session (an e-mail continuation link's) sees contact details
-    masked (memory.models.LinkedSession)."""
+    masked (memory.models.LinkedSession). A conversation of a signed-in customer resumes
+    only with that customer's verified identity; an anonymous one resumed with a verified
+    identity is linked to the customer now (memory.customers)."""
     access = memory_selectors.session_get(site_id=site_id, token=token)
     if access is None:
         return None, None, False
     conv, masked = access.conversation, access.masked
+    if not customer_may_resume(conversation=conv, identity=identity):
+        return None, None, False
+    if identity is not None and conv.customer_id is None:
+        customer_link(site_id=site_id, conversation_id=conv.pk, identity=identity)
     page = memory_selectors.turns_for_visitor_page(
         conversation_id=conv.pk,
         after_seq=last_seq,
@@ -55,11 +65,20 @@ def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
     return conv, page, masked
 
 
+def _customer_profile(site_id: int, identity: Identity, conversation_id: int | None) -> int | None:
+    """The verified customer's live recognition profile, linked to the resumed conversation."""
+    profile_id = customer_profile_id(site_id=site_id, identity=identity)
+    if profile_id is not None and conversation_id is not None:
+        profiles.profile_link_conversation(profile_id=profile_id, conversation_id=conversation_id)
+    return profile_id
+
+
 class ChatConsumer(ConversationMembership, VisitorSocket):
     conversation_id: int | None = None
     token: str | None = None
     profile_id: int | None = None  # the recognition profile of this visit (after consent)
     masked: bool = False  # a linked session: contact details masked in what it is sent
+    identity: Identity | None = None  # the customer of a verified hello.identity
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
@@ -80,8 +99,10 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
             self.language = frame.lang
+        verified = identity_verify(secret=self.site.identity_secret, identity=frame.identity)
+        self.identity = frame.identity if verified else None
         conv, page, masked = await db_async(_welcome_data)(
-            self.site.id, frame.session, frame.last_seq
+            self.site.id, frame.session, frame.last_seq, self.identity
         )
         self.masked = masked
         self.greeted = True
@@ -92,6 +113,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                     session=None, resumed=False, state=ConversationState.BOT, turns=[]
                 )
             )
+            await self._identity_refused(frame.identity, verified)
             await self._recognise(frame.recognition, None)
             return
         self.token = frame.session
@@ -105,6 +127,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                 earlier=page.earlier,
             )
         )
+        await self._identity_refused(frame.identity, verified)
         await self._recognise(frame.recognition, conv.pk)
         if conv.state == ConversationState.CLOSED:  # resolved: ask for a rating, or thank
             state = await db_async(rating_state)(conversation_id=conv.pk)
@@ -114,20 +137,38 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             # predecessor) is answered here
             self._spawn(self._recover(conv.pk))
 
-    async def _recognise(self, token: str | None, conversation_id: int | None) -> None:
-        """The recognition cookie's token, sent with hello only after consent: a live profile
-        is linked (and its cookie renewed); an unknown or expired one is deleted in the widget."""
-        if token is None:
+    async def _identity_refused(self, identity: Identity | None, verified: bool) -> None:
+        """A hello.identity whose signature does not verify: `identity_invalid`, and the
+        conversation goes on anonymously (nothing is linked)."""
+        if identity is None or verified:
             return
-        result = await db_async(profiles.profile_recognise)(
-            site_id=self.site.id, token=token, conversation_id=conversation_id
-        )
-        self.profile_id = result.profile_id
-        await self._send(
-            frames.consent_frame(
-                recognition=result.recognition, token=result.token, max_age=result.max_age
+        log.info("identity refused", extra={"site": self.site.id})
+        await self._error(
+            ProtocolError(
+                ErrorCode.IDENTITY_INVALID,
+                _("The sign-in could not be confirmed; the chat goes on without it."),
             )
         )
+
+    async def _recognise(self, token: str | None, conversation_id: int | None) -> None:
+        """The recognition cookie's token, sent with hello only after consent: a live profile
+        is linked (and its cookie renewed); an unknown or expired one is deleted in the widget.
+        Without one, a verified customer resumes the profile they consented to on another
+        device (memory.customers.customer_profile_id); no identity ever makes a profile."""
+        if token is not None:
+            result = await db_async(profiles.profile_recognise)(
+                site_id=self.site.id, token=token, conversation_id=conversation_id
+            )
+            self.profile_id = result.profile_id
+            await self._send(
+                frames.consent_frame(
+                    recognition=result.recognition, token=result.token, max_age=result.max_age
+                )
+            )
+        if self.profile_id is None and self.identity is not None:
+            self.profile_id = await db_async(_customer_profile)(
+                self.site.id, self.identity, conversation_id
+            )
 
     async def on_message(self, frame: protocol.Message) -> None:
         turn = await db_async(visitor_turn_receive)(
@@ -148,6 +189,12 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             return
         if turn.new_token:
             self.token = turn.new_token
+            if self.identity is not None:  # a new conversation of a signed-in customer
+                await db_async(customer_link)(
+                    site_id=self.site.id,
+                    conversation_id=turn.conversation_id,
+                    identity=self.identity,
+                )
         await self._join(turn.conversation_id)  # also renews the membership before the answer
         await self._send(frames.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
         if turn.hint is not None and turn.new_token:  # published before this socket joined

@@ -4,7 +4,18 @@
 // previous one finished; a failing command is logged and does not stop the next. `on` and
 // `off` take effect at once. An unknown command logs a warning.
 
-export const COMMANDS = ["open", "close", "toggle", "send", "prefill", "setLanguage", "on", "off"];
+export const COMMANDS = [
+  "open",
+  "close",
+  "toggle",
+  "send",
+  "prefill",
+  "setLanguage",
+  "on",
+  "off",
+  "identify",
+  "logout",
+];
 
 /**
  * `commands`: name -> function for every command but `on` and `off` (which go to `on`/`off`
@@ -34,6 +45,6 @@ export function createCommandQueue({ commands, on, off }) {
 /** `window.ChatWidget` once the loader ran: `push`, `on`, `off` and each command as a method. */
 export function publicApi({ push, on, off }) {
   const api = { push, on, off, version: 1 };
-  for (const name of COMMANDS.slice(0, 6)) api[name] = (...args) => push([name, ...args]);
+  for (const name of COMMANDS) api[name] ||= (...args) => push([name, ...args]);
   return api;
 }

@@ -107,7 +107,20 @@ test("the API object has push, on, off and each command as a method that pushes 
   assert.deepEqual(pushed, [["open"], ["send", "hello", "ignored"], ["setLanguage", "de"]]);
   assert.deepEqual(
     Object.keys(api).sort(),
-    ["close", "off", "on", "open", "prefill", "push", "send", "setLanguage", "toggle", "version"],
+    [
+      "close",
+      "identify",
+      "logout",
+      "off",
+      "on",
+      "open",
+      "prefill",
+      "push",
+      "send",
+      "setLanguage",
+      "toggle",
+      "version",
+    ],
   );
 });
 

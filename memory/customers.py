@@ -48,6 +48,13 @@ def customer_link(*, site_id: int, conversation_id: int, identity: Identity) -> 
     return customer.pk
 
 
+def customer_upsert(*, site_id: int, identity: Identity) -> int:
+    """The verified customer's row, made or updated to what the shop signed now (at hello:
+    a conversation started on this socket is linked to it in its first turn's transaction,
+    memory.services.conversation_start). Returns its id."""
+    return _customer_upsert(site_id=site_id, identity=identity).pk
+
+
 def _customer_upsert(*, site_id: int, identity: Identity) -> Customer:
     values = {"email": identity.email[:MAX_EMAIL], "name": identity.name[:MAX_NAME]}
     key = identity.id[:MAX_ID]

@@ -47,11 +47,15 @@ class AppendResult:
     answer_seq: int | None = None
 
 
-def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversation, str]:
-    """A new conversation and its session token. Only the token's hash is stored."""
+def conversation_start(
+    *, site_id: int, language: str = "en", customer_id: int | None = None
+) -> tuple[Conversation, str]:
+    """A new conversation and its session token. Only the token's hash is stored.
+    `customer_id`: the signed-in customer it belongs to (a verified identity,
+    memory.customers)."""
     token = secrets.token_urlsafe(32)  # 256 bits
     conv = Conversation.objects.create(
-        site_id=site_id, token_hash=token_hash(token), language=language
+        site_id=site_id, token_hash=token_hash(token), language=language, customer_id=customer_id
     )
     stat_record(site_id=site_id, conversations=1)
     webhook_emit(
@@ -309,6 +313,7 @@ def visitor_message_receive(
     profile_id: int | None = None,
     conversation_id: int | None = None,
     reserve_answer: bool = False,
+    customer_id: int | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -321,7 +326,9 @@ def visitor_message_receive(
     `reserve_answer`: reserve the seq of the bot's answer in the same transaction, while the
     conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
     its own before the model call. One transaction, one row lock: on a socket that holds the
-    conversation (`conversation_id`), one statement reads and locks it."""
+    conversation (`conversation_id`), one statement reads and locks it. `customer_id`: the
+    socket's verified customer (memory.customers), whom a conversation created here
+    belongs to."""
     new_token = None
     found = None
     if conversation_id is None and token:
@@ -340,7 +347,9 @@ def visitor_message_receive(
         elif found is not None:
             conv = _conversation_lock(pk=found.pk)
         if conv is None:
-            started, new_token = conversation_start(site_id=site_id, language=language)
+            started, new_token = conversation_start(
+                site_id=site_id, language=language, customer_id=customer_id
+            )
             if profile_id:  # a recognised visit (memory.profiles): the new one joins it
                 profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
             conv = _conversation_lock(pk=started.pk) or started  # locked, with its site

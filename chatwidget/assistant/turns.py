@@ -100,6 +100,7 @@ def visitor_turn_receive(
     profile_id: int | None,
     conversation_id: int | None,
     prepare_answer: bool = False,
+    customer_id: int | None = None,
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
     A message that costs nothing is not counted: a resend of a stored one (same client id)
@@ -124,6 +125,7 @@ def visitor_turn_receive(
             profile_id=profile_id,
             conversation_id=conversation_id,
             reserve_answer=prepare_answer,
+            customer_id=customer_id,
         )
     except DatabaseError:
         # nothing stored: the widget sends the same id again, which is counted then

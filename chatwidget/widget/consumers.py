@@ -33,7 +33,12 @@ from handover.services import handover_request
 from handover.services.ratings import rating_give, rating_state
 from memory import profiles
 from memory import selectors as memory_selectors
-from memory.customers import customer_link, customer_may_resume, customer_profile_id
+from memory.customers import (
+    customer_link,
+    customer_may_resume,
+    customer_profile_id,
+    customer_upsert,
+)
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
 
@@ -43,17 +48,19 @@ log = logging.getLogger(__name__)
 def _welcome_data(
     site_id: int, token: str | None, last_seq: int | None, identity: Identity | None = None
 ):
-    """(conversation, the newest turns after `last_seq` within the frame budget, masked):
-    one thread hop. A linked session (an e-mail continuation link's) sees contact details
-    masked (memory.models.LinkedSession). A conversation of a signed-in customer resumes
-    only with that customer's verified identity; an anonymous one resumed with a verified
-    identity is linked to the customer now (memory.customers)."""
+    """(customer id, conversation, the newest turns after `last_seq` within the frame
+    budget, masked): one thread hop. A linked session (an e-mail continuation link's) sees
+    contact details masked (memory.models.LinkedSession). A verified customer's row is made
+    or updated; a conversation of a signed-in customer resumes only with that customer's
+    verified identity, and an anonymous one resumed with one is linked to it now
+    (memory.customers)."""
+    customer_id = customer_upsert(site_id=site_id, identity=identity) if identity else None
     access = memory_selectors.session_get(site_id=site_id, token=token)
-    if access is None:
-        return None, None, False
+    if access is None or not customer_may_resume(
+        conversation=access.conversation, identity=identity
+    ):
+        return customer_id, None, None, False
     conv, masked = access.conversation, access.masked
-    if not customer_may_resume(conversation=conv, identity=identity):
-        return None, None, False
     if identity is not None and conv.customer_id is None:
         customer_link(site_id=site_id, conversation_id=conv.pk, identity=identity)
     page = memory_selectors.turns_for_visitor_page(
@@ -62,7 +69,7 @@ def _welcome_data(
         max_bytes=history_turns_budget(),
         masked=masked,
     )
-    return conv, page, masked
+    return customer_id, conv, page, masked
 
 
 def _customer_profile(site_id: int, identity: Identity, conversation_id: int | None) -> int | None:
@@ -79,6 +86,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     profile_id: int | None = None  # the recognition profile of this visit (after consent)
     masked: bool = False  # a linked session: contact details masked in what it is sent
     identity: Identity | None = None  # the customer of a verified hello.identity
+    customer_id: int | None = None  # ... and their row (memory.Customer)
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
@@ -101,7 +109,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             self.language = frame.lang
         verified = identity_verify(secret=self.site.identity_secret, identity=frame.identity)
         self.identity = frame.identity if verified else None
-        conv, page, masked = await db_async(_welcome_data)(
+        self.customer_id, conv, page, masked = await db_async(_welcome_data)(
             self.site.id, frame.session, frame.last_seq, self.identity
         )
         self.masked = masked
@@ -182,6 +190,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             profile_id=self.profile_id,
             conversation_id=self.conversation_id,
             prepare_answer=not self._answer_running(),
+            customer_id=self.customer_id,
         )
         outcome = turn.outcome
         if outcome is TurnOutcome.RATE_LIMITED:
@@ -189,12 +198,6 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             return
         if turn.new_token:
             self.token = turn.new_token
-            if self.identity is not None:  # a new conversation of a signed-in customer
-                await db_async(customer_link)(
-                    site_id=self.site.id,
-                    conversation_id=turn.conversation_id,
-                    identity=self.identity,
-                )
         await self._join(turn.conversation_id)  # also renews the membership before the answer
         await self._send(frames.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
         if turn.hint is not None and turn.new_token:  # published before this socket joined

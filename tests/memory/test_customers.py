@@ -108,3 +108,36 @@ def test_a_conversation_stays_with_its_first_customer(site):
     assert customer_link(site_id=site.pk, conversation_id=conv.pk, identity=bob) is None
     conv.refresh_from_db()
     assert conv.customer.external_id == ANNA.id
+
+
+# --- the owners' admin ----------------------------------------------------------------------
+
+
+def test_owners_export_and_erase_a_customer_in_admin(site, client):
+    conv = linked(site)
+    owner = UserFactory(username="olga", role="Owner")
+    client.force_login(owner)
+    changelist = "/admin/memory/customer/"
+    page = client.get(changelist).content.decode()
+    assert ANNA.id in page and ANNA.email not in page, "listed, e-mail masked"
+    picked = {"_selected_action": [conv.customer_id]}
+    form = client.post(changelist, {"action": "export_customers", **picked})
+    assert form.status_code == 200 and b'name="reason"' in form.content
+    export = client.post(
+        changelist,
+        {"action": "export_customers", "confirm": "yes", "reason": "Art. 15 by e-mail", **picked},
+    )
+    data = json.loads(export.content)
+    assert data["customer"]["id"] == ANNA.id and len(data["conversations"]) == 1
+    erased = client.post(
+        changelist,
+        {"action": "erase_customers", "confirm": "yes", "reason": "Art. 17 by e-mail", **picked},
+    )
+    assert erased.status_code == 302
+    assert not Customer.objects.exists() and not Conversation.objects.exists()
+
+
+def test_staff_do_not_see_customers(site, client):
+    linked(site)
+    client.force_login(UserFactory(username="sam", role="Staff"))
+    assert client.get("/admin/memory/customer/").status_code == 403

@@ -8,8 +8,9 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from chatwidget.sites.identity import identity_secret_get, identity_signature
+from chatwidget.assistant.sections import SIGNED_IN_NOTE
 from chatwidget.shop.models.actions import ActionCall
+from chatwidget.sites.identity import identity_secret_get, identity_signature
 from tests.shop.shopapi import CUSTOMER
 from tests.shop.test_action_protection import lookup, order_action
 
@@ -47,6 +48,9 @@ async def test_the_verified_email_looks_the_order_up(site, connect, shop, obeyin
     content = json.loads(obeying.requests[1]["messages"][-1]["content"])
     assert content["status"] == "shipped"
     assert CUSTOMER["email"] not in obeying.requests[1]["messages"][-1]["content"]
+    # the first message's call already knows the visitor is signed in (not the e-mail)
+    first = json.dumps(obeying.requests[0]["messages"])
+    assert SIGNED_IN_NOTE in first and CUSTOMER["email"] not in first
 
 
 async def test_the_model_passing_the_verified_email_counts_as_given(site, connect, shop, obeying):
@@ -76,6 +80,7 @@ async def test_an_unverified_identity_gives_no_email(site, connect, shop, obeyin
     assert shop.requests == [], "no request without a factor"
     assert await outcomes() == ["missing_args"]
     assert final["text"] == "Could you tell me your order number and postcode?"
+    assert SIGNED_IN_NOTE not in json.dumps(obeying.requests[0]["messages"])
     # nor may the model pass the unverified e-mail itself
     obeying.script.append(lookup(order_number="10452", email=CUSTOMER["email"]))
     await ask(connect, site, "Where is my order 10452?", identity(secret, forged=True))

@@ -107,7 +107,8 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
             self.language = frame.lang
-        verified = identity_verify(secret=self.site.identity_secret, identity=frame.identity)
+        secret = self.site.identity_secret if self.site is not None else ""
+        verified = identity_verify(secret=secret, identity=frame.identity)
         self.identity = frame.identity if verified else None
         self.customer_id, conv, page, masked = await db_async(_welcome_data)(
             self.site.id, frame.session, frame.last_seq, self.identity
@@ -150,7 +151,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         conversation goes on anonymously (nothing is linked)."""
         if identity is None or verified:
             return
-        log.info("identity refused", extra={"site": self.site.id})
+        log.info("identity refused")
         await self._error(
             ProtocolError(
                 ErrorCode.IDENTITY_INVALID,
@@ -163,9 +164,10 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         is linked (and its cookie renewed); an unknown or expired one is deleted in the widget.
         Without one, a verified customer resumes the profile they consented to on another
         device (memory.customers.customer_profile_id); no identity ever makes a profile."""
+        site_id = self.site.id if self.site is not None else 0
         if token is not None:
             result = await db_async(profiles.profile_recognise)(
-                site_id=self.site.id, token=token, conversation_id=conversation_id
+                site_id=site_id, token=token, conversation_id=conversation_id
             )
             self.profile_id = result.profile_id
             await self._send(
@@ -175,7 +177,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             )
         if self.profile_id is None and self.identity is not None:
             self.profile_id = await db_async(_customer_profile)(
-                self.site.id, self.identity, conversation_id
+                site_id, self.identity, conversation_id
             )
 
     async def on_message(self, frame: protocol.Message) -> None:

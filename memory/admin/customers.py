@@ -5,6 +5,7 @@ ask for a reason and are audited. The e-mail is masked here like every contact d
 owners reveal it through a case page (audited) or a plaintext export."""
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -41,7 +42,7 @@ class CustomerAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("conversations"), ordering="conversation_total")
     def conversation_count(self, obj: Customer) -> int:
-        return obj.conversation_total
+        return getattr(obj, "conversation_total", 0)
 
     # owners (the rights' permissions) only; nobody edits a customer the shop vouched for
     def _owner(self, request: HttpRequest) -> bool:
@@ -116,7 +117,7 @@ class CustomerAdmin(admin.ModelAdmin):
             "customers": customers,
             "form": form,
             "action_name": f"{kind}_customers",
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return render(request, "admin/memory/customer_rights.html", context)
 

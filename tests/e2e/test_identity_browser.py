@@ -1,6 +1,7 @@
 """A signed-in customer in real Chromium (DESIGN.md, the API's `identify` and `logout`): an
 identity pushed before the loader ran rides in the first `hello`, links the conversation,
-and is kept nowhere in the browser; `logout` starts a new anonymous conversation."""
+and is kept nowhere in the browser; `logout` starts a new anonymous conversation; `identify`
+after load says hello again with it."""
 
 import json
 
@@ -90,3 +91,18 @@ def test_identify_pushed_before_load_links_the_conversation_and_logout_ends_it(
     assert [f for f in sent if f["type"] == "hello"][-1]["identity"] is None
     mine = [row for row in customers(live_stack) if row[0] not in known]
     assert [customer for _, customer in mine] == [ANNA["id"], None]
+
+    # identify after load (a method): the open socket says hello again with it, and the
+    # anonymous conversation it resumes becomes Anna's
+    hellos = len([f for f in sent if f["type"] == "hello"])
+    page.evaluate(f"ChatWidget.identify({json.dumps(identity)})")
+    page.wait_for_function("window.__cwWidget.connected")
+    for _ in range(100):
+        if len([f for f in sent if f["type"] == "hello"]) > hellos:
+            break
+        page.wait_for_timeout(100)
+    again = [f for f in sent if f["type"] == "hello"][hellos:]
+    assert again and again[0]["identity"] == identity and again[0]["session"]
+    page.wait_for_timeout(300)
+    mine = [row for row in customers(live_stack) if row[0] not in known]
+    assert [customer for _, customer in mine] == [ANNA["id"], ANNA["id"]]

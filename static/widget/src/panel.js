@@ -193,7 +193,7 @@ function createPanel(shell) {
   }
   function startNewConversation(byPage) {
     // the closed case stays closed: forget its token here and say hello without one
-    const connected = connection.isReady();
+    const connected = connection.isActive();
     session.reset();
     log.clear();
     outbox.clear();
@@ -246,8 +246,8 @@ function createPanel(shell) {
     draft: composer.draft,
     restoreDraft: composer.restore,
     connect: connection.connect,
-    /** Say hello again (a new identity): only a socket that is open or wanted is renewed. */
-    reconnect: () => connection.isReady() && connection.restart(),
+    /** Say hello again (a new identity): only a socket that is open or opening is renewed. */
+    reconnect: () => connection.isActive() && connection.restart(),
     /** `logout`: no session, no transcript; a new anonymous conversation. */
     startNew: () => startNewConversation(true),
     destroy,

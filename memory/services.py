@@ -50,9 +50,8 @@ class AppendResult:
 def conversation_start(
     *, site_id: int, language: str = "en", customer_id: int | None = None
 ) -> tuple[Conversation, str]:
-    """A new conversation and its session token. Only the token's hash is stored.
-    `customer_id`: the signed-in customer it belongs to (a verified identity,
-    memory.customers)."""
+    """A new conversation (a verified customer's: memory.customers) and its session token.
+    Only the token's hash is stored."""
     token = secrets.token_urlsafe(32)  # 256 bits
     conv = Conversation.objects.create(
         site_id=site_id, token_hash=token_hash(token), language=language, customer_id=customer_id
@@ -313,7 +312,7 @@ def visitor_message_receive(
     profile_id: int | None = None,
     conversation_id: int | None = None,
     reserve_answer: bool = False,
-    customer_id: int | None = None,
+    customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -326,9 +325,7 @@ def visitor_message_receive(
     `reserve_answer`: reserve the seq of the bot's answer in the same transaction, while the
     conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
     its own before the model call. One transaction, one row lock: on a socket that holds the
-    conversation (`conversation_id`), one statement reads and locks it. `customer_id`: the
-    socket's verified customer (memory.customers), whom a conversation created here
-    belongs to."""
+    conversation (`conversation_id`), one statement reads and locks it."""
     new_token = None
     found = None
     if conversation_id is None and token:

@@ -168,8 +168,9 @@ class CaseAdmin(admin.ModelAdmin):
             "can_reveal": can_reveal,
             "revealed": revealed,
             "revealed_index": int(revealed.target.split(":")[1])
-            if revealed is not None and revealed.contact is not None
+            if revealed is not None and revealed.target.startswith("contact:")
             else None,
+            "revealed_customer": revealed is not None and revealed.target == "customer",
             "reply_form": forms.get("reply") or ReplyForm(),
             "resolve_form": forms.get("resolve") or ResolveForm(),
             "note_form": forms.get("note") or NoteForm(initial={"note": case.note}),

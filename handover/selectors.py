@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
@@ -16,7 +16,7 @@ from django.utils.encoding import iri_to_uri
 from chatwidget.platform.times import site_time
 from handover.models import CannedReply, Case
 from memory.core import core_display
-from memory.models import Conversation, ConversationState, Turn, TurnRole
+from memory.models import Conversation, ConversationState, Customer, Turn, TurnRole
 from memory.pages import url_is_web
 from memory.redaction import mask, never_kept_scrub
 from memory.selectors import transcript_copy_is_expired
@@ -124,12 +124,18 @@ class CasePage:
     turns: list[dict]  # masked
     transcript_gone: bool
     last_seq: int
+    # the signed-in customer (memory.Customer): {"id", "name", "masked"} with the e-mail
+    # masked like any contact detail; and the customer's other cases, newest first
+    customer: dict | None = None
+    earlier_cases: list[dict] = field(default_factory=list)
 
 
 def case_page(*, case_id: int) -> CasePage:
     """Everything the case page shows, masked. Two queries for the transcript, whatever its
     length (case, turns with authors)."""
-    case = Case.objects.select_related("site", "claimed_by", "conversation").get(pk=case_id)
+    case = Case.objects.select_related(
+        "site", "claimed_by", "conversation", "conversation__customer"
+    ).get(pk=case_id)
     core = core_display(case.core or {})
     gone = case_transcript_is_expired(case=case)
     conv = None if gone else case.conversation
@@ -141,7 +147,10 @@ def case_page(*, case_id: int) -> CasePage:
             turn_masked(t)
             for t in Turn.objects.filter(conversation=conv).select_related("author").order_by("seq")
         ]
+    customer = conv.customer if conv is not None and conv.customer_id else None
     return CasePage(
+        customer=_customer_masked(customer),
+        earlier_cases=_customer_cases(customer, exclude=case.pk),
         case=case,
         state=conv.state if conv else (case.conversation.state if case.conversation else None),
         core=core,
@@ -159,6 +168,42 @@ def case_page(*, case_id: int) -> CasePage:
         transcript_gone=conv is None,
         last_seq=turns[-1]["seq"] if turns else 0,
     )
+
+
+EARLIER_CASES = 20
+
+
+def _customer_masked(customer: Customer | None) -> dict | None:
+    if customer is None:
+        return None
+    email = {"kind": "email", "value": customer.email}
+    return {
+        "id": customer.external_id,
+        "name": customer.name,
+        "masked": contact_masked(email) if customer.email else "",
+    }
+
+
+def _customer_cases(customer: Customer | None, *, exclude: int) -> list[dict]:
+    """The customer's other cases (their conversations' cases; a case whose transcript was
+    purged lost the link, as it lost the transcript), newest first."""
+    if customer is None:
+        return []
+    cases = (
+        Case.objects.filter(conversation__customer=customer)
+        .exclude(pk=exclude)
+        .select_related("site")
+        .order_by("-requested_at")[:EARLIER_CASES]
+    )
+    return [
+        {
+            "id": c.pk,
+            "status": c.get_status_display(),
+            "requested": site_time(c.requested_at, time_zone=c.site.time_zone),
+            "reason": c.reason,
+        }
+        for c in cases
+    ]
 
 
 def staff_assignable() -> list:

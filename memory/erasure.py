@@ -15,7 +15,7 @@ from django.utils import timezone
 from chatwidget.integrations.retention import webhook_texts_forget
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import forgotten_frame
-from memory.models import AuditEvent, Conversation, ProfileFact
+from memory.models import AuditEvent, Conversation, Customer, ProfileFact
 from memory.retention import audit_record, conversation_cache_clear
 from memory.signals import conversations_removing, removal_counts
 
@@ -44,6 +44,12 @@ def conversation_erase(
             )
         )
         _, deleted = conv.delete()
+        # a signed-in customer with no conversation left goes with its last one
+        customers = (
+            Customer.objects.filter(pk=conv.customer_id, conversations__isnull=True).delete()[0]
+            if conv.customer_id
+            else 0
+        )
         counts = {
             "turns": deleted.get("memory.Turn", 0),
             "cores": deleted.get("memory.Core", 0),
@@ -55,6 +61,7 @@ def conversation_erase(
             ).delete()[0],
             # the reason, note and comment quoted by webhook deliveries (the delivery log)
             "webhook_texts": webhook_texts_forget(conversation_ids=[conversation_id]),
+            "customers": customers,
             **others,
         }
         audit_record(

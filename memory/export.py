@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from memory.models import AuditEvent, Conversation, TurnRole
 from memory.redaction import mask, never_kept_scrub
+from memory.redaction.kinds import EMAIL
 from memory.retention import audit_record
 
 log = logging.getLogger(__name__)
@@ -20,7 +21,7 @@ def conversation_export(
     widget's export, the transcript e-mail) holds what the visitor saw: no shop lookup turns
     (the raw answer of the shop's API, which the assistant's answer put in words); staff
     exports hold them."""
-    conv = Conversation.objects.select_related("site").get(pk=conversation_id)
+    conv = Conversation.objects.select_related("site", "customer").get(pk=conversation_id)
     query = conv.turns.order_by("seq")
     if for_visitor:
         query = query.exclude(role=TurnRole.TOOL)
@@ -44,6 +45,9 @@ def conversation_export(
 
     if fmt == "txt":
         lines = [f"Conversation with {conv.site.name}, exported {timezone.now().isoformat()}", ""]
+        if conv.customer is not None:
+            who = customer_export_data(conv.customer, masked=masked)
+            lines += [f"Signed in as: {who['name']} <{who['email']}> (id {who['id']})", ""]
         for turn in turns:
             page = page_of(turn)
             where = f" (page: {page['url']})" if page else ""
@@ -54,6 +58,8 @@ def conversation_export(
         "exported_at": timezone.now().isoformat(),
         "started_at": conv.created_at.isoformat(),
         "state": conv.state,
+        # the signed-in customer this conversation is linked to (memory.customers)
+        "customer": customer_export_data(conv.customer, masked=masked) if conv.customer else None,
         "turns": [
             {"seq": t.seq, "role": t.role, "text": text_of(t), "at": t.created_at.isoformat()}
             | ({"page": page_of(t)} if t.page else {})
@@ -65,6 +71,17 @@ def conversation_export(
         "application/json",
         f"conversation-{stamp}.json",
     )
+
+
+def customer_export_data(customer, *, masked: bool) -> dict:
+    """A signed-in customer (memory.Customer) as exports show it: the e-mail masked unless
+    plaintext was allowed."""
+    email = customer.email
+    return {
+        "id": customer.external_id,
+        "email": mask(email, [[EMAIL, 0, len(email)]]) if masked and email else email,
+        "name": customer.name,
+    }
 
 
 def conversation_export_for_staff(

@@ -40,6 +40,16 @@ class Conversation(models.Model):
         on_delete=models.SET_NULL,
         related_name="conversations",
     )
+    # The customer the shop signed in (a verified `hello.identity`, memory.customers): set
+    # once, never changed to another customer; the conversation stays the customer's after
+    # a `logout` on the device.
+    customer = models.ForeignKey(
+        "memory.Customer",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="conversations",
+    )
     # The transcript hold, written by handover through `memory.services.conversation_hold_set`
     # on every case transition: an open case keeps the raw transcript alive, and a resolved
     # case keeps it for the site's case run-off (`RetentionPolicy.case_days`) after
@@ -62,6 +72,32 @@ class Conversation(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} ({self.site_id})"
+
+
+class Customer(models.Model):
+    """A customer the shop signed in and vouched for with the site's identity secret: the
+    shop's own id, e-mail and name as last verified. Personal data like a transcript:
+    masked in staff views, in the export, gone with the customer's erasure, and purged once
+    no conversation of it is left (memory.customers, memory.retention)."""
+
+    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="customers")
+    external_id = models.CharField(_("customer id in the shop"), max_length=200)
+    email = models.EmailField(_("e-mail address"), max_length=254, blank=True)
+    name = models.CharField(_("name"), max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("signed-in customer")
+        verbose_name_plural = _("signed-in customers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["site", "external_id"], name="customer_unique_external_id"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"customer #{self.pk}"
 
 
 class LinkedSession(models.Model):

@@ -108,6 +108,20 @@ def _on_the_server(policy: RetentionPolicy, life: dict) -> list[dict]:
             "seconds": life["recognition_seconds"],
         },
         {
+            "name": _("Signed-in customer"),
+            "kind": _("Server, only when the shop signs you in to the chat"),
+            "content": _(
+                "The customer number, e-mail address and name the shop confirmed, and which "
+                "conversations are yours."
+            ),
+            "lifetime": _("As long as one of your conversations is kept"),
+            "purpose": _(
+                "The team sees whose request it is; order lookups need no e-mail typed; "
+                "your conversation is shown only to you."
+            ),
+            "seconds": None,
+        },
+        {
             "name": _("E-mail links"),
             "kind": _("Server, only when you ask for an e-mail"),
             "content": _(

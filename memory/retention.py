@@ -15,7 +15,8 @@ What goes here, per site and under the site's *current* policy:
   the text webhook deliveries quote of it (`chatwidget.integrations.retention`);
 - a recognition profile (with its facts) once the profile period has passed since the last
   visit; the consent record stays as evidence;
-- audit events older than the audit period.
+- audit events older than the audit period;
+- a signed-in customer (memory.customers) once no conversation links it any more.
 """
 
 import logging
@@ -34,7 +35,7 @@ from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import forgotten_frame
 from chatwidget.platform.ratelimit import parse_rate
 from chatwidget.sites.models import Site
-from memory.models import AuditEvent, Conversation, Profile, RetentionPolicy
+from memory.models import AuditEvent, Conversation, Customer, Profile, RetentionPolicy
 from memory.selectors import conversations_expired, policy_groups, profile_period
 from memory.signals import conversations_removing, removal_counts
 
@@ -149,6 +150,7 @@ class PurgeCounts:
     traces: int = 0
     cases: int = 0
     profiles: int = 0
+    customers: int = 0
     audit_events: int = 0
     webhook_texts: int = 0  # webhook deliveries whose quoted text went with the conversation
     webhook_deliveries: int = 0  # rows of the delivery log past their period (chatwidget.purge)
@@ -252,6 +254,8 @@ def retention_purge_expired(
             batch_size=batch_size,
         )
 
+    if totals.finished:
+        totals.customers += customers_orphaned_purge(now=now)
     for site_id, counts in per_site.items():
         audit_record(
             action=AuditEvent.Action.PURGE,
@@ -261,6 +265,21 @@ def retention_purge_expired(
         )
     log.info("retention purge", extra=totals.as_dict())
     return totals
+
+
+# A customer row without a conversation is kept this long (the link is written right after
+# the conversation's first turn: the purge must not race it), then purged.
+CUSTOMER_ORPHAN_GRACE = timedelta(hours=1)
+
+
+def customers_orphaned_purge(*, now=None) -> int:
+    """Signed-in customers no conversation links any more (each was purged or erased): their
+    row has no purpose left. Returns how many went."""
+    now = now or timezone.now()
+    orphans = Customer.objects.filter(
+        conversations__isnull=True, last_seen_at__lt=now - CUSTOMER_ORPHAN_GRACE
+    )
+    return orphans.delete()[1].get("memory.Customer", 0)
 
 
 def _delete_in_batches(queryset, *, model: str, batch_size: int) -> int:

@@ -48,11 +48,14 @@ class AppendResult:
     answer_seq: int | None = None
 
 
-def conversation_start(*, site_id: int, language: str = "en") -> tuple[Conversation, str]:
-    """A new conversation and its session token. Only the token's hash is stored."""
+def conversation_start(
+    *, site_id: int, language: str = "en", customer_id: int | None = None
+) -> tuple[Conversation, str]:
+    """A new conversation (a verified customer's: memory.customers) and its session token.
+    Only the token's hash is stored."""
     token = secrets.token_urlsafe(32)  # 256 bits
     conv = Conversation.objects.create(
-        site_id=site_id, token_hash=token_hash(token), language=language
+        site_id=site_id, token_hash=token_hash(token), language=language, customer_id=customer_id
     )
     stat_record(site_id=site_id, conversations=1)
     webhook_emit(
@@ -314,6 +317,7 @@ def visitor_message_receive(
     reserve_answer: bool = False,
     page_url: str | None = None,
     page_title: str = "",
+    customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -346,7 +350,9 @@ def visitor_message_receive(
         elif found is not None:
             conv = _conversation_lock(pk=found.pk)
         if conv is None:
-            started, new_token = conversation_start(site_id=site_id, language=language)
+            started, new_token = conversation_start(
+                site_id=site_id, language=language, customer_id=customer_id
+            )
             if profile_id:  # a recognised visit (memory.profiles): the new one joins it
                 profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
             conv = _conversation_lock(pk=started.pk) or started  # locked, with its site

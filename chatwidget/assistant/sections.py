@@ -53,6 +53,14 @@ def tools_tokens(model: str) -> int:
     return count_tokens(json.dumps([HANDOVER_TOOL]), model=model)
 
 
+# With a verified identity (memory.customers) shop lookups take the account's e-mail from
+# it (chatwidget.shop.actions.admission): the model need not ask the visitor for it.
+SIGNED_IN_NOTE = (
+    "The visitor is signed in to the shop, which verified who they are. Shop lookups take "
+    "the e-mail address of their account from the sign-in: do not ask the visitor for it."
+)
+
+
 def profile_section(conversation: Conversation) -> tuple[str | None, int]:
     """The recognition profile, rendered for the model, and its token count.
 
@@ -184,6 +192,9 @@ def fixed_sections(conv: Conversation, *, model: str, left_out: list[dict]) -> F
     pinned = _owner_text_tokens(site.pinned_conventions, model)
     profile_text, profile = profile_section(conv)
     actions = site_actions(site_id=site.pk)
+    if conv.customer_id and actions.tools:  # a signed-in customer (hello.identity)
+        profile_text = f"{profile_text}\n\n{SIGNED_IN_NOTE}" if profile_text else SIGNED_IN_NOTE
+        profile += count_tokens(SIGNED_IN_NOTE, model=model)
     tools = tools_tokens(model) + _owner_text_tokens(actions.tools_json, model)
     total = system + pinned + profile + tools + actions.result_room
     if total > site.context_budget - site.answer_reserve:

@@ -102,6 +102,7 @@ def visitor_turn_receive(
     prepare_answer: bool = False,
     page_url: str | None = None,
     page_title: str = "",
+    customer_id: int | None = None,
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
     A message that costs nothing is not counted: a resend of a stored one (same client id)
@@ -129,6 +130,7 @@ def visitor_turn_receive(
             profile_id=profile_id,
             conversation_id=conversation_id,
             reserve_answer=prepare_answer,
+            customer_id=customer_id,
         )
     except DatabaseError:
         # nothing stored: the widget sends the same id again, which is counted then

@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     FORBIDDEN_ORIGIN = "forbidden_origin"
     MODEL_UNAVAILABLE = "model_unavailable"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    IDENTITY_INVALID = "identity_invalid"  # hello.identity's signature did not verify
 
 
 def json_load_safe(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:

@@ -1,9 +1,17 @@
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
 from chatwidget.sites.forms import SiteForm
+from chatwidget.sites.identity import identity_secret_get, identity_secret_hint
 from chatwidget.sites.models import Site
 from chatwidget.sites.services import embed_snippet
 from chatwidget.sites.theme import DEFAULT_PRIMARY, contrast_ratio
@@ -18,7 +26,7 @@ class SiteAdmin(admin.ModelAdmin):
     form = SiteForm
     list_display = ("name", "key", "default_language", "context_budget", "created_at")
     search_fields = ("name", "key")
-    readonly_fields = ("key", "embed_code", "created_at", "theme_preview")
+    readonly_fields = ("key", "embed_code", "created_at", "theme_preview", "identity_secret_hint")
     fieldsets = (
         (
             None,
@@ -64,7 +72,54 @@ class SiteAdmin(admin.ModelAdmin):
             },
         ),
         (_("Privacy page"), {"fields": ("operator_name", "operator_contact")}),
+        (_("Signed-in customers"), {"fields": ("identity_secret_hint",)}),
     )
+
+    # --- the identity secret: shown once, after it is made or rotated ------------------------
+
+    @admin.display(description=_("identity secret"))
+    def identity_secret_hint(self, obj: Site) -> str:
+        if not obj.pk:
+            return str(_("Made when the site is saved and shown once."))
+        return render_to_string(
+            "admin/sites/identity_secret_field.html",
+            {
+                "hint": identity_secret_hint(obj.identity_secret),
+                "rotate_url": reverse("admin:sites_site_identity_secret", args=[obj.pk]),
+            },
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:site_id>/identity-secret/",
+                self.admin_site.admin_view(require_POST(self.identity_secret_view)),
+                name="sites_site_identity_secret",
+            ),
+            *super().get_urls(),
+        ]
+
+    def identity_secret_view(self, request: HttpRequest, site_id: int) -> HttpResponse:
+        """Rotate (or make) the site's identity secret and show it this once."""
+        site = get_object_or_404(Site, pk=site_id)
+        if not self.has_change_permission(request, site):
+            raise PermissionDenied
+        return self._secret_shown_once(request, site, rotate=True)
+
+    def response_add(self, request: HttpRequest, obj: Site, post_url_continue=None):
+        return self._secret_shown_once(request, obj, rotate=False)
+
+    def _secret_shown_once(self, request: HttpRequest, site: Site, *, rotate: bool):
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Identity secret"),
+            "site": site,
+            "secret": identity_secret_get(site_id=site.pk, rotate=rotate),
+        }
+        response = TemplateResponse(request, "admin/sites/identity_secret_shown_once.html", context)
+        add_never_cache_headers(response)  # not kept by a browser's or a proxy's cache
+        return response
 
     @admin.display(description=_("Preview"))
     def theme_preview(self, obj: Site) -> str:

@@ -174,6 +174,11 @@ class Site(models.Model):
         blank=True,
         help_text=_("Postal address and e-mail for privacy questions; shown on the privacy page."),
     )
+    # The key of the `identity` signature (DESIGN.md, hello): the shop's server signs its
+    # signed-in customer with it. Stored as it is (the server computes the HMAC with it);
+    # admin shows it once, after it is made or rotated (chatwidget.sites.identity). Empty:
+    # none made yet, so no identity verifies.
+    identity_secret = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

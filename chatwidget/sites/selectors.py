@@ -1,4 +1,4 @@
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chatwidget.sites.models import Site
 
@@ -14,6 +14,8 @@ class SiteInfo:
     language: str
     greeting: str
     ai_disclosure: str = ""  # empty: the standard sentence (chatwidget.widget.strings)
+    # the key of `hello.identity` (chatwidget.sites.identity); empty: nothing verifies
+    identity_secret: str = field(default="", repr=False)
 
 
 def site_info_by_key(*, key: str) -> SiteInfo | None:
@@ -28,6 +30,7 @@ def site_info_by_key(*, key: str) -> SiteInfo | None:
         language=site.default_language,
         greeting=site.greeting,
         ai_disclosure=site.ai_disclosure.strip(),
+        identity_secret=site.identity_secret,
     )
 
 

@@ -22,6 +22,7 @@ from chatwidget.assistant.turns import (
 from chatwidget.platform import frames
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
+from chatwidget.sites.identity import Identity, identity_verify
 from chatwidget.widget import protocol
 from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
@@ -32,27 +33,51 @@ from handover.services import handover_request
 from handover.services.ratings import rating_give, rating_state
 from memory import profiles
 from memory import selectors as memory_selectors
+from memory.customers import (
+    customer_link,
+    customer_may_resume,
+    customer_profile_id,
+    customer_upsert,
+)
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
 
 log = logging.getLogger(__name__)
 
 
-def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
-    """(conversation, the newest turns after `last_seq` within the frame budget, masked):
-    one thread hop. A linked session (an e-mail continuation link's) sees contact details
-    masked (memory.models.LinkedSession)."""
+def _welcome_data(
+    site_id: int, token: str | None, last_seq: int | None, identity: Identity | None = None
+):
+    """(customer id, conversation, the newest turns after `last_seq` within the frame
+    budget, masked): one thread hop. A linked session (an e-mail continuation link's) sees
+    contact details masked (memory.models.LinkedSession). A verified customer's row is made
+    or updated; a conversation of a signed-in customer resumes only with that customer's
+    verified identity, and an anonymous one resumed with one is linked to it now
+    (memory.customers)."""
+    customer_id = customer_upsert(site_id=site_id, identity=identity) if identity else None
     access = memory_selectors.session_get(site_id=site_id, token=token)
-    if access is None:
-        return None, None, False
+    if access is None or not customer_may_resume(
+        conversation=access.conversation, identity=identity
+    ):
+        return customer_id, None, None, False
     conv, masked = access.conversation, access.masked
+    if identity is not None and conv.customer_id is None:
+        customer_link(site_id=site_id, conversation_id=conv.pk, identity=identity)
     page = memory_selectors.turns_for_visitor_page(
         conversation_id=conv.pk,
         after_seq=last_seq,
         max_bytes=history_turns_budget(),
         masked=masked,
     )
-    return conv, page, masked
+    return customer_id, conv, page, masked
+
+
+def _customer_profile(site_id: int, identity: Identity, conversation_id: int | None) -> int | None:
+    """The verified customer's live recognition profile, linked to the resumed conversation."""
+    profile_id = customer_profile_id(site_id=site_id, identity=identity)
+    if profile_id is not None and conversation_id is not None:
+        profiles.profile_link_conversation(profile_id=profile_id, conversation_id=conversation_id)
+    return profile_id
 
 
 class ChatConsumer(ConversationMembership, VisitorSocket):
@@ -60,6 +85,8 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     token: str | None = None
     profile_id: int | None = None  # the recognition profile of this visit (after consent)
     masked: bool = False  # a linked session: contact details masked in what it is sent
+    identity: Identity | None = None  # the customer of a verified hello.identity
+    customer_id: int | None = None  # ... and their row (memory.Customer)
 
     async def connect(self) -> None:
         self.tasks: set[asyncio.Task] = set()
@@ -80,8 +107,11 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_hello(self, frame: protocol.Hello) -> None:
         if frame.lang is not None:
             self.language = frame.lang
-        conv, page, masked = await db_async(_welcome_data)(
-            self.site.id, frame.session, frame.last_seq
+        secret = self.site.identity_secret if self.site is not None else ""
+        verified = identity_verify(secret=secret, identity=frame.identity)
+        self.identity = frame.identity if verified else None
+        self.customer_id, conv, page, masked = await db_async(_welcome_data)(
+            self.site.id, frame.session, frame.last_seq, self.identity
         )
         self.masked = masked
         self.greeted = True
@@ -92,6 +122,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                     session=None, resumed=False, state=ConversationState.BOT, turns=[]
                 )
             )
+            await self._identity_refused(frame.identity, verified)
             await self._recognise(frame.recognition, None)
             return
         self.token = frame.session
@@ -105,6 +136,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                 earlier=page.earlier,
             )
         )
+        await self._identity_refused(frame.identity, verified)
         await self._recognise(frame.recognition, conv.pk)
         if conv.state == ConversationState.CLOSED:  # resolved: ask for a rating, or thank
             state = await db_async(rating_state)(conversation_id=conv.pk)
@@ -114,20 +146,39 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             # predecessor) is answered here
             self._spawn(self._recover(conv.pk))
 
-    async def _recognise(self, token: str | None, conversation_id: int | None) -> None:
-        """The recognition cookie's token, sent with hello only after consent: a live profile
-        is linked (and its cookie renewed); an unknown or expired one is deleted in the widget."""
-        if token is None:
+    async def _identity_refused(self, identity: Identity | None, verified: bool) -> None:
+        """A hello.identity whose signature does not verify: `identity_invalid`, and the
+        conversation goes on anonymously (nothing is linked)."""
+        if identity is None or verified:
             return
-        result = await db_async(profiles.profile_recognise)(
-            site_id=self.site.id, token=token, conversation_id=conversation_id
-        )
-        self.profile_id = result.profile_id
-        await self._send(
-            frames.consent_frame(
-                recognition=result.recognition, token=result.token, max_age=result.max_age
+        log.info("identity refused")
+        await self._error(
+            ProtocolError(
+                ErrorCode.IDENTITY_INVALID,
+                _("The sign-in could not be confirmed; the chat goes on without it."),
             )
         )
+
+    async def _recognise(self, token: str | None, conversation_id: int | None) -> None:
+        """The recognition cookie's token, sent with hello only after consent: a live profile
+        is linked (and its cookie renewed); an unknown or expired one is deleted in the widget.
+        Without one, a verified customer resumes the profile they consented to on another
+        device (memory.customers.customer_profile_id); no identity ever makes a profile."""
+        site_id = self.site.id if self.site is not None else 0
+        if token is not None:
+            result = await db_async(profiles.profile_recognise)(
+                site_id=site_id, token=token, conversation_id=conversation_id
+            )
+            self.profile_id = result.profile_id
+            await self._send(
+                frames.consent_frame(
+                    recognition=result.recognition, token=result.token, max_age=result.max_age
+                )
+            )
+        if self.profile_id is None and self.identity is not None:
+            self.profile_id = await db_async(_customer_profile)(
+                site_id, self.identity, conversation_id
+            )
 
     async def on_message(self, frame: protocol.Message) -> None:
         turn = await db_async(visitor_turn_receive)(
@@ -143,6 +194,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             profile_id=self.profile_id,
             conversation_id=self.conversation_id,
             prepare_answer=not self._answer_running(),
+            customer_id=self.customer_id,
         )
         outcome = turn.outcome
         if outcome is TurnOutcome.RATE_LIMITED:

@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.platform.frames import ErrorCode, FrameType, json_load_safe
+from chatwidget.sites.identity import MAX_EMAIL, MAX_ID, MAX_NAME, Identity
 from memory.pages import url_is_web
 
 MAX_CLIENT_ID = 64
@@ -66,6 +67,9 @@ class Hello:
     last_seq: int | None
     lang: str | None
     recognition: str | None
+    # the customer the shop signed in (not checked yet: chatwidget.sites.identity); a
+    # malformed one is an Identity that cannot verify, so it is answered identity_invalid
+    identity: Identity | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +151,23 @@ def envelope_parse(
     return Envelope(type=FrameType(kind), data=raw, client_id=client_id)
 
 
+def _identity(value: object) -> Identity | None:
+    if value is None:
+        return None
+    fields = value if isinstance(value, dict) else {}
+
+    def text(name: str, limit: int) -> str:
+        item = fields.get(name)
+        return item if isinstance(item, str) and len(item) <= limit else ""
+
+    return Identity(
+        id=text("id", MAX_ID),
+        email=text("email", MAX_EMAIL),
+        name=text("name", MAX_NAME),
+        signature=text("signature", 128),
+    )
+
+
 def _hello(data: dict) -> Hello:
     session = data.get("session")
     last_seq = data.get("last_seq")
@@ -159,6 +180,7 @@ def _hello(data: dict) -> Hello:
         last_seq=last_seq,
         lang=lang if lang in LANGUAGES else None,
         recognition=recognition if isinstance(recognition, str) and recognition else None,
+        identity=_identity(data.get("identity")),
     )
 
 

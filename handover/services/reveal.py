@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 
 from handover.models import Case
 from handover.selectors import case_transcript_is_expired
-from memory.models import AuditEvent, Turn
+from memory.models import AuditEvent, Customer, Turn
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,8 @@ class Revealed:
 
 
 def plaintext_reveal(*, case_id: int, user, target: str, reason: str) -> Revealed:
-    """Plaintext of one contact field ("contact:<n>") or of the transcript ("transcript").
+    """Plaintext of one contact field ("contact:<n>"), of the signed-in customer's e-mail
+    ("customer") or of the transcript ("transcript").
     Owner permission and a stated reason required; every reveal is logged (AuditEvent)."""
     if not user.has_perm("handover.reveal_plaintext"):
         raise PermissionDenied
@@ -52,6 +53,13 @@ def plaintext_reveal(*, case_id: int, user, target: str, reason: str) -> Reveale
         item = contacts[index]
         revealed = Revealed(target=target, label=item["kind"], contact=item)
         details = {"case": case.pk, "field": f"contact {index}", "kind": item["kind"]}
+    elif target == "customer":
+        customer = Customer.objects.filter(conversations__cases=case).first()
+        if customer is None or not customer.email:
+            raise ValidationError(gettext("This field does not exist."))
+        item = {"kind": "email", "value": customer.email}
+        revealed = Revealed(target=target, label=item["kind"], contact=item)
+        details = {"case": case.pk, "field": "customer email", "kind": "email"}
     else:
         raise ValidationError(gettext("This field does not exist."))
     AuditEvent.objects.create(

@@ -10,6 +10,12 @@ templates/admin/memory/.
 - `rights`: ConversationRightsMixin and its forms.
 - `retention`: RetentionPolicyAdmin, AuditEventAdmin.
 - `profiles`: ProfileAdmin, ProfileFactInline.
+- `customers`: CustomerAdmin (signed-in customers: export and erase, owners only).
 """
 
-from memory.admin import conversations, profiles, retention  # noqa: F401 - registers the admins
+from memory.admin import (  # noqa: F401 - registers the admins
+    conversations,
+    customers,
+    profiles,
+    retention,
+)

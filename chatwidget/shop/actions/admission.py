@@ -27,6 +27,7 @@ from chatwidget.platform.client_address import address_key
 from chatwidget.platform.ratelimit import rate_limits_hit_fail_open
 from chatwidget.shop.actions.protect import factor_value, identity_factors
 from chatwidget.shop.models.actions import ActionCall
+from memory.customers import customer_for_conversation
 from memory.models import Turn, TurnRole
 
 Outcome = ActionCall.Outcome
@@ -47,6 +48,8 @@ class Admission:
     missing: list[str] = field(default_factory=list)  # argument names, never values
     missing_factor: tuple[str, ...] = ()  # one of these second factors is missing
     factors: dict[str, str] = field(default_factory=dict)  # second factors given: name -> value
+    # arguments taken from the verified identity (the model did not pass them): name -> value
+    filled: dict[str, str] = field(default_factory=dict)
 
 
 def _norm(text: str) -> str:
@@ -89,27 +92,52 @@ def _written_as_is(value, texts: list[str]) -> bool:
     return any(compact in factor_value(text) for text in texts)
 
 
+def _from_identity(conversation_id: int, factors: dict[str, str]) -> dict[str, str]:
+    """Second factors from the conversation's verified customer (memory.customers): they
+    count as given by the visitor. An unverified e-mail never gets here: a conversation is
+    linked to a customer only after the signature checked."""
+    if not factors:
+        return {}
+    customer = customer_for_conversation(conversation_id=conversation_id)
+    if customer is None:
+        return {}
+    return identity_factors(email=customer.email, factors=factors)
+
+
 def _words_check(conversation_id: int, config: dict, arguments: dict) -> Admission:
-    """The visitor's arguments and the second factor, from the visitor's words."""
+    """The visitor's arguments and the second factor, from the visitor's words or the
+    verified identity (whose values fill the arguments the model left out)."""
     factors: dict[str, str] = config.get("factors") or {}
     visitor_args = list(config.get("visitor_args") or [])
     passed = [name for name in factors if name in arguments and name not in visitor_args]
     if not (visitor_args or passed or factors):
         return Admission()
+    verified = _from_identity(conversation_id, factors)
     texts = _visitor_texts(conversation_id)
     missing = [
         name
         for name in [*visitor_args, *passed]
-        if not value_given_by_visitor(arguments.get(name, ""), texts)
-        or (name in factors and not _written_as_is(arguments[name], texts))
+        if not _verified_value(name, arguments, verified)
+        and (
+            not value_given_by_visitor(arguments.get(name, ""), texts)
+            or (name in factors and not _written_as_is(arguments[name], texts))
+        )
     ]
     if missing:
         return Admission(refused=Outcome.MISSING_ARGS, missing=missing)
+    filled = {name: value for name, value in verified.items() if name not in arguments}
     given = {name: str(arguments[name]) for name in factors if name in arguments}
-    given.update(identity_factors(conversation_id=conversation_id, factors=factors))
+    given.update(filled)
     if config.get("customer_data", True) and not given:
         return Admission(refused=Outcome.MISSING_ARGS, missing_factor=tuple(sorted(factors)))
-    return Admission(factors=given)
+    return Admission(factors=given, filled=filled)
+
+
+def _verified_value(name: str, arguments: dict, verified: dict[str, str]) -> bool:
+    """The model passed the verified identity's own value (case and spaces aside)."""
+    return name in verified and factor_value(arguments.get(name, "")) == factor_value(
+        verified[name]
+    )
 
 
 def call_admit(

@@ -5,7 +5,8 @@ An order number alone is not proof: numbers are short, sequential and printed on
 So an action that returns a customer's data (`Action.customer_data`, the default) declares
 its second factor, `factors`: arguments (e-mail, postcode) each with the field of the
 shop's answer it must equal. Before the request, at least one factor must be a value the
-visitor wrote (or come from a verified identity, `identity_factors`); after it, every
+visitor wrote (or come from a verified identity, `identity_factors`: the argument is then
+filled from it); after it, every
 factor given must equal its field in the answer. A differing or missing field reads
 exactly like an unknown number: "not found". Nothing here trusts the shop API to check
 the factor itself (many look an order up by number alone).
@@ -65,15 +66,19 @@ def _personal(name: str) -> bool:
     return key in PERSONAL_KEYS or any(part in key for part in PERSONAL_PARTS)
 
 
-def identity_factors(*, conversation_id: int, factors: dict[str, str]) -> dict[str, str]:
-    """Factor values from a verified identity of the visitor, by factor argument name: the
-    e-mail address of a customer the shop has signed in, sent with `hello` and signed with
-    the site's identity secret (DESIGN.md, "identity"), would give an `email` factor.
-
-    The hook for verified identities: the widget does not carry them yet, so this returns
-    nothing and every factor must come from the visitor's own words. A value returned here
-    counts as given by the visitor and is checked against the shop's answer like one."""
-    return {}
+def identity_factors(*, email: str, factors: dict[str, str]) -> dict[str, str]:
+    """Factor values from a verified identity of the visitor (DESIGN.md, `hello.identity`:
+    a customer the shop signed in, signed with the site's identity secret), by factor
+    argument name: its e-mail address for every factor that is an e-mail (the argument's
+    or the answer field's name says "mail"). A value returned here counts as given by the
+    visitor and is checked against the shop's answer like one. No e-mail: nothing."""
+    if not email:
+        return {}
+    return {
+        name: email
+        for name, answer_field in factors.items()
+        if "mail" in _key(name) or "mail" in _key(answer_field.rsplit(".", 1)[-1])
+    }
 
 
 def factor_value(value: object) -> str:

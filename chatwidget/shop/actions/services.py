@@ -221,6 +221,7 @@ async def action_call(
     if admission.refused:
         outcome = admission.refused
     else:
+        arguments = {**arguments, **admission.filled}  # from the verified identity
         response = await action_request(config=config, arguments=arguments)
         answered, status, latency = response.data, response.status_code, response.latency_ms
         outcome = _answer_checked(response, config=config, factors=admission.factors)

@@ -14,6 +14,8 @@ export const COMMANDS = [
   "on",
   "off",
   "setPage",
+  "identify",
+  "logout",
 ];
 
 /**
@@ -44,8 +46,6 @@ export function createCommandQueue({ commands, on, off }) {
 /** `window.ChatWidget` once the loader ran: `push`, `on`, `off` and each command as a method. */
 export function publicApi({ push, on, off }) {
   const api = { push, on, off, version: 1 };
-  for (const name of COMMANDS) {
-    if (name !== "on" && name !== "off") api[name] = (...args) => push([name, ...args]);
-  }
+  for (const name of COMMANDS) api[name] ||= (...args) => push([name, ...args]);
   return api;
 }

@@ -68,6 +68,8 @@ export function createConnection({ url, hello, onFrame, onLost }) {
     send: (frame) => socket.send(JSON.stringify(frame)),
     markReady: () => ((ready = true), (tries = 0)),
     isReady: () => ready,
+    /** A socket is open or opening (its hello may be sent already). */
+    isActive: () => !!socket,
     stop: () => (stopped = true),
     destroy() {
       stopped = true;

@@ -69,6 +69,10 @@ export function createFrameHandlers(parts) {
       menu.showConfirm(false);
     },
     [FrameType.ERROR](frame) {
+      if (frame.code === ErrorCode.IDENTITY_INVALID) {
+        // the shop's signature, not the visitor's doing: the chat goes on anonymously
+        return console.warn("ChatWidget: the identity's signature did not verify", frame.message);
+      }
       log.showTyping(false);
       const message = frame.message || text["err_" + frame.code] || text.err_generic;
       const item = outbox.pending(frame.id);

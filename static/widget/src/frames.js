@@ -29,11 +29,15 @@ export const FrameType = Object.freeze({
 export const ErrorCode = Object.freeze({
   UNAVAILABLE: "unavailable", // briefly down: the widget sends the message again
   MODEL_UNAVAILABLE: "model_unavailable", // no answer after the ack: "Ask again"
+  IDENTITY_INVALID: "identity_invalid", // the shop's signature did not verify: the chat goes on anonymously
 });
 
-/** First on every socket. `lastSeq`: the highest complete seq the widget shows, or null. */
-export function helloFrame({ session, lastSeq, lang, recognition }) {
-  return { type: FrameType.HELLO, session, last_seq: lastSeq, lang, recognition };
+/**
+ * First on every socket. `lastSeq`: the highest complete seq the widget shows, or null.
+ * `identity`: the customer the shop signed in (`identify`), `{id, email, name, signature}`, or null.
+ */
+export function helloFrame({ session, lastSeq, lang, recognition, identity }) {
+  return { type: FrameType.HELLO, session, last_seq: lastSeq, lang, recognition, identity: identity || null };
 }
 
 /** The visitor's message; the client id makes a resend idempotent. `page`: `{url, title}`

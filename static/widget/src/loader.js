@@ -5,12 +5,13 @@
 // chat or when a conversation already exists. This file starts the widget and ties the parts
 // together. Contract: static/widget/README.md.
 
-import { readCookie } from "./dom.js";
+import { deleteCookie, readCookie } from "./dom.js";
 import { createCommandQueue, publicApi } from "./commands.js";
 import { createConfigLoader, pickLanguage } from "./config.js";
 import { continueFromLink } from "./continuation.js";
 import { createEvents } from "./events.js";
 import { createHost } from "./host.js";
+import { identityFrom, sameIdentity } from "./identity.js";
 import { createLauncher } from "./launcher.js";
 import { createPageContext } from "./page.js";
 import { loadPanelScript } from "./panel_script.js";
@@ -34,6 +35,7 @@ function start(script) {
   let panelRequest = null;
   let panel = null;
   let unreadCount = 0;
+  let identity = null; // the signed-in customer (identify): in memory only, never stored
 
   // -- the page's part: events, the shadow root, the launcher -------------------------------
   const events = createEvents();
@@ -77,6 +79,9 @@ function start(script) {
     },
     get language() {
       return language;
+    },
+    get identity() {
+      return identity;
     },
     get launcher() {
       return launcher.element;
@@ -129,6 +134,22 @@ function start(script) {
     });
   };
 
+  // the customer the shop signed in: every hello carries it; a change reconnects at once
+  const identify = (value) => {
+    const next = identityFrom(value);
+    if (!next) console.warn("ChatWidget: identify needs {id, email, name, signature}");
+    if (sameIdentity(next, identity)) return;
+    identity = next;
+    if (panel) panel.reconnect();
+  };
+  // forget the identity on this device and start a new anonymous conversation; the old one
+  // stays the customer's on the server
+  const logout = () => {
+    identity = null;
+    if (panel) return panel.startNew();
+    if (config) deleteCookie(config.session_cookie.name);
+  };
+
   // -- the public API ------------------------------------------------------------------------
   const queue = createCommandQueue({
     commands: {
@@ -139,6 +160,8 @@ function start(script) {
       prefill: (text) => withPanel((loaded) => (loaded.open(), loaded.prefill(String(text)))),
       setLanguage,
       setPage: (value) => pageContext.set(value),
+      identify,
+      logout,
     },
     on,
     off,

@@ -137,6 +137,7 @@ function createPanel(shell) {
         lastSeq: log.lastCompleteSeq() || null,
         lang: shell.language,
         recognition: session.recognition(),
+        identity: shell.identity,
       }),
     onFrame: (frame) => Object.hasOwn(handlers, frame.type) && handlers[frame.type](frame),
     onLost: (willRetry) => {
@@ -190,14 +191,16 @@ function createPanel(shell) {
     outbox.send(randomId(), value, log.addPending(value), shell.page());
     return true;
   }
-  function startNewConversation() {
+  function startNewConversation(byPage) {
     // the closed case stays closed: forget its token here and say hello without one
+    const connected = connection.isActive();
     session.reset();
     log.clear();
     outbox.clear();
     setState("bot");
-    connection.restart();
-    composer.focus();
+    if (byPage !== true) return connection.restart(), composer.focus();
+    // the shop's `logout`: a socket that was open says hello again, anonymously
+    if (connected) connection.restart();
   }
   function setConsent(yes) {
     if (!yes) session.forgetRecognition(); // withdrawal: at once
@@ -243,6 +246,10 @@ function createPanel(shell) {
     draft: composer.draft,
     restoreDraft: composer.restore,
     connect: connection.connect,
+    /** Say hello again (a new identity): only a socket that is open or opening is renewed. */
+    reconnect: () => connection.isActive() && connection.restart(),
+    /** `logout`: no session, no transcript; a new anonymous conversation. */
+    startNew: () => startNewConversation(true),
     destroy,
     isOpen: () => !panel.hidden,
     wasOpen: () => openFlag(),

@@ -109,6 +109,8 @@ test("the API object has push, on, off and each command as a method that pushes 
     Object.keys(api).sort(),
     [
       "close",
+      "identify",
+      "logout",
       "off",
       "on",
       "open",

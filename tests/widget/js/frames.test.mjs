@@ -24,11 +24,23 @@ test("each builder gives the frame the widget has always sent, byte for byte", (
   const cases = [
     [
       helloFrame({ session: "tok", lastSeq: 7, lang: "de", recognition: "rec" }),
-      '{"type":"hello","session":"tok","last_seq":7,"lang":"de","recognition":"rec"}',
+      '{"type":"hello","session":"tok","last_seq":7,"lang":"de","recognition":"rec","identity":null}',
     ],
     [
       helloFrame({ session: null, lastSeq: null, lang: "en", recognition: null }),
-      '{"type":"hello","session":null,"last_seq":null,"lang":"en","recognition":null}',
+      '{"type":"hello","session":null,"last_seq":null,"lang":"en","recognition":null,"identity":null}',
+    ],
+    [
+      // a signed-in customer (identify): DESIGN.md `hello.identity`
+      helloFrame({
+        session: null,
+        lastSeq: null,
+        lang: "en",
+        recognition: null,
+        identity: { id: "c-1", email: "a@b.de", name: "A", signature: "ab12" },
+      }),
+      '{"type":"hello","session":null,"last_seq":null,"lang":"en","recognition":null,' +
+        '"identity":{"id":"c-1","email":"a@b.de","name":"A","signature":"ab12"}}',
     ],
     [messageFrame({ id: "c1", text: "Hallo <b>\"du\"</b>" }), '{"type":"message","id":"c1","text":"Hallo <b>\\"du\\"</b>"}'],
     [

@@ -171,6 +171,7 @@ def knowledge_sync(*, connection: Connection, client: Platform | None = None) ->
         raise SyncBusy(connection.site_id)
     started, result = time.monotonic(), SyncResult()
     try:
+        connection.refresh_from_db()  # the state another process left, not this object's
         client = client or platform_for(connection)
         state = _fresh_state(connection)
         result.resumed = state.get("started") == (connection.sync_state or {}).get("started")
@@ -225,4 +226,5 @@ def _finish(connection: Connection, result: SyncResult) -> None:
             page_count=result.pages,
             last_summary=figures,
         )
+    connection.sync_state = {}
     result.figures = figures

@@ -44,7 +44,7 @@ class Session:
         base_url: str,
         headers: dict[str, str] | None = None,
         auth: tuple[str, str] | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.headers = {"Accept": "application/json", **(headers or {})}
@@ -60,7 +60,7 @@ class Session:
         if seconds > self.max_wait:
             raise PlatformError(PlatformError.THROTTLED, f"asked to wait {seconds:.0f} s")
         self.waited += seconds
-        self.sleep(seconds)
+        (self.sleep or time.sleep)(seconds)
 
     def _send(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         try:

@@ -30,7 +30,7 @@ PARAMETERS = {
         "order_number": {"type": "string", "pattern": "^#?[A-Za-z0-9-]{1,32}$"},
         "email": {"type": "string", "maxLength": 254},
     },
-    "required": ["order_number", "email"],
+    "required": ["order_number"],  # the e-mail may come from a verified identity
 }
 DESCRIPTION = (
     "The status, items and tracking of the visitor's order. Needs the order number and the "

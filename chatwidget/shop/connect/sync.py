@@ -115,7 +115,7 @@ def _read(connection: Connection, client: Platform, state: dict) -> None:
         while True:
             batch = fetch(cursor)
             cursor = batch.cursor
-            more = {"phase": phase, "cursor": cursor} if cursor else {"phase": _after(phase)}
+            more = {"phase": phase if cursor else _after(phase), "cursor": cursor}
             _stage(connection, [to_doc(item) for item in batch.items], {**state, **more})
             state.update(more)
             if not cursor:

@@ -108,6 +108,9 @@ class Session:
         if status == 404 and ok_404:
             return response
         if status == 401:
+            detail = _detail(response)
+            if "cannot" in detail:  # WooCommerce: a valid key without Read permission
+                raise PlatformError(PlatformError.SCOPE, detail)
             raise PlatformError(PlatformError.CREDENTIAL, "401")
         if status == 403:
             raise PlatformError(PlatformError.SCOPE, _detail(response) or "403")

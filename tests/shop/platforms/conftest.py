@@ -4,7 +4,9 @@ leaves 127.0.0.0/8 even when the code under test is broken)."""
 import pytest
 
 from tests.egress_stubs import egress_net  # noqa: F401
+from tests.shop.platforms import woocommerce_fake
 from tests.shop.platforms.shopify_fake import SECRET, TOKEN, FakeShopify
+from tests.shop.platforms.woocommerce_fake import FakeWooCommerce
 
 
 @pytest.fixture(autouse=True)
@@ -28,3 +30,12 @@ def no_waiting(monkeypatch):
     waits: list[float] = []
     monkeypatch.setattr("chatwidget.shop.platforms.http.time.sleep", waits.append)
     return waits
+
+
+@pytest.fixture
+def woo(monkeypatch):
+    fake = FakeWooCommerce(products=150)
+    monkeypatch.setenv("WOO_KEY", woocommerce_fake.KEY)
+    monkeypatch.setenv("WOO_SECRET", woocommerce_fake.SECRET)
+    yield fake
+    fake.close()

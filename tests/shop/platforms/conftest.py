@@ -4,8 +4,9 @@ leaves 127.0.0.0/8 even when the code under test is broken)."""
 import pytest
 
 from tests.egress_stubs import egress_net  # noqa: F401
-from tests.shop.platforms import woocommerce_fake
+from tests.shop.platforms import shopware_fake, woocommerce_fake
 from tests.shop.platforms.shopify_fake import SECRET, TOKEN, FakeShopify
+from tests.shop.platforms.shopware_fake import FakeShopware
 from tests.shop.platforms.woocommerce_fake import FakeWooCommerce
 
 
@@ -37,5 +38,14 @@ def woo(monkeypatch):
     fake = FakeWooCommerce(products=150)
     monkeypatch.setenv("WOO_KEY", woocommerce_fake.KEY)
     monkeypatch.setenv("WOO_SECRET", woocommerce_fake.SECRET)
+    yield fake
+    fake.close()
+
+
+@pytest.fixture
+def shopware(monkeypatch):
+    fake = FakeShopware(products=130)
+    monkeypatch.setenv("SW_CLIENT_ID", shopware_fake.CLIENT_ID)
+    monkeypatch.setenv("SW_CLIENT_SECRET", shopware_fake.CLIENT_SECRET)
     yield fake
     fake.close()

@@ -7,8 +7,6 @@ also go to the document's `identifiers`, which retrieval matches exactly.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
 from chatwidget.shop.knowledge.htmltext import html_to_page
 from chatwidget.shop.knowledge.readers import Doc
 from chatwidget.shop.platforms.base import ContentPage, Product, Variant
@@ -66,7 +64,7 @@ def product_doc(product: Product) -> Doc:
     lines += [_variant_line(v) for v in product.variants]
     return Doc(
         external_id=f"{PRODUCT_PREFIX}{product.id}",
-        title=product.title[:500] or _("Product %(id)s") % {"id": product.id},
+        title=product.title[:500] or f"Product {product.id}",
         text="\n".join(lines).strip(),
         url=product.url,
         identifiers=identifiers,

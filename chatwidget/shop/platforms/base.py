@@ -95,7 +95,7 @@ class PlatformError(Exception):
     MESSAGES = {
         URL: _("The shop URL does not answer as a %(platform)s API (check the address)."),
         CREDENTIAL: _("The shop refused the credentials (wrong or expired: %(names)s)."),
-        UNSET: _("The variable %(detail)s in this server's environment."),
+        UNSET: _("%(detail)s is not set in this server's environment."),
         SCOPE: _("The credentials lack a permission the assistant needs (%(detail)s)."),
         THROTTLED: _("The shop is limiting requests (429); try again in a minute."),
         NETWORK: _("The shop could not be reached (%(detail)s)."),

@@ -23,7 +23,7 @@ NEEDED_ENV = {
 def env_value(name: str) -> str:
     value = os.environ.get(name, "") if name else ""
     if not value:
-        raise PlatformError(PlatformError.UNSET, f"{name or '?'} is not set")
+        raise PlatformError(PlatformError.UNSET, name or "?")
     return value
 
 

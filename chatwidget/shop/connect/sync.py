@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -33,7 +34,7 @@ from chatwidget.shop.knowledge.readers import Doc
 from chatwidget.shop.knowledge.services import document_hash, knowledge_swap
 from chatwidget.shop.models.connections import Connection, SyncItem
 from chatwidget.shop.models.knowledge import KnowledgeDocument
-from chatwidget.shop.platforms.base import Platform, PlatformError
+from chatwidget.shop.platforms.base import Batch, Platform, PlatformError
 from chatwidget.shop.platforms.registry import platform_for
 
 PHASES = ("products", "pages", "swap")
@@ -96,7 +97,7 @@ def _fresh_state(connection: Connection) -> dict:
     hours = int(getattr(settings, "SHOP_SYNC_RESUME_HOURS", 24))
     started = state.get("started")
     if state.get("phase") in PHASES and started:
-        if timezone.now() - timezone.datetime.fromisoformat(started) < timedelta(hours=hours):
+        if timezone.now() - datetime.fromisoformat(started) < timedelta(hours=hours):
             return state
     SyncItem.objects.filter(connection=connection).delete()
     return {"phase": "products", "cursor": None, "started": timezone.now().isoformat()}
@@ -104,7 +105,7 @@ def _fresh_state(connection: Connection) -> dict:
 
 def _read(connection: Connection, client: Platform, state: dict) -> None:
     """Read the listings into staging, page by page, from where the state says."""
-    listings = (
+    listings: tuple[tuple[str, Callable[[str | None], Batch], Callable[[Any], Doc]], ...] = (
         ("products", client.products, product_doc),
         ("pages", client.pages, page_doc),
     )

@@ -259,9 +259,10 @@ def knowledge_swap(
     for batch in _batches(iter(prepared), BATCH):
         vectors = embed([f"{i.doc.title}\n{t}" for i in batch for t, _ in i.chunks])
         pos = 0
-        for item in batch if vectors else []:
-            item.vectors = vectors[pos : pos + len(item.chunks)]
-            pos += len(item.chunks)
+        for item in batch:
+            if vectors:
+                item.vectors = vectors[pos : pos + len(item.chunks)]
+                pos += len(item.chunks)
     ids = [doc.external_id for doc in changed]
     existing: dict[str, KnowledgeDocument] = {}
     for i in range(0, len(ids), 500):

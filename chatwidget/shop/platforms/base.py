@@ -119,7 +119,10 @@ class PlatformError(Exception):
 class Platform(Protocol):
     """One shop. Listings are paged by an opaque cursor (None for the first page)."""
 
-    requests: int  # how many HTTP requests this instance made
+    @property
+    def requests(self) -> int:
+        """How many HTTP requests this instance made."""
+        ...
 
     def check(self) -> None:
         """Raise PlatformError when the URL, the credentials or a needed scope is wrong."""

@@ -35,7 +35,7 @@ PRODUCT_CRITERIA = {
     "sort": [{"field": "id", "order": "ASC"}],
     "total-count-mode": 1,
 }
-ORDER_ASSOCIATIONS = {
+ORDER_ASSOCIATIONS: dict[str, dict] = {
     "lineItems": {},
     "deliveries": {"associations": {"stateMachineState": {}}},
     "orderCustomer": {},

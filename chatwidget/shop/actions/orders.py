@@ -27,7 +27,10 @@ ANSWER_FIELDS = ["order_number", "status", "placed_at", "items", "tracking"]
 PARAMETERS = {
     "type": "object",
     "properties": {
-        "order_number": {"type": "string", "pattern": "^#?[A-Za-z0-9-]{1,32}$"},
+        "order_number": {  # with a digit: "1042", "#1042", "SO-1042", never a word
+            "type": "string",
+            "pattern": "^#?[A-Za-z-]{0,8}[0-9][A-Za-z0-9-]{0,23}$",
+        },
         "email": {"type": "string", "maxLength": 254},
     },
     "required": ["order_number"],  # the e-mail may come from a verified identity

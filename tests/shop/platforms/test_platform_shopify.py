@@ -182,3 +182,12 @@ def test_a_signed_webhook_updates_one_product(
     after = dict(KnowledgeChunk.objects.values_list("document__external_id", "pk"))
     assert {e for e in after if after[e] != before.get(e)} == {"product:1010"}
     assert "price 9.90 EUR" in KnowledgeChunk.objects.get(pk=after["product:1010"]).text
+
+
+def test_a_deleted_product_webhook_removes_that_product(site, shopify):
+    connection = connect(site, shopify)
+    knowledge_sync(connection=connection)
+    del shopify.products[1020]
+    assert product_refresh(connection=connection, product_id="1020") == "removed"
+    assert "product:1020" not in docs(site) and len(docs(site)) == 60
+    assert product_refresh(connection=connection, product_id="1021") == "unchanged"

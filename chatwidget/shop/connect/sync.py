@@ -187,6 +187,11 @@ def knowledge_sync(*, connection: Connection, client: Platform | None = None) ->
         result.error = exc.explain(
             platform=connection.get_platform_display(), names=_names(connection)
         )
+    except Exception as exc:
+        Connection.objects.filter(pk=connection.pk).update(  # admin shows no stale "running"
+            sync_status=Connection.SyncStatus.FAILED, last_error=type(exc).__name__
+        )
+        raise
     finally:
         _lock_give(connection.site_id, token)
     result.requests = client.requests if client else 0

@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from chatwidget import health
 from chatwidget.landing import landing
+from chatwidget.shop import views as shop_views
 from chatwidget.widget import views
 from handover import views as handover_views
 
@@ -22,6 +23,7 @@ urlpatterns = [
     path("continue/<str:code>/", handover_views.continuation_old_link, name="continuation-old"),
     path("transcript/confirm/", handover_views.transcript_confirm, name="transcript-confirm"),
     path("privacy/<str:site_key>/", views.privacy, name="privacy"),
+    path("shop/webhooks/<str:key>/", shop_views.shop_webhook, name="shop-webhook"),
     path("privacy/", views.privacy, name="privacy-default"),
     path("admin/handover/", include("handover.urls")),
     path("admin/", admin.site.urls),

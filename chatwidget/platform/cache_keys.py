@@ -137,3 +137,11 @@ KNOWLEDGE_SQLITE_CHUNKS = "knowledge:sqlite:chunks"
 
 def readiness_probe(token: str) -> str:
     return f"readyz:{token}"
+
+
+# --- shop platforms (chatwidget.shop.connect) -------------------------------------------------
+
+
+def shop_sync_lock(site_id: int) -> str:
+    """One catalogue sync per site at a time (the command, the schedule, a retry)."""
+    return f"shopsync:lock:{site_id}"

@@ -264,6 +264,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chatwidget.tasks.purge_expired",
         "schedule": timedelta(seconds=env.int("CHATWIDGET_PURGE_INTERVAL_SECONDS", default=300)),
     },
+    # SHOP_SYNC_INTERVAL_SECONDS: how often connected shop catalogues are synced (default 1 h).
+    "shop-knowledge-sync": {
+        "task": "chatwidget.shop.tasks.knowledge_sync_all",
+        "schedule": timedelta(seconds=env.int("SHOP_SYNC_INTERVAL_SECONDS", default=3600)),
+    },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",
         "schedule": timedelta(
@@ -296,6 +301,13 @@ RATE_LIMIT_PER_ADDRESS = env("RATE_LIMIT_PER_ADDRESS", default="60/60")
 # from one client address and of one site, so fresh conversations do not reset the count.
 ACTION_CALLS_PER_ADDRESS = env("ACTION_CALLS_PER_ADDRESS", default="10/3600")  # calls/seconds
 ACTION_CALLS_PER_SITE = env("ACTION_CALLS_PER_SITE", default="600/3600")
+# Shop platforms (issue 29): one catalogue sync per site at a time (the lock outlives the
+# task's hard limit), an interrupted sync resumes within SHOP_SYNC_RESUME_HOURS, a platform's
+# "wait" (429 Retry-After, Shopify's throttle) is honoured up to SHOP_PLATFORM_MAX_WAIT_SECONDS.
+SHOP_SYNC_LOCK_SECONDS = env.int("SHOP_SYNC_LOCK_SECONDS", default=3900)
+SHOP_SYNC_RESUME_HOURS = env.int("SHOP_SYNC_RESUME_HOURS", default=24)
+SHOP_PLATFORM_TIMEOUT_SECONDS = env.float("SHOP_PLATFORM_TIMEOUT_SECONDS", default=20.0)
+SHOP_PLATFORM_MAX_WAIT_SECONDS = env.float("SHOP_PLATFORM_MAX_WAIT_SECONDS", default=30.0)
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=64 * 1024)
 # The frames that carry stored turns (welcome, history): the newest turns within this many
 # bytes, earlier ones a page at a time (chatwidget.widget.limits.history_turns_budget).

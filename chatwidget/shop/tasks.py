@@ -1,11 +1,16 @@
 """The knowledge import on the Celery worker, for imports started from admin: long imports
-run there and write their progress to the source row, which the admin page shows."""
+run there and write their progress to the source row, which the admin page shows. The shop
+connection's catalogue sync (the schedule) and product webhook refreshes (issue 29)."""
 
 from celery import shared_task
 from django.db import OperationalError
 
+from chatwidget.shop.connect.sync import SyncBusy, knowledge_sync
+from chatwidget.shop.connect.webhooks import PRODUCT_REFRESH_TASK, product_refresh
 from chatwidget.shop.knowledge.services import knowledge_import
+from chatwidget.shop.models.connections import Connection
 from chatwidget.shop.models.knowledge import KnowledgeSource
+from chatwidget.shop.platforms.base import PlatformError
 
 
 @shared_task(
@@ -26,3 +31,46 @@ def knowledge_import_source(source_id: int) -> dict:
         progress=lambda n: KnowledgeSource.objects.filter(pk=source_id).update(progress_done=n),
     )
     return {"read": result.read, "problems": len(result.problems), "failed": bool(result.failed)}
+
+
+@shared_task(
+    name="chatwidget.shop.tasks.knowledge_sync",
+    ignore_result=True,
+    acks_late=False,  # a sync resumes from its staging; a second delivery would wait on the lock
+    soft_time_limit=3300,
+    time_limit=3600,
+)
+def knowledge_sync_connection(connection_id: int) -> dict:
+    """Sync one connection's catalogue (the schedule enqueues one per connection)."""
+    connection = Connection.objects.select_related("site").filter(pk=connection_id).first()
+    if connection is None or not connection.enabled:
+        return {}
+    try:
+        result = knowledge_sync(connection=connection)
+    except SyncBusy:
+        return {"busy": True}
+    return {"changed": result.changed, "removed": result.removed, "error": bool(result.error)}
+
+
+@shared_task(name="chatwidget.shop.tasks.knowledge_sync_all", ignore_result=True)
+def knowledge_sync_all() -> int:
+    """Beat: one sync task per enabled connection."""
+    ids = list(Connection.objects.filter(enabled=True).values_list("pk", flat=True))
+    for pk in ids:
+        knowledge_sync_connection.delay(pk)
+    return len(ids)
+
+
+@shared_task(
+    name=PRODUCT_REFRESH_TASK,
+    autoretry_for=(PlatformError, OperationalError),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def product_refresh_task(connection_id: int, product_id: str) -> str:
+    """A verified product webhook: re-read that product."""
+    connection = Connection.objects.select_related("site").filter(pk=connection_id).first()
+    if connection is None:
+        return ""
+    return product_refresh(connection=connection, product_id=str(product_id))

@@ -28,6 +28,7 @@ from chatwidget.platform.db import db_async
 from chatwidget.shop.actions.admission import Admission, call_admit
 from chatwidget.shop.actions.arguments import arguments_check
 from chatwidget.shop.actions.http import HttpResult, action_request
+from chatwidget.shop.actions.orders import order_request
 from chatwidget.shop.actions.protect import answer_fields_keep, answer_matches
 from chatwidget.shop.actions.tools import site_actions
 from chatwidget.shop.models.actions import ActionCall
@@ -222,7 +223,8 @@ async def action_call(
         outcome = admission.refused
     else:
         arguments = {**arguments, **admission.filled}  # from the verified identity
-        response = await action_request(config=config, arguments=arguments)
+        request = order_request if config.get("connection") else action_request
+        response = await request(config=config, arguments=arguments)
         answered, status, latency = response.data, response.status_code, response.latency_ms
         outcome = _answer_checked(response, config=config, factors=admission.factors)
     if outcome == Outcome.OK:

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 
 from chatwidget.platform import cache_keys
+from chatwidget.shop.actions.orders import DESCRIPTION, PARAMETERS, TOOL_NAME, order_tool_config
 from chatwidget.shop.models.actions import Action, ActionPolicy
+from chatwidget.shop.models.connections import Connection
 
 CACHE_SECONDS = 60
 RESULT_MAX_TOKENS = ActionPolicy._meta.get_field("result_max_tokens").default
@@ -42,15 +44,19 @@ class SiteActions:
         return self.result_max_tokens * ROUNDS if self.tools else 0
 
 
-def tool_definition(action: Action) -> dict:
+def _definition(name: str, description: str, parameters: dict) -> dict:
     return {
         "type": "function",
-        "function": {
-            "name": action.name,
-            "description": action.description,
-            "parameters": action.parameters or {"type": "object", "properties": {}},
-        },
+        "function": {"name": name, "description": description, "parameters": parameters},
     }
+
+
+def tool_definition(action: Action) -> dict:
+    return _definition(
+        action.name,
+        action.description,
+        action.parameters or {"type": "object", "properties": {}},
+    )
 
 
 def action_config(a: Action) -> dict:
@@ -75,9 +81,16 @@ def site_actions(*, site_id: int) -> SiteActions:
     if cached is None:
         actions = list(Action.objects.filter(site_id=site_id, enabled=True).order_by("name"))
         policy = ActionPolicy.objects.filter(site_id=site_id).first()
+        tools = [tool_definition(a) for a in actions]
+        config = {a.name: action_config(a) for a in actions}
+        connection = Connection.objects.filter(site_id=site_id, enabled=True).first()
+        if connection is not None:  # the connection's order lookup; an Owner's name wins
+            name = TOOL_NAME if TOOL_NAME not in config else f"shop_{TOOL_NAME}"
+            tools.append(_definition(name, DESCRIPTION, PARAMETERS))
+            config[name] = order_tool_config(connection)
         cached = {
-            "tools": [tool_definition(a) for a in actions],
-            "config": {a.name: action_config(a) for a in actions},
+            "tools": tools,
+            "config": config,
             "result_max_tokens": policy.result_max_tokens if policy else RESULT_MAX_TOKENS,
             "calls_per_hour": policy.calls_per_hour if policy else CALLS_PER_HOUR,
         }

@@ -1,6 +1,6 @@
 """The shop app's admin: knowledge sources and documents, shop actions and their calls
 (Django's admin autodiscovery imports this package)."""
 
-from chatwidget.shop.admin import actions, knowledge
+from chatwidget.shop.admin import actions, connections, knowledge
 
-__all__ = ["actions", "knowledge"]
+__all__ = ["actions", "connections", "knowledge"]

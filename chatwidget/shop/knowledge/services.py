@@ -72,6 +72,11 @@ def knowledge_source_ensure(*, site: Site, location: str) -> KnowledgeSource:
     return source
 
 
+def document_hash(doc: Doc) -> str:
+    """The content hash that decides whether a document is re-chunked and re-embedded."""
+    return _hash(doc)
+
+
 def _hash(doc: Doc) -> str:
     raw = json.dumps([doc.title, doc.text, doc.url, doc.identifiers], ensure_ascii=False)
     return hashlib.sha256(raw.encode()).hexdigest()
@@ -239,6 +244,50 @@ def _import_batch(
                 result.created += 1
             else:
                 result.updated += 1
+
+
+def knowledge_swap(
+    *, site: Site, source: KnowledgeSource, changed: list[Doc], removed: list[str]
+) -> ImportResult:
+    """Write a catalogue's changes at once (issue 29): the changed documents are chunked and
+    embedded first, outside any transaction; then ONE transaction stores them all and deletes
+    the removed ones, so searches see the old catalogue or the new one, never half of each.
+    A failure raises and changes nothing."""
+    model = _site_model(site)
+    result = ImportResult(read=len(changed))
+    prepared = [_prepare(doc, model=model) for doc in changed]
+    for batch in _batches(iter(prepared), BATCH):
+        vectors = embed([f"{i.doc.title}\n{t}" for i in batch for t, _ in i.chunks])
+        pos = 0
+        for item in batch:
+            if vectors:
+                item.vectors = vectors[pos : pos + len(item.chunks)]
+                pos += len(item.chunks)
+    ids = [doc.external_id for doc in changed]
+    existing: dict[str, KnowledgeDocument] = {}
+    for i in range(0, len(ids), 500):
+        existing.update(
+            (d.external_id, d)
+            for d in KnowledgeDocument.objects.filter(site=site, external_id__in=ids[i : i + 500])
+        )
+    with transaction.atomic():
+        for item in prepared:
+            old = existing.get(item.doc.external_id)
+            _store(site=site, source=source, item=item, existing=old)
+            result.created += old is None
+            result.updated += old is not None
+        for i in range(0, len(removed), 500):
+            result.deleted += (
+                KnowledgeDocument.objects.filter(
+                    source=source, external_id__in=removed[i : i + 500]
+                )
+                .delete()[1]
+                .get(KnowledgeDocument._meta.label, 0)
+            )
+        _hint_refresh(site.pk)
+    if prepared or removed:
+        backends.statistics_refresh()
+    return result
 
 
 def _remove_unseen(*, source: KnowledgeSource, seen: set[str]) -> int:

@@ -40,6 +40,7 @@ class KnowledgeSource(models.Model):
         PATH = "path", _("File or folder")
         URL = "url", _("Web page or sitemap")
         UPLOAD = "upload", _("Uploaded file")
+        PLATFORM = "platform", _("Shop platform")
 
     class Status(models.TextChoices):
         NEW = "new", _("Not imported yet")

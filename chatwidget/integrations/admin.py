@@ -12,6 +12,14 @@ from chatwidget.integrations.models import Webhook, WebhookDelivery, WebhookEven
 from chatwidget.integrations.signing import webhook_secret_hint, webhook_secret_rotate
 
 
+def _https_url(field, **kwargs):
+    """Model fields as form fields; a URL typed without a scheme is https (Django 6's default,
+    said today so that Django 5.2 does not warn)."""
+    if field.name == "url":
+        kwargs["assume_scheme"] = "https"
+    return field.formfield(**kwargs)
+
+
 class WebhookForm(forms.ModelForm):
     events = forms.MultipleChoiceField(
         label=_("events"),
@@ -25,6 +33,7 @@ class WebhookForm(forms.ModelForm):
         model = Webhook
         # the secret is not a form field: generated, shown once, rotated by the action
         fields = ["site", "url", "events", "include_text", "active"]
+        formfield_callback = _https_url
 
 
 @admin.register(Webhook)

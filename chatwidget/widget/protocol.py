@@ -14,11 +14,11 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.platform.frames import ErrorCode, FrameType, json_load_safe
+from chatwidget.platform.languages import language_normalise
 
 MAX_CLIENT_ID = 64
 RESERVED_ID_PREFIX = "~"  # the server's own turn ids (answers) start with it
 MAX_REASON = 500
-LANGUAGES = ("en", "de")
 
 
 INBOUND_TYPES = frozenset(
@@ -145,7 +145,7 @@ def _hello(data: dict) -> Hello:
     return Hello(
         session=session if isinstance(session, str) else None,
         last_seq=last_seq,
-        lang=lang if lang in LANGUAGES else None,
+        lang=language_normalise(lang),  # "fr-CA" -> "fr"; an unknown language: None
         recognition=recognition if isinstance(recognition, str) and recognition else None,
     )
 

@@ -183,9 +183,7 @@ def fixed_sections(conv: Conversation, *, model: str, left_out: list[dict]) -> F
     is made; cached, no query per build)."""
     site = conv.site
     language_text = language_instruction(conv.language)
-    system = _owner_text_tokens(site.system_rules, model) + _owner_text_tokens(
-        language_text, model
-    )
+    system = _owner_text_tokens(site.system_rules, model) + _owner_text_tokens(language_text, model)
     pinned = _owner_text_tokens(site.pinned_conventions, model)
     profile_text, profile = profile_section(conv)
     actions = site_actions(site_id=site.pk)

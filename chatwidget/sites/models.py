@@ -11,16 +11,16 @@ from chatwidget.sites.hours import validate_staff_hours
 from chatwidget.sites.theme import validate_primary_colour
 
 
-# Translators: visitor. The widget's first line, unless the shop wrote its own greeting.
-STANDARD_GREETING = gettext_noop("Hello! How can I help you today?")
-
-
 def new_site_key() -> str:
     """128 random bits, URL-safe. Never with a leading "-": `manage.py golive_check --site
     -abc` would read the key as an option."""
     while (key := secrets.token_urlsafe(16)).startswith("-"):
         pass
     return key
+
+
+# Translators: visitor. The widget's first line, unless the shop wrote its own greeting.
+STANDARD_GREETING = gettext_noop("Hello! How can I help you today?")
 
 
 def validate_origin(value: str) -> None:

@@ -45,7 +45,9 @@ def test_a_french_page_gets_a_french_widget_and_the_model_is_told(
     shadow(page, ".message.assistant .bubble").filter(has_text="nous livrons").wait_for()
     asked = [r for r in fake.requests if r.get("stream")][-1]
     system = [m["content"] for m in asked["messages"] if m["role"] == "system"]
-    assert any("Answer in French unless the visitor writes in another language" in s for s in system)
+    assert any(
+        "Answer in French unless the visitor writes in another language" in s for s in system
+    )
 
 
 def test_set_language_before_load_wins_over_the_page(live_stack, fake, page_server, page):
@@ -67,7 +69,9 @@ def test_set_language_before_load_wins_over_the_page(live_stack, fake, page_serv
     shadow(page, "textarea[placeholder='Wpisz wiadomość…']").wait_for()
 
 
-def test_without_a_page_language_the_browsers_languages_count(live_stack, fake, page_server, browser):
+def test_without_a_page_language_the_browsers_languages_count(
+    live_stack, fake, page_server, browser
+):
     url = shop_in(live_stack, page_server, "no-lang", lang="")
     ctx = browser.new_context(locale="nl-BE")
     try:

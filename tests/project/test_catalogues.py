@@ -27,7 +27,9 @@ from memory.redaction import HINTS, PLACEHOLDERS_BY_LANGUAGE, REMOVED_KINDS
 
 # %(name)s, %(n)d, %s, %%, {name}; the unnamed ones only in a python-format message (a "%" in
 # other text is a percent sign)
-PLACEHOLDER = re.compile(r"%(?:\([^)]+\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]|\{[A-Za-z_][\w.]*\}")
+PLACEHOLDER = re.compile(
+    r"%(?:\([^)]+\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]|\{[A-Za-z_][\w.]*\}"
+)
 NAMED = re.compile(r"%\([^)]+\)[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]|\{[A-Za-z_][\w.]*\}")
 
 
@@ -135,6 +137,4 @@ def _msgids(lazy_texts) -> list[str]:
 def test_the_catalogues_are_found(settings):
     """Each language's catalogue lies where Django looks (LOCALE_PATHS)."""
     for language in visitor_only_languages():
-        assert Path(catalogue_path(language)).parent.parent.parent == Path(
-            settings.LOCALE_PATHS[0]
-        )
+        assert Path(catalogue_path(language)).parent.parent.parent == Path(settings.LOCALE_PATHS[0])

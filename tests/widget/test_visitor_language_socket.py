@@ -19,7 +19,9 @@ def always_open(site) -> None:
     site.save(update_fields=["staff_hours"])
 
 
-@pytest.mark.parametrize(("lang", "name"), [("fr-CA", "French"), ("pl", "Polish"), (None, "English")])
+@pytest.mark.parametrize(
+    ("lang", "name"), [("fr-CA", "French"), ("pl", "Polish"), (None, "English")]
+)
 async def test_the_model_is_told_the_visitors_language(site, connect, fake_llm, lang, name):
     c = await connect(site.key)
     await c.hello(lang=lang)
@@ -29,7 +31,9 @@ async def test_the_model_is_told_the_visitors_language(site, connect, fake_llm, 
     assert asked, "the model was asked"
     told = f"Answer in {name} unless the visitor writes in another language"
     assert any(told in text for text in instructions(asked[-1])), instructions(asked[-1])
-    stored = await database_sync_to_async(Conversation.objects.values_list("language", flat=True).get)()
+    stored = await database_sync_to_async(
+        Conversation.objects.values_list("language", flat=True).get
+    )()
     assert stored == (lang or "en")[:2]
 
 

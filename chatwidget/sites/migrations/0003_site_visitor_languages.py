@@ -5,25 +5,48 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('sites', '0002_site_ai_disclosure'),
+        ("sites", "0002_site_ai_disclosure"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='site',
-            name='default_language',
-            field=models.CharField(choices=[('en', 'English'), ('de', 'German'), ('fr', 'French'), ('es', 'Spanish'), ('it', 'Italian'), ('nl', 'Dutch'), ('pl', 'Polish')], default='en', max_length=2, verbose_name='default language'),
+            model_name="site",
+            name="default_language",
+            field=models.CharField(
+                choices=[
+                    ("en", "English"),
+                    ("de", "German"),
+                    ("fr", "French"),
+                    ("es", "Spanish"),
+                    ("it", "Italian"),
+                    ("nl", "Dutch"),
+                    ("pl", "Polish"),
+                ],
+                default="en",
+                max_length=2,
+                verbose_name="default language",
+            ),
         ),
         migrations.AlterField(
-            model_name='site',
-            name='greeting',
-            field=models.CharField(blank=True, default='Hello! How can I help you today?', help_text="The standard greeting is shown in the visitor's language; a greeting of your own is shown as you write it. Empty: no greeting.", max_length=300, verbose_name='greeting'),
+            model_name="site",
+            name="greeting",
+            field=models.CharField(
+                blank=True,
+                default="Hello! How can I help you today?",
+                help_text="The standard greeting is shown in the visitor's language; a greeting of your own is shown as you write it. Empty: no greeting.",
+                max_length=300,
+                verbose_name="greeting",
+            ),
         ),
         migrations.AlterField(
-            model_name='site',
-            name='knowledge_share',
-            field=models.PositiveSmallIntegerField(default=25, help_text="The most of the context budget that excerpts from the shop's knowledge may take. 0 turns retrieval off.", validators=[django.core.validators.MaxValueValidator(60)], verbose_name='knowledge share of the budget (%)'),
+            model_name="site",
+            name="knowledge_share",
+            field=models.PositiveSmallIntegerField(
+                default=25,
+                help_text="The most of the context budget that excerpts from the shop's knowledge may take. 0 turns retrieval off.",
+                validators=[django.core.validators.MaxValueValidator(60)],
+                verbose_name="knowledge share of the budget (%)",
+            ),
         ),
     ]

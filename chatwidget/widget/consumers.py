@@ -34,18 +34,22 @@ from memory import profiles
 from memory import selectors as memory_selectors
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
+from memory.services import conversation_language_set
 
 log = logging.getLogger(__name__)
 
 
-def _welcome_data(site_id: int, token: str | None, last_seq: int | None):
+def _welcome_data(site_id: int, token: str | None, last_seq: int | None, lang: str | None):
     """(conversation, the newest turns after `last_seq` within the frame budget, masked):
     one thread hop. A linked session (an e-mail continuation link's) sees contact details
-    masked (memory.models.LinkedSession)."""
+    masked (memory.models.LinkedSession). A hello in another language than the stored one
+    moves the conversation to it."""
     access = memory_selectors.session_get(site_id=site_id, token=token)
     if access is None:
         return None, None, False
     conv, masked = access.conversation, access.masked
+    if lang is not None:
+        conversation_language_set(conversation=conv, language=lang)
     page = memory_selectors.turns_for_visitor_page(
         conversation_id=conv.pk,
         after_seq=last_seq,
@@ -81,7 +85,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         if frame.lang is not None:
             self.language = frame.lang
         conv, page, masked = await db_async(_welcome_data)(
-            self.site.id, frame.session, frame.last_seq
+            self.site.id, frame.session, frame.last_seq, frame.lang
         )
         self.masked = masked
         self.greeted = True

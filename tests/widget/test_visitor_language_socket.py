@@ -55,3 +55,23 @@ async def test_demo_mode_speaks_the_visitors_language(site, connect):
     final, _ = await c.answer()
     closing = final["text"].split("\n\n")[-1]
     assert closing.startswith("*Modalità demo: nessun modello linguistico è collegato")
+
+
+async def test_a_new_language_on_resume_moves_the_conversation(site, connect, fake_llm):
+    """setLanguage reconnects with the new `lang`: what the model is told and the notices
+    follow from the next turn on."""
+    first = await connect(site.key)
+    await first.hello(lang="fr")
+    token = (await first.say("Bonjour", "m1"))["session"]
+    await first.answer()
+    await first.close()
+    again = await connect(site.key)
+    await again.hello(session=token, lang="de")
+    await again.say("Und auf Deutsch?", "m2")
+    await again.answer()
+    asked = [r for r in fake_llm.requests if r.get("stream")][-1]
+    assert any("Answer in German" in text for text in instructions(asked))
+    stored = await database_sync_to_async(
+        Conversation.objects.values_list("language", flat=True).get
+    )()
+    assert stored == "de"

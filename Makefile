@@ -77,7 +77,9 @@ bench: setup-test
 clean:
 	rm -rf .run staticfiles test-artifacts
 
-# Refresh the German catalogue after changing marked strings (needs GNU gettext).
+# Refresh the German catalogue after changing marked strings (needs GNU gettext), then the
+# visitor-only catalogues (fr, es, it, nl, pl) from its visitor-facing messages: translate
+# what they add (tests/project/test_catalogues.py fails until then).
 messages: setup-test
-	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=deploy --ignore=staticfiles --no-obsolete
-	$(PY) -m chatwidget.i18n
+	$(PY) manage.py makemessages -l de --ignore=.venv --ignore=tests --ignore=deploy --ignore=staticfiles --ignore=.widget-build --no-obsolete
+	$(PY) -m chatwidget.i18n --visitor

@@ -318,13 +318,23 @@ class ProfileFact(models.Model):
     """One field of a profile. Overwritten, not accumulated: one row per (field, key)."""
 
     class Field(models.TextChoices):
+        """The labels are visitor-facing too: the widget's "What do you know about me?"."""
+
+        # Translators: visitor
         LANGUAGE = "language", _("Preferred language")
+        # Translators: visitor
         CONTACT_PREFERENCE = "contact_preference", _("Contact preference")
+        # Translators: visitor
         OBJECT = "object", _("Named object")
+        # Translators: visitor
         PAST_CASE = "past_case", _("Past case")
+        # Translators: visitor
         PROMISE = "promise", _("Open promise")
+        # Translators: visitor
         EMAIL = "email", _("E-mail address")
+        # Translators: visitor
         PHONE = "phone", _("Phone number")
+        # Translators: visitor
         NAME = "name", _("Name")
 
     class Status(models.TextChoices):

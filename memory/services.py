@@ -66,6 +66,15 @@ def conversation_start(
     return conv, token
 
 
+def conversation_language_set(*, conversation: Conversation, language: str) -> None:
+    """The widget now speaks `language` (its `setLanguage`, or a page of the shop in another
+    language): notices, e-mails and the model's instruction follow from here on. No query
+    when it is the stored language already."""
+    if conversation.language != language:
+        Conversation.objects.filter(pk=conversation.pk).update(language=language)
+        conversation.language = language
+
+
 def linked_session_create(*, conversation_id: int, masked: bool = True) -> tuple[str, int]:
     """A further session token for a conversation (memory.models.LinkedSession): E-mail
     continuation hands it to the widget once a one-time code was exchanged, so the code in

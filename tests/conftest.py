@@ -170,8 +170,11 @@ class Client:
     async def nothing(self, timeout: float = 0.3) -> bool:
         return await self.c.receive_nothing(timeout=timeout)
 
-    async def hello(self, session=None, last_seq=None) -> dict:
-        await self.send({"type": "hello", "session": session, "last_seq": last_seq})
+    async def hello(self, session=None, last_seq=None, lang=None) -> dict:
+        frame = {"type": "hello", "session": session, "last_seq": last_seq}
+        if lang is not None:
+            frame["lang"] = lang
+        await self.send(frame)
         return await self.recv()
 
     async def say(self, text: str, cid: str) -> dict:

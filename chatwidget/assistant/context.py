@@ -2,7 +2,7 @@
 
     T_system + T_pinned + T_profile + T_tools + T_core + Σ T_verbatim + T_request + R_answer ≤ B
 
-- System rules and pinned conventions ride in every call.
+- System rules, the visitor's language and pinned conventions ride in every call.
 - The condensed core, rendered compactly and marked as the current state (counted once,
   when it was stored).
 - Verbatim turns, newest first: at least the last `Site.verbatim_min_exchanges` exchanges,
@@ -87,6 +87,7 @@ def _demo_found(knowledge: KnowledgeSection) -> DemoFound:
 def _messages(
     site: Site,
     *,
+    language_text: str,
     profile_text: str | None,
     core_text: str | None,
     knowledge: KnowledgeSection,
@@ -95,14 +96,15 @@ def _messages(
     request_text: str,
     page_text: str | None = None,
 ) -> list[dict]:
-    """In order: the owner's rules, the profile, the core, knowledge, the verbatim turns
-    (oldest first), the page the visitor is on (data in the user role: its title is
-    anybody's), the request."""
+    """In order: the owner's rules and conventions, the visitor's language, the profile, the
+    core, knowledge, the verbatim turns (oldest first), the page the visitor is on (data in
+    the user role: its title is anybody's), the request."""
     messages: list[dict] = []
     if site.system_rules:
         messages.append({"role": "system", "content": site.system_rules})
     if site.pinned_conventions:
         messages.append({"role": "system", "content": site.pinned_conventions})
+    messages.append({"role": "system", "content": language_text})
     if profile_text:
         messages.append({"role": "system", "content": profile_text})
     if core_text:
@@ -177,6 +179,7 @@ def context_build(
     chosen.reverse()
     messages = _messages(
         site,
+        language_text=fixed.language_text,
         profile_text=fixed.profile_text,
         core_text=core_text,
         knowledge=knowledge,

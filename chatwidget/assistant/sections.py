@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from chatwidget.assistant.tools import HANDOVER_TOOL
+from chatwidget.platform.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 from chatwidget.shop.actions.tools import SiteActions, site_actions
 from chatwidget.shop.knowledge.window import KnowledgeSection, knowledge_cap, knowledge_select
 from chatwidget.sites.models import Site
@@ -59,6 +60,17 @@ SIGNED_IN_NOTE = (
     "The visitor is signed in to the shop, which verified who they are. Shop lookups take "
     "the e-mail address of their account from the sign-in: do not ask the visitor for it."
 )
+
+
+def language_instruction(language: str) -> str:
+    """The visitor's language for the model, in English (the language of the rules): the
+    widget's language (setLanguage, the page, the browser) is the best guess of what the
+    visitor reads; what they write wins."""
+    name = LANGUAGE_NAMES.get(language) or LANGUAGE_NAMES[DEFAULT_LANGUAGE]
+    return (
+        f"The visitor's language is {name}. Answer in {name} unless the visitor writes in "
+        "another language; then answer in theirs."
+    )
 
 
 def profile_section(conversation: Conversation) -> tuple[str | None, int]:
@@ -142,8 +154,9 @@ class Turns:
 class Fixed:
     """What rides in every call: the owner's texts, the profile, the tools."""
 
-    system: int
+    system: int  # the owner's system rules and the language instruction
     pinned: int
+    language_text: str
     profile_text: str | None
     profile: int
     tools: int
@@ -188,7 +201,8 @@ def fixed_sections(conv: Conversation, *, model: str, left_out: list[dict]) -> F
     always, and room kept for their results, counted into the trace's `tools` when a call
     is made; cached, no query per build)."""
     site = conv.site
-    system = _owner_text_tokens(site.system_rules, model)
+    language_text = language_instruction(conv.language)
+    system = _owner_text_tokens(site.system_rules, model) + _owner_text_tokens(language_text, model)
     pinned = _owner_text_tokens(site.pinned_conventions, model)
     profile_text, profile = profile_section(conv)
     actions = site_actions(site_id=site.pk)
@@ -203,7 +217,7 @@ def fixed_sections(conv: Conversation, *, model: str, left_out: list[dict]) -> F
             extra={"conversation": conv.pk, "site": site.pk, "fixed": total},
         )
         left_out.append({"reason": LEFT_BUDGET_TOO_SMALL, "seqs": [], "count": total})
-    return Fixed(system, pinned, profile_text, profile, tools, actions, total)
+    return Fixed(system, pinned, language_text, profile_text, profile, tools, actions, total)
 
 
 def request_fit(

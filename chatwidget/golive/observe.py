@@ -12,6 +12,7 @@ from django.apps import apps
 from django.db import models
 from django.db.models.functions import Cast
 
+from chatwidget.assistant.sections import language_instruction
 from chatwidget.platform.llm import ModelUnavailable
 from chatwidget.sites.models import Site
 from memory.condense.service import CondenseBusy, core_condense
@@ -71,13 +72,20 @@ def condensation_tokens(*, conversation_id: int) -> int:
 
 def request_rebuild(*, trace: ContextTrace, site: Site) -> str:
     """The text one model call was sent, rebuilt from its trace: the owner's rules and
-    conventions, the core version it named, and the turns it sent verbatim (stored text, the
-    same rows the builder read). Sections the trace says were trimmed are rebuilt whole."""
+    conventions, the visitor's language, the core version it named, and the turns it sent
+    verbatim (stored text, the same rows the builder read). Sections the trace says were
+    trimmed are rebuilt whole."""
     parts = []
     if site.system_rules:
         parts.append(site.system_rules)
     if site.pinned_conventions:
         parts.append(site.pinned_conventions)
+    language = (
+        Conversation.objects.filter(pk=trace.conversation_id)
+        .values_list("language", flat=True)
+        .first()
+    )
+    parts.append(language_instruction(language or ""))
     if trace.core_version:
         core = Core.objects.filter(
             conversation_id=trace.conversation_id, version=trace.core_version

@@ -167,6 +167,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# The staff languages (admin, inbox): LocaleMiddleware activates no other for a request. The
+# visitor's languages (widget, privacy page, e-mails) are chatwidget.platform.languages.
+# VISITOR_LANGUAGES; those views pick theirs and render inside translation.override.
 LANGUAGES = [("en", _("English")), ("de", _("German"))]
 LOCALE_PATHS = [BASE_DIR / "chatwidget" / "locale"]
 TIME_ZONE = env("TIME_ZONE", default="UTC")

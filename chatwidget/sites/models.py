@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from chatwidget.sites.hours import validate_staff_hours
 from chatwidget.sites.theme import validate_primary_colour
@@ -16,6 +17,10 @@ def new_site_key() -> str:
     while (key := secrets.token_urlsafe(16)).startswith("-"):
         pass
     return key
+
+
+# Translators: visitor. The widget's first line, unless the shop wrote its own greeting.
+STANDARD_GREETING = gettext_noop("Hello! How can I help you today?")
 
 
 def validate_origin(value: str) -> None:
@@ -31,8 +36,15 @@ class Site(models.Model):
     """One shop that embeds the widget. Edited by owners in admin."""
 
     class Language(models.TextChoices):
+        """The visitor languages (chatwidget.platform.languages.VISITOR_LANGUAGES)."""
+
         EN = "en", _("English")
         DE = "de", _("German")
+        FR = "fr", _("French")
+        ES = "es", _("Spanish")
+        IT = "it", _("Italian")
+        NL = "nl", _("Dutch")
+        PL = "pl", _("Polish")
 
     name = models.CharField(_("name"), max_length=120)
     key = models.CharField(
@@ -55,7 +67,14 @@ class Site(models.Model):
         help_text=_("Facts that must always hold, sent with every call."),
     )
     greeting = models.CharField(
-        _("greeting"), max_length=300, blank=True, default="Hello! How can I help you today?"
+        _("greeting"),
+        max_length=300,
+        blank=True,
+        default=STANDARD_GREETING,
+        help_text=_(
+            "The standard greeting is shown in the visitor's language; a greeting of your own "
+            "is shown as you write it. Empty: no greeting."
+        ),
     )
     ai_disclosure = models.CharField(
         _("AI disclosure"),
@@ -84,7 +103,7 @@ class Site(models.Model):
         validators=[MinValueValidator(100), MaxValueValidator(100_000)],
     )
     knowledge_share = models.PositiveSmallIntegerField(
-        _("knowledge share (% of the budget)"),
+        _("knowledge share of the budget (%)"),
         default=25,
         validators=[MaxValueValidator(60)],
         help_text=_(

@@ -4,8 +4,9 @@ import hashlib
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext
 
-from chatwidget.sites.models import Site
+from chatwidget.sites.models import STANDARD_GREETING, Site
 from chatwidget.sites.selectors import SiteInfo
 from chatwidget.widget.strings import WIDGET_STRINGS
 from memory.privacy import CONSENT_WORDING_VERSION, cookie_lifetimes
@@ -32,13 +33,19 @@ def site_theme(*, site_id: int) -> dict:
     }
 
 
+def greeting_for_visitor(greeting: str) -> str:
+    """The standard greeting in the active (the visitor's) language; the shop's own words as
+    they are."""
+    return gettext(STANDARD_GREETING) if greeting == STANDARD_GREETING else greeting
+
+
 def widget_config_for(*, info: SiteInfo, base_url: str, lang: str) -> dict:
     lifetimes = cookie_lifetimes(site_id=info.id)
     ws_base = base_url.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
     return {
         "site": info.key,
         "lang": lang,
-        "greeting": info.greeting,
+        "greeting": greeting_for_visitor(info.greeting),
         "ai_disclosure": info.ai_disclosure or str(WIDGET_STRINGS["ai_disclosure"]),
         "ws": f"{ws_base}/ws/chat/{info.key}/",
         "max_length": info.max_length,

@@ -41,17 +41,23 @@ from memory.customers import (
 )
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
+from memory.services import conversation_language_set
 
 log = logging.getLogger(__name__)
 
 
 def _welcome_data(
-    site_id: int, token: str | None, last_seq: int | None, identity: Identity | None = None
+    site_id: int,
+    token: str | None,
+    last_seq: int | None,
+    lang: str | None,
+    identity: Identity | None = None,
 ):
     """(customer id, conversation, the newest turns after `last_seq` within the frame
     budget, masked): one thread hop. A linked session (an e-mail continuation link's) sees
-    contact details masked (memory.models.LinkedSession). A verified customer's row is made
-    or updated; a conversation of a signed-in customer resumes only with that customer's
+    contact details masked (memory.models.LinkedSession). A hello in another language than
+    the stored one moves the conversation to it. A verified customer's row is made or
+    updated; a conversation of a signed-in customer resumes only with that customer's
     verified identity, and an anonymous one resumed with one is linked to it now
     (memory.customers)."""
     customer_id = customer_upsert(site_id=site_id, identity=identity) if identity else None
@@ -63,6 +69,8 @@ def _welcome_data(
     conv, masked = access.conversation, access.masked
     if identity is not None and conv.customer_id is None:
         customer_link(site_id=site_id, conversation_id=conv.pk, identity=identity)
+    if lang is not None:
+        conversation_language_set(conversation=conv, language=lang)
     page = memory_selectors.turns_for_visitor_page(
         conversation_id=conv.pk,
         after_seq=last_seq,
@@ -111,7 +119,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         verified = identity_verify(secret=secret, identity=frame.identity)
         self.identity = frame.identity if verified else None
         self.customer_id, conv, page, masked = await db_async(_welcome_data)(
-            self.site.id, frame.session, frame.last_seq, self.identity
+            self.site.id, frame.session, frame.last_seq, frame.lang, self.identity
         )
         self.masked = masked
         self.greeted = True

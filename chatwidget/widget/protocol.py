@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.platform.frames import ErrorCode, FrameType, json_load_safe
+from chatwidget.platform.languages import language_normalise
 from chatwidget.sites.identity import MAX_EMAIL, MAX_ID, MAX_NAME, Identity
 from memory.pages import url_is_web
 
@@ -22,7 +23,6 @@ RESERVED_ID_PREFIX = "~"  # the server's own turn ids (answers) start with it
 MAX_REASON = 500
 MAX_PAGE_URL = 2048  # characters; the widget cuts the query string of a longer one
 MAX_PAGE_TITLE = 300  # characters; the widget cuts a longer title
-LANGUAGES = ("en", "de")
 
 
 INBOUND_TYPES = frozenset(
@@ -178,7 +178,7 @@ def _hello(data: dict) -> Hello:
     return Hello(
         session=session if isinstance(session, str) else None,
         last_seq=last_seq,
-        lang=lang if lang in LANGUAGES else None,
+        lang=language_normalise(lang),  # "fr-CA" -> "fr"; an unknown language: None
         recognition=recognition if isinstance(recognition, str) and recognition else None,
         identity=_identity(data.get("identity")),
     )

@@ -11,7 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from chatwidget.platform.frames import json_load_safe
-from chatwidget.platform.languages import language_from_request
+from chatwidget.platform.languages import language_from_request, language_normalise
 from chatwidget.sites.models import Site
 from chatwidget.sites.selectors import origin_allowed, site_info_by_key
 from chatwidget.widget.config import site_cookie_name, widget_config_for
@@ -41,8 +41,8 @@ def _cors(response: HttpResponse, request: HttpRequest, info) -> HttpResponse:
 
 
 def _language(request: HttpRequest, default: str) -> str:
-    lang = (request.GET.get("lang") or "").lower()[:2]
-    return lang if lang in ("en", "de") else default
+    """The widget asks with `?lang=` (its choice: setLanguage, the page, the browser)."""
+    return language_normalise(request.GET.get("lang")) or default
 
 
 def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:

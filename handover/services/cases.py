@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 from chatwidget.platform.events import STAFF_ALL_GROUP, publish_on_commit
 from chatwidget.platform.frames import cases_changed_event, inbox_changed_event
+from chatwidget.platform.languages import staff_language
 from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import Site
 from handover.models import Case
@@ -113,11 +114,11 @@ def _fresh_core(conversation_id: int) -> Core | None:
 
 
 def callback_promise(site: Site) -> str:
-    # Internal (the core is read by staff and the model), so in the site's language.
-    hours = hours_describe(
-        spec=site.staff_hours, language=site.default_language, time_zone=site.time_zone
-    )
-    with translation.override(site.default_language):
+    # Internal (the core is read by staff and the model), so in the site's language when
+    # staff read it (English or German), else in English.
+    language = staff_language(site.default_language)
+    hours = hours_describe(spec=site.staff_hours, language=language, time_zone=site.time_zone)
+    with translation.override(language):
         return gettext(
             "Call back during staff hours (%(hours)s) using the contact details the visitor left."
         ) % {"hours": hours}

@@ -45,7 +45,57 @@ PLACEHOLDERS_DE: dict[str, str] = {
     OTP: "[Einmalcode entfernt]",
 }
 
-PLACEHOLDERS_BY_LANGUAGE: dict[str, dict[str, str]] = {"en": PLACEHOLDERS, "de": PLACEHOLDERS_DE}
+#: The visitor-only languages (chatwidget.platform.languages), for the same callers.
+PLACEHOLDERS_FR: dict[str, str] = {
+    CARD: "[numéro de carte supprimé]",
+    CARD_EXPIRY: "[date d’expiration supprimée]",
+    SECURITY_CODE: "[code de sécurité supprimé]",
+    PASSWORD: "[mot de passe supprimé]",
+    PIN: "[code PIN supprimé]",
+    OTP: "[code à usage unique supprimé]",
+}
+PLACEHOLDERS_ES: dict[str, str] = {
+    CARD: "[número de tarjeta eliminado]",
+    CARD_EXPIRY: "[fecha de caducidad eliminada]",
+    SECURITY_CODE: "[código de seguridad eliminado]",
+    PASSWORD: "[contraseña eliminada]",
+    PIN: "[PIN eliminado]",
+    OTP: "[código de un solo uso eliminado]",
+}
+PLACEHOLDERS_IT: dict[str, str] = {
+    CARD: "[numero di carta rimosso]",
+    CARD_EXPIRY: "[data di scadenza rimossa]",
+    SECURITY_CODE: "[codice di sicurezza rimosso]",
+    PASSWORD: "[password rimossa]",
+    PIN: "[PIN rimosso]",
+    OTP: "[codice monouso rimosso]",
+}
+PLACEHOLDERS_NL: dict[str, str] = {
+    CARD: "[kaartnummer verwijderd]",
+    CARD_EXPIRY: "[vervaldatum verwijderd]",
+    SECURITY_CODE: "[beveiligingscode verwijderd]",
+    PASSWORD: "[wachtwoord verwijderd]",
+    PIN: "[pincode verwijderd]",
+    OTP: "[eenmalige code verwijderd]",
+}
+PLACEHOLDERS_PL: dict[str, str] = {
+    CARD: "[usunięto numer karty]",
+    CARD_EXPIRY: "[usunięto datę ważności]",
+    SECURITY_CODE: "[usunięto kod zabezpieczający]",
+    PASSWORD: "[usunięto hasło]",
+    PIN: "[usunięto PIN]",
+    OTP: "[usunięto kod jednorazowy]",
+}
+
+PLACEHOLDERS_BY_LANGUAGE: dict[str, dict[str, str]] = {
+    "en": PLACEHOLDERS,
+    "de": PLACEHOLDERS_DE,
+    "fr": PLACEHOLDERS_FR,
+    "es": PLACEHOLDERS_ES,
+    "it": PLACEHOLDERS_IT,
+    "nl": PLACEHOLDERS_NL,
+    "pl": PLACEHOLDERS_PL,
+}
 
 
 def gettext_noop(message: str) -> str:

@@ -96,6 +96,6 @@ def mask(text: str, spans: Iterable[Span | Sequence[Any]]) -> str:
 
 
 def placeholders_localise(text: str, *, language: str) -> str:
-    """Swap the stored (English) placeholders for those of ``language`` ("en", "de")."""
+    """Swap the stored (English) placeholders for those of ``language`` ("en", "de", "fr"...)."""
     table = PLACEHOLDERS_BY_LANGUAGE.get(language.split("-")[0].lower(), PLACEHOLDERS)
     return PLACEHOLDER_ANY.sub(lambda m: table[_PLACEHOLDER_KINDS[m.group()]], text)

@@ -80,6 +80,25 @@ def test_system_rules_and_pinned_conventions_ride_in_every_call(shop):
         messages = context_build(conversation_id=conv.pk, request_seq=request_seq).messages
         assert messages[0] == {"role": "system", "content": RULES}
         assert messages[1] == {"role": "system", "content": PINNED}
+        assert messages[2]["role"] == "system"
+        assert messages[2]["content"].startswith("The visitor's language is English.")
+
+
+@pytest.mark.parametrize(
+    ("language", "name"), [("fr", "French"), ("de", "German"), ("pl", "Polish"), ("xx", "English")]
+)
+def test_the_model_is_told_the_visitors_language(shop, language, name):
+    conv = new_conv(shop)
+    Conversation.objects.filter(pk=conv.pk).update(language=language)
+    last = bulk(conv, 3)
+    built = context_build(conversation_id=conv.pk, request_seq=last)
+    instruction = (
+        f"The visitor's language is {name}. Answer in {name} unless the visitor writes in "
+        "another language; then answer in theirs."
+    )
+    assert {"role": "system", "content": instruction} in built.messages
+    # counted in the system section: what is sent is what the budget counted
+    assert built.sections["system"] == count_tokens(RULES) + count_tokens(instruction)
 
 
 def test_the_core_is_sent_compactly_and_marked_as_the_current_state(shop):
@@ -87,7 +106,7 @@ def test_the_core_is_sent_compactly_and_marked_as_the_current_state(shop):
     last = bulk(conv, 41, first="I need the cotton kurta KU-2291-M in size L.")
     core = core_condense(conversation_id=conv.pk)
     built = context_build(conversation_id=conv.pk, request_seq=last)
-    core_message = built.messages[2]
+    core_message = built.messages[3]
     # data labelled by speaker, not a system instruction (issue 13)
     assert core_message["role"] == "user"
     assert core_message["content"].startswith(

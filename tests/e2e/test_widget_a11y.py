@@ -8,10 +8,12 @@ from tests.e2e import widget_pages
 from tests.e2e.conftest import artifact, shadow
 from tests.e2e.widget_pages import (
     RECORD_ANNOUNCEMENTS,
+    allow_origin,
     announcements,
     assert_no_violations,
     open_panel,
     send,
+    shop_page,
 )
 from tests.fakellm import Reply
 
@@ -26,35 +28,52 @@ MARKDOWN_ANSWER = (
 )
 
 
+#: the start of the AI disclosure in each visitor language (chatwidget/locale)
+DISCLOSURE = {
+    "en": "You are chatting with an AI assistant.",
+    "de": "Sie chatten mit einem KI-Assistenten.",
+    "fr": "Vous discutez avec un assistant IA.",
+    "es": "Está chateando con un asistente de IA.",
+    "it": "Sta chattando con un assistente IA.",
+    "nl": "Je chat met een AI-assistent.",
+    "pl": "Rozmawiasz z asystentem AI.",
+}
+
+
+@pytest.mark.parametrize("lang", list(DISCLOSURE))
 def test_no_violations_closed_open_after_an_exchange_with_the_menu_and_in_handover(
-    live_stack, fake, shop, page
+    live_stack, fake, page_server, page, lang
 ):
+    """In every language the widget speaks (the page's `<html lang>` chooses it)."""
+    allow_origin(live_stack, live_stack.site_key, page_server.origin)
+    shop = page_server.add(f"/a11y-{lang}/", shop_page(live_stack, live_stack.site_key, lang=lang))
     page.goto(shop)
     shadow(page, "button.launcher").wait_for()
-    assert_no_violations(page, "panel closed")
+    assert_no_violations(page, f"panel closed ({lang})")
 
     open_panel(page)
     disclosure = shadow(page, "#cw-disclosure")
-    assert disclosure.inner_text().startswith("You are chatting with an AI assistant.")
-    assert "AI assistant" in shadow(page, ".message.assistant .bubble").first.inner_text()
-    assert_no_violations(page, "panel open")
+    assert disclosure.inner_text().startswith(DISCLOSURE[lang])
+    assert DISCLOSURE[lang] in shadow(page, ".message.assistant .bubble").first.inner_text()
+    assert shadow(page, ".widget").get_attribute("lang") == lang
+    assert_no_violations(page, f"panel open ({lang})")
 
     fake.script.append(Reply(MARKDOWN_ANSWER, first_token_ms=50, token_ms=10))
     send(page, "When does the mint kurta ship?")
     shadow(page, ".message.assistant .bubble li").last.wait_for()
     shadow(page, ".message.assistant .bubble").filter(has_text="call +49 30 123").wait_for()
-    assert_no_violations(page, "after an exchange")
+    assert_no_violations(page, f"after an exchange ({lang})")
 
     shadow(page, 'button[aria-controls="cw-menu"]').click()
     shadow(page, "#cw-menu").wait_for(state="visible")
-    assert_no_violations(page, "menu open")
+    assert_no_violations(page, f"menu open ({lang})")
     page.keyboard.press("Escape")
     assert shadow(page, "#cw-menu").is_hidden()
 
     shadow(page, ".handover-bar button").click()
     shadow(page, ".banner.waiting").wait_for()
-    assert_no_violations(page, "in handover")
-    page.screenshot(path=str(artifact("widget-a11y-handover.png")))
+    assert_no_violations(page, f"in handover ({lang})")
+    page.screenshot(path=str(artifact(f"widget-a11y-handover-{lang}.png")))
 
     roles = page.evaluate("""() => [...document.querySelector('#cw-root').shadowRoot
         .querySelectorAll('.message')].map(m => m.getAttribute('role'))""")

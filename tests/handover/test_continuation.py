@@ -12,6 +12,8 @@ import pytest
 from django.core import mail
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 
 from chatwidget.platform.presence import visitor_presence_mark
 from chatwidget.sites.services import site_create
@@ -78,6 +80,23 @@ def test_an_offline_visitor_who_left_an_address_gets_the_reply_in_their_language
     assert "Kurta shop" in message.subject and "geantwortet" in message.subject
     link = re.search(r"http://shop\.test/\S+", message.body).group(0)
     assert link.startswith(f"{SHOP}/#cw-continue=") and "session" not in link
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fr", "es", "it", "nl", "pl"])
+def test_the_continuation_email_speaks_every_visitor_language(shop, language):
+    case, staff = _case(shop, now=CLOSED_TIME, language=language)
+    assert continuation_email_send(case_id=case.pk, seq=_reply(case, staff).seq)
+    message = mail.outbox[-1]
+    with translation.override(language):
+        subject = gettext("%(site)s: the team has answered you") % {"site": "Kurta shop"}
+        footer = gettext(
+            "You get this e-mail because you left your address in the chat for this answer. "
+            "We use it only for this conversation."
+        )
+    assert subject != "Kurta shop: the team has answered you"
+    assert message.subject == subject
+    assert footer in " ".join(message.body.split()) and "Our team has answered" not in message.body
 
 
 @pytest.mark.django_db

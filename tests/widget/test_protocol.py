@@ -53,8 +53,12 @@ def test_typed_frames():
         greeted=False,
     ) == protocol.Hello("t", 4, "de", "r")
     assert parse(
-        {"type": "hello", "session": 5, "last_seq": True, "lang": "fr", "recognition": ""}
+        {"type": "hello", "session": 5, "last_seq": True, "lang": "pt", "recognition": ""}
     ) == protocol.Hello(None, None, None, None)
+    # the visitor languages, a region subtag dropped
+    assert parse({"type": "hello", "lang": "fr-CA"}).lang == "fr"
+    assert parse({"type": "hello", "lang": "PL"}).lang == "pl"
+    assert parse({"type": "hello", "lang": 7}).lang is None
     assert parse({"type": "hello", "last_seq": -1}).last_seq is None
     assert parse({"type": "message", "id": "a", "text": "hi"}) == protocol.Message("a", "hi")
     assert parse({"type": "handover", "reason": "r" * 600}).reason == "r" * 500

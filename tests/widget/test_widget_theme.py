@@ -77,7 +77,7 @@ def test_privacy_page_follows_accept_language_and_names_the_operator(client, sit
     site.operator_contact = "Hauptstraße 1, 10115 Berlin\ndatenschutz@kurta.example"
     site.save()
     german = client.get(
-        f"/privacy/{site.key}/", HTTP_ACCEPT_LANGUAGE="fr;q=1, de-DE;q=0.8, en;q=0.5"
+        f"/privacy/{site.key}/", HTTP_ACCEPT_LANGUAGE="pt;q=1, de-DE;q=0.8, en;q=0.5"
     )
     text = german.content.decode()
     assert '<html lang="de">' in text and german["Content-Language"] == "de"
@@ -89,6 +89,9 @@ def test_privacy_page_follows_accept_language_and_names_the_operator(client, sit
     forced = client.get(f"/privacy/{site.key}/?lang=en", HTTP_ACCEPT_LANGUAGE="de")
     assert '<html lang="en">' in forced.content.decode()
     assert "Accept-Language" in german["Vary"]
+    french = client.get(f"/privacy/{site.key}/", HTTP_ACCEPT_LANGUAGE="fr-CA,fr;q=0.9,en;q=0.5")
+    assert '<html lang="fr">' in french.content.decode() and french["Content-Language"] == "fr"
+    assert "Qui gère ce service" in french.content.decode()
 
 
 @pytest.mark.django_db

@@ -13,6 +13,11 @@ chunk matches the same words on either, and the rescoring (query.py) compares th
 - A document's language is guessed from its function words (a shop's pages may be in either
   language whatever the site's default); a query is stemmed in both languages, since a
   visitor's few words rarely say which.
+- The other visitor languages (fr, es, it, nl, pl: chatwidget.platform.languages) are
+  stemmed like English, as any text that is not German was before: a plural -s still meets
+  its singular. Their own Snowball stemmers are left out until a held-out retrieval set in
+  those languages can show they help: each would need the site's language in every query
+  expansion (`stems`), and the held-out benchmark is English and German.
 - German compounds: a query word is also matched by its two parts
   (Rücksendeetikett ~ "Etikett für die Rücksendung"); `compound_splits` gives every split
   into two parts of at least MIN_PART letters, and an engine finds only those whose two parts

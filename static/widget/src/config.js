@@ -3,9 +3,42 @@
 // origin the site does not allow gets an error with the server's `body`, so the loader can
 // remove the widget and say why.
 
-/** The widget's language for a `data-lang`, `<html lang>` or browser value: de or en. */
-export function pickLanguage(value) {
-  return /^de/i.test(value || "") ? "de" : "en";
+/** The languages the widget speaks (the server's chatwidget.platform.languages). */
+export const LANGUAGES = ["en", "de", "fr", "es", "it", "nl", "pl"];
+
+/** The widget's language of one tag ("fr-CA" -> "fr", "DE" -> "de"), or null. */
+export function languageOf(tag) {
+  if (typeof tag !== "string") return null;
+  const primary = tag.trim().replace("_", "-").split("-")[0].toLowerCase();
+  return LANGUAGES.includes(primary) ? primary : null;
+}
+
+/**
+ * The first language the widget speaks among `candidates`, in order (arrays are read in
+ * order too): `setLanguage`, the tag's `data-lang`, the page's `<html lang>`, the browser's
+ * `navigator.languages`. English when none is.
+ */
+export function pickLanguage(...candidates) {
+  for (const tag of candidates.flat()) {
+    const language = languageOf(tag);
+    if (language) return language;
+  }
+  return "en";
+}
+
+/** What the page and the browser say, in order of precedence (after `setLanguage`). */
+export function pageLanguages(script, doc = document, nav = navigator) {
+  return [
+    script.dataset.lang,
+    doc.documentElement.lang,
+    ...(nav.languages && nav.languages.length ? nav.languages : [nav.language]),
+  ];
+}
+
+/** The language of the last `setLanguage` a page queued before the loader ran, if any. */
+export function queuedLanguage(queued) {
+  const set = queued.filter((command) => Array.isArray(command) && command[0] === "setLanguage");
+  return set.length ? set[set.length - 1][1] : undefined;
 }
 
 export function configUrl(serverOrigin, siteKey, language) {

@@ -7,7 +7,7 @@
 
 import { deleteCookie, readCookie } from "./dom.js";
 import { createCommandQueue, publicApi } from "./commands.js";
-import { createConfigLoader, pickLanguage } from "./config.js";
+import { createConfigLoader, pageLanguages, pickLanguage, queuedLanguage } from "./config.js";
 import { continueFromLink } from "./continuation.js";
 import { createEvents } from "./events.js";
 import { createHost } from "./host.js";
@@ -26,9 +26,9 @@ const BUILT_IN_STRINGS = {
 
 function start(script) {
   const siteKey = script.dataset.site;
-  let language = pickLanguage(
-    script.dataset.lang || document.documentElement.lang || navigator.language,
-  );
+  // a setLanguage queued before the loader ran wins from the start (no second config load)
+  const queued = Array.isArray(window.ChatWidget) ? window.ChatWidget : [];
+  let language = pickLanguage(queuedLanguage(queued), pageLanguages(script));
   let strings = { ...BUILT_IN_STRINGS };
   let config = null;
   let panelFactory = null;
@@ -54,6 +54,7 @@ function start(script) {
     onLoaded(loaded) {
       config = loaded;
       language = loaded.lang || language;
+      widget.lang = language; // read out in the widget's language, whatever the page's is
       strings = { ...BUILT_IN_STRINGS, ...loaded.strings };
       if (loaded.theme) applyTheme(widget, loaded.theme), launcher.setLabel(loaded.theme.launcher_label);
       launcher.show(launcherState());
@@ -116,7 +117,8 @@ function start(script) {
 
   // a new language: new strings, and the panel built again (the transcript comes back)
   const setLanguage = (value) => {
-    const next = pickLanguage(value);
+    // a language the widget does not speak: the page's or the browser's, as at the start
+    const next = pickLanguage(value, pageLanguages(script));
     if (next === language) return;
     language = next;
     configLoader.reset();
@@ -166,7 +168,6 @@ function start(script) {
     on,
     off,
   });
-  const queued = Array.isArray(window.ChatWidget) ? window.ChatWidget : [];
   window.ChatWidget = publicApi({ push: queue.push, on, off });
 
   // test handle, kept for the browser tests

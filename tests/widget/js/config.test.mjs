@@ -3,7 +3,14 @@
 import { test, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 
-import { configUrl, createConfigLoader, pickLanguage } from "../../../static/widget/src/config.js";
+import {
+  configUrl,
+  createConfigLoader,
+  languageOf,
+  pageLanguages,
+  pickLanguage,
+  queuedLanguage,
+} from "../../../static/widget/src/config.js";
 
 let requests;
 let answers;
@@ -29,13 +36,44 @@ function loader(language = "en") {
   return { configLoader, loaded, state };
 }
 
-test("the language is de for any German tag, else en", () => {
+test("a tag's language: its primary subtag, if the widget speaks it", () => {
   assert.equal(pickLanguage("de-AT"), "de");
   assert.equal(pickLanguage("DE"), "de");
   assert.equal(pickLanguage("en-GB"), "en");
-  assert.equal(pickLanguage("fr"), "en");
+  assert.equal(pickLanguage("fr-CA"), "fr");
+  assert.equal(pickLanguage("nl_BE"), "nl");
+  for (const language of ["es", "it", "pl"]) assert.equal(pickLanguage(language), language);
+  assert.equal(pickLanguage("pt-BR"), "en");
   assert.equal(pickLanguage(""), "en");
   assert.equal(pickLanguage(undefined), "en");
+  assert.equal(languageOf("ja"), null);
+});
+
+test("setLanguage first, then data-lang, the page's lang, the browser's languages, English", () => {
+  const page = (dataLang, htmlLang, languages) =>
+    pageLanguages(
+      { dataset: { lang: dataLang } },
+      { documentElement: { lang: htmlLang } },
+      { languages, language: languages[0] },
+    );
+  assert.equal(pickLanguage("it", page(undefined, "fr", ["de"])), "it");
+  assert.equal(pickLanguage(undefined, page(undefined, "fr", ["de"])), "fr");
+  assert.equal(pickLanguage(undefined, page("pl", "fr", ["de"])), "pl");
+  // a page language the widget does not speak: the browser's, in its order
+  assert.equal(pickLanguage(undefined, page(undefined, "ja", ["pt-BR", "nl-NL", "de"])), "nl");
+  assert.equal(pickLanguage("xx", page(undefined, "", ["fr-CA"])), "fr");
+  assert.equal(pickLanguage(undefined, page(undefined, "", ["ja"])), "en");
+  // an old browser without navigator.languages
+  assert.deepEqual(
+    pageLanguages({ dataset: {} }, { documentElement: { lang: "" } }, { language: "es-MX" }),
+    [undefined, "", "es-MX"],
+  );
+});
+
+test("a setLanguage queued before the loader ran: the last one counts", () => {
+  assert.equal(queuedLanguage([["open"], ["setLanguage", "fr"], ["setLanguage", "es"]]), "es");
+  assert.equal(queuedLanguage([["open"], "junk"]), undefined);
+  assert.equal(queuedLanguage([]), undefined);
 });
 
 test("the config URL names the site (encoded) and the language", () => {

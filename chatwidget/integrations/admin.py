@@ -47,6 +47,7 @@ class WebhookAdmin(admin.ModelAdmin):
         if db_field.name == "url":  # the admin builds its own fields: https here too
             kwargs["assume_scheme"] = "https"
         return super().formfield_for_dbfield(db_field, request, **kwargs)
+
     list_display = ("url", "site", "event_list", "include_text", "active", "created_at")
     list_filter = ("site", "active")
     list_select_related = ("site",)

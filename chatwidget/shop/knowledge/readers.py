@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urldefrag
 
 from django.conf import settings
+from django.core.files import File
 from django.utils.translation import gettext as _
 
 from chatwidget.platform.egress import EgressRefused, egress_client, httpx
@@ -122,14 +123,20 @@ def _page_file(path: Path, *, external_id: str) -> Item:
         raw = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         return Problem(str(path), exc.strerror or str(exc))
+    return _page(raw, name=str(path), external_id=external_id)
+
+
+def _page(raw: str, *, name: str, external_id: str) -> Item:
+    """One page (.md or .html) from its text; `name` is its file name (suffix, stem, problems)."""
     meta, raw = _front_matter(raw)
-    if path.suffix.lower() in (".html", ".htm"):
+    stem = Path(name).stem
+    if Path(name).suffix.lower() in (".html", ".htm"):
         page = html_to_page(raw)
-        title, text = page.title or path.stem, page.text
+        title, text = page.title or stem, page.text
     else:
-        title, text = _markdown_title(raw, path.stem.replace("-", " ")), raw
+        title, text = _markdown_title(raw, stem.replace("-", " ")), raw
     if not text.strip():
-        return Problem(str(path), _("no text"))
+        return Problem(name, _("no text"))
     identifiers = [i.strip() for i in meta.get("identifiers", "").split(",") if i.strip()]
     return Doc(
         external_id=meta.get("id") or external_id,
@@ -138,6 +145,28 @@ def _page_file(path: Path, *, external_id: str) -> Item:
         url=meta.get("url", ""),
         identifiers=identifiers,
     )
+
+
+def read_stored(file: File) -> Iterator[Item]:
+    """An uploaded file, read through Django's storage API (`FieldFile`): a local folder or
+    object storage alike, so the worker needs no path the web process wrote (issue 31)."""
+    name = Path(file.name or "").name
+    suffix = Path(name).suffix.lower()
+    if suffix != ".jsonl" and suffix not in PAGE_SUFFIXES:
+        raise SourceError(_("%(path)s is not a .jsonl, .md or .html file") % {"path": name})
+    try:
+        file.open("rb")
+    except OSError as exc:  # FileNotFoundError, or the object store's error (an OSError too)
+        raise SourceError(
+            _("%(path)s could not be read (%(e)s)") % {"path": name, "e": type(exc).__name__}
+        ) from exc
+    try:
+        if suffix == ".jsonl":  # File iterates by lines, whatever the chunks the backend reads
+            yield from _jsonl(line.decode("utf-8", errors="replace") for line in file)
+        else:
+            yield _page(file.read().decode("utf-8", errors="replace"), name=name, external_id=name)
+    finally:
+        file.close()
 
 
 def read_path(path: Path) -> Iterator[Item]:

@@ -177,7 +177,7 @@ USE_TZ = True
 
 # --- beyond one machine: uploads, long tasks, metrics, the pooler -------------------------------
 from .operations import *  # noqa: E402, F403
-from .operations import KNOWLEDGE_STORAGE, long_tasks_check, pooler_apply  # noqa: E402
+from .operations import KNOWLEDGE_STORAGE, pooler_apply  # noqa: E402
 
 pooler_apply(DATABASES)
 
@@ -241,7 +241,7 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         # A task delivered to a worker that died (acks_late: never acknowledged) goes back to
         # the queue this long after delivery. Keep it above CELERY_TASK_TIME_LIMIT and above
         # every countdown/ETA, or a running or waiting task is delivered a second time
-        # (checked below: long_tasks_check).
+        # (production.py checks it: settings/operations.long_tasks_check).
         "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=7200),
         "socket_connect_timeout": 2,
     }
@@ -394,5 +394,3 @@ LOGGING = {
         "openai": {"level": "WARNING"},
     },
 }
-
-long_tasks_check(globals())  # the broker's visibility timeout outlives every task and lock

@@ -11,7 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import CELERY_BROKER_URL, CONTENT_SECURITY_POLICY, DATABASES, PUBLIC_URL, REDIS_URL, env
-from .operations import pooler_apply
+from .operations import long_tasks_check, pooler_apply
 
 DEBUG = False
 
@@ -86,3 +86,6 @@ if SECURE_SSL_REDIRECT:
 # --- static files: collected, hashed, compressed; served by whitenoise ------------------------
 WHITENOISE_USE_FINDERS = False  # `collectstatic` ran at build time (the image does it)
 WHITENOISE_AUTOREFRESH = False
+
+# --- long tasks: the broker never hands out a task again while it may still run --------------
+long_tasks_check(globals())

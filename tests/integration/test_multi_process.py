@@ -622,6 +622,7 @@ async def test_production_settings_serve_probes_static_files_and_security_header
         }
     )
     env.pop("DEBUG", None)
+    env.pop("CELERY_VISIBILITY_TIMEOUT", None)  # the cluster's test value fails long_tasks_check
     daphne = Daphne("daphne-production", env, running.log_dir)
     running.extra.append(daphne)
     try:

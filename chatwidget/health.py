@@ -139,6 +139,7 @@ class HealthCheckMiddleware:
                 return liveness_response()
             if request.path_info == READINESS_PATH:
                 return readiness_response()
+
         return self.get_response(request)
 
 

@@ -34,7 +34,7 @@ def task_enqueue_on_commit(name: str, *args, inline_when_broker_down: bool = Fal
         task = app.tasks[name]
         try:
             task.delay(*args)
-        except Exception as exc:  # noqa: BLE001 - kombu's OperationalError, socket errors
+        except Exception as exc:
             log.warning(
                 "task not enqueued: broker unreachable",
                 extra={

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     # First: answers /healthz and /readyz before the ALLOWED_HOSTS check and the https
     # redirect, so probes that reach a process by its address need no Host header.
     "chatwidget.health.HealthCheckMiddleware",
+    "chatwidget.metrics.MetricsMiddleware",  # GET /metrics with its token, likewise
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -50,9 +50,10 @@ KNOWLEDGE_IMPORT_LOCK_SECONDS = KNOWLEDGE_IMPORT_TIME_LIMIT_SECONDS + 60
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
 # Beat writes a timestamp this often (a periodic task run by a worker would tell nothing when
 # the worker is down, so beat writes it itself: chatwidget/celery.py); its liveness probe
-# (`python -m chatwidget.beat_health`) fails when the stamp is older than the stale limit.
+# (`python -m chatwidget.beat`) fails when the stamp is older than the stale limit.
 BEAT_HEARTBEAT_SECONDS = env.int("BEAT_HEARTBEAT_SECONDS", default=30)
 BEAT_HEARTBEAT_STALE_SECONDS = env.int("BEAT_HEARTBEAT_STALE_SECONDS", default=180)
+CELERY_BEAT_SCHEDULER = "chatwidget.beat:HeartbeatScheduler"
 
 # --- PgBouncer in transaction mode (deploy/compose.yaml, deploy/k8s/pgbouncer.yaml) -----------
 # A transaction pooler hands each transaction to any server connection: no server-side

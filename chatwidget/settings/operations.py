@@ -30,9 +30,9 @@ if STORAGE_S3_BUCKET:
     }
 else:
     KNOWLEDGE_STORAGE = {"BACKEND": "chatwidget.platform.storage.UploadFolderStorage"}
-# The largest knowledge file an owner may upload. nginx (client_max_body_size in
-# deploy/nginx/snippets/chatwidget-admin-upload.conf) and the ingress (proxy-body-size) allow
-# the same 20 MB plus room for the form; tests/deploy/test_upload_limits.py compares them.
+# The largest knowledge file an owner may upload. nginx (client_max_body_size of the admin's
+# knowledge location, deploy/nginx/snippets/chatwidget-server.conf) and the ingress
+# (proxy-body-size) allow 25 MB: the file plus the form; tests/deploy/test_upload_limits.py.
 KNOWLEDGE_UPLOAD_MAX_BYTES = env.int("KNOWLEDGE_UPLOAD_MAX_BYTES", default=20 * 1024 * 1024)
 # Uploads above this go to a temporary file (/tmp, a tmpfs in the containers), not memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

@@ -278,6 +278,8 @@ def test_worker_and_beat_commands():
     # beat's state file must be writable on a read-only root filesystem
     assert beat[beat.index("--schedule") + 1].startswith("/tmp/")
     assert beat_deployment["spec"]["replicas"] == 1, "more than one beat runs every task twice"
+    probe = _pod_spec(beat_deployment)["containers"][0]["livenessProbe"]["exec"]["command"]
+    assert probe == ["python", "-m", "chatwidget.beat"], "a hung beat is restarted"
     assert beat_deployment["spec"]["strategy"]["type"] == "Recreate"
 
 
@@ -363,6 +365,19 @@ def test_kustomization_lists_every_manifest_but_the_secret_template():
     for workload in _workloads():
         for container in _all_containers(workload):
             assert container["image"].rsplit(":", 1)[0] in image_names
+
+
+def test_the_migrate_job_is_named_per_release():
+    kubectl = shutil.which("kubectl")
+    if not kubectl:
+        pytest.skip("kubectl is not installed: `kubectl kustomize deploy/k8s` not checked")
+    result = subprocess.run(
+        [kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    (job,) = [d for d in yaml.safe_load_all(result.stdout) if d and d["kind"] == "Job"]
+    tag = job["spec"]["template"]["spec"]["containers"][0]["image"].rsplit(":", 1)[1]
+    assert job["metadata"]["name"] == f"chatwidget-migrate-{tag}"
 
 
 def test_kustomize_builds():
@@ -473,8 +488,9 @@ def test_compose_services_commands_and_environment(tmp_path):
         # Optional values set nowhere stay unset (the app's defaults apply), not "".
         assert "OPENAI_API_KEY" not in service_env and "OPENAI_BASE_URL" not in service_env
         assert services[name]["read_only"] is True
-    for name in ("migrate", "beat"):  # the image's HEALTHCHECK asks Daphne, which they lack
-        assert services[name]["healthcheck"]["test"] in (["NONE"], "NONE"), name
+    # the image's HEALTHCHECK asks Daphne, which migrate lacks; beat's checks its heartbeat
+    assert services["migrate"]["healthcheck"]["test"] in (["NONE"], "NONE")
+    assert services["beat"]["healthcheck"]["test"] == ["CMD", "python", "-m", "chatwidget.beat"]
     volumes = {
         v["target"]: v["source"] for v in services["nginx"]["volumes"] if isinstance(v, dict)
     } or {v.split(":")[1]: v.split(":")[0] for v in services["nginx"]["volumes"]}

@@ -133,3 +133,18 @@ def test_compose_hands_deploy_env_to_every_app_container():
     compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
     for name in ("migrate", "web", "worker", "beat"):
         assert compose["services"][name]["env_file"] == ["${CHATWIDGET_ENV_FILE:-.env}"], name
+
+
+def test_the_kubernetes_pooler_runs_in_transaction_mode():
+    docs = [
+        d
+        for path in (K8S / "pgbouncer").glob("*.yaml")
+        for d in yaml.safe_load_all(path.read_text())
+        if d and d.get("kind") == "Deployment"
+    ]
+    (container,) = docs[0]["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e for e in container["env"]}
+    assert env["POOL_MODE"]["value"] == "transaction"
+    ref = env["DATABASE_URL"]["valueFrom"]["secretKeyRef"]
+    assert ref["key"] == "PGBOUNCER_UPSTREAM_URL", "never the app's DATABASE_URL (itself)"
+    assert "PGBOUNCER_UPSTREAM_URL" in (K8S / "secret.example.yaml").read_text()

@@ -74,7 +74,7 @@ class KnowledgeStorage(Storage):
     def listdir(self, path: str) -> tuple[list[str], list[str]]:
         return self._backend().listdir(path)
 
-    def generate_filename(self, filename: str) -> str:
+    def generate_filename(self, filename: str | os.PathLike[str]) -> str:
         return self._backend().generate_filename(filename)
 
     def get_available_name(self, name: str, max_length: int | None = None) -> str:

@@ -2,6 +2,8 @@
 may be, how long tasks may run and hold their locks, metrics and the beat heartbeat. Read
 into base.py; every variable is in deploy/README.md ("Configuration")."""
 
+from typing import Any
+
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
@@ -13,6 +15,7 @@ env = environ.Env()
 # folder every process mounts. The web process saves, the worker reads, by the storage name.
 KNOWLEDGE_UPLOAD_DIR = env("KNOWLEDGE_UPLOAD_DIR", default="")
 STORAGE_S3_BUCKET = env("STORAGE_S3_BUCKET", default="")
+KNOWLEDGE_STORAGE: dict[str, Any]
 if STORAGE_S3_BUCKET:
     KNOWLEDGE_STORAGE = {
         "BACKEND": "storages.backends.s3.S3Storage",

@@ -8,10 +8,15 @@ https redirect: probes need neither a configured Host header nor `X-Forwarded-Pr
 
 - `/healthz` (liveness): the process answers. No dependency is asked, so a database outage
   never makes an orchestrator restart every web process.
-- `/readyz` (readiness): the database, the cache (Redis in production: rate limits, locks),
-  the channel layer (Redis: every tab of a conversation, across processes) and the Celery
-  broker, each by name. 200 when all answer, else 503. A failed check is reported by its
-  exception's type only: no host names, no passwords from URLs, no message text.
+- `/readyz` (readiness): what this process needs to serve a visitor: the database and the
+  channel layer (Redis in production: every tab of a conversation, across processes), each by
+  name. 200 when both answer, else 503. A failed check is reported by its exception's type
+  only: no host names, no passwords from URLs, no message text.
+
+Not in readiness (issue 31), because every pod shares them and one blip would take every pod
+out of the load balancer at once, while the service still answers: the Celery broker
+(condensation and e-mail wait or run inline: deploy/README.md, "When something goes away")
+and the cache (rate limits fail open). `/metrics` reports both (`chatwidget_dependency_up`).
 """
 
 from __future__ import annotations
@@ -77,18 +82,19 @@ def _check_broker() -> None:
         conn.ensure_connection(max_retries=0, timeout=CHECK_TIMEOUT_SECONDS)
 
 
+# What readiness asks: this process's own ability to serve.
 CHECKS: dict[str, Callable[[], None]] = {
     "database": _check_database,
-    "cache": _check_cache,
     "channel_layer": _check_channel_layer,
-    "broker": _check_broker,
 }
+# Shared by every process: reported by /metrics, never a reason to leave the load balancer.
+SHARED_CHECKS: dict[str, Callable[[], None]] = {"cache": _check_cache, "broker": _check_broker}
 
 
-def dependencies_check() -> dict[str, str]:
-    """Ask each dependency once: {"database": "ok", "broker": "OperationalError", ...}."""
+def dependencies_check(checks: dict[str, Callable[[], None]] | None = None) -> dict[str, str]:
+    """Ask each dependency once: {"database": "ok", "channel_layer": "ConnectionError"}."""
     results: dict[str, str] = {}
-    for name, check in CHECKS.items():
+    for name, check in (CHECKS if checks is None else checks).items():
         try:
             check()
         except Exception as exc:  # noqa: BLE001 - any failure of a dependency is "not ready", by name
@@ -133,6 +139,7 @@ class HealthCheckMiddleware:
                 return liveness_response()
             if request.path_info == READINESS_PATH:
                 return readiness_response()
+
         return self.get_response(request)
 
 

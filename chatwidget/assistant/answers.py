@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from chatwidget.assistant.context import BuiltContext, context_build, context_trace_save
 from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
-from chatwidget.platform import cache_keys
+from chatwidget.platform import cache_keys, metrics
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode, Frame, error_frame
 from handover.models import Case
@@ -356,6 +356,7 @@ def _trace_outcome(built: BuiltContext, started, *, answered: bool) -> None:
     stored by _finish in the same INSERT, so no extra query."""
     built.trace.latency_ms = int((timezone.now() - started).total_seconds() * 1000)
     built.trace.answered = answered
+    metrics.ANSWERS.labels("answered" if answered else "failed").inc()
 
 
 async def answer_recover(

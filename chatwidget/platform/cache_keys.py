@@ -124,6 +124,11 @@ def site_actions(site_id: int) -> str:
     return f"actions:site:{site_id}:v2"  # v2: with the second factor and answer fields
 
 
+def knowledge_import_lock(source_id: int) -> str:
+    """One import of a knowledge source at a time (chatwidget/shop/tasks.py)."""
+    return f"knowledge:import:lock:{source_id}"
+
+
 def knowledge_available(site_id: int) -> str:
     return f"knowledge:site:{site_id}:has-chunks"
 

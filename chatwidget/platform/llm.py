@@ -9,6 +9,7 @@ API key the service is in demo mode (chatwidget.assistant.demo).
 import asyncio
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -16,6 +17,8 @@ from functools import lru_cache
 import openai
 import orjson
 from django.conf import settings
+
+from chatwidget.platform import metrics
 
 try:  # the openai SDK's HTTP library (httpx; from openai 3 on, its fork httpx2)
     import httpx2 as httpx
@@ -73,12 +76,14 @@ async def stream_reply(
     body = {"model": model, "messages": messages, "stream": True}
     if tools:
         body["tools"] = tools
+    started = time.monotonic()
     try:
         response = await client.post(
             "/chat/completions", cast_to=httpx.Response, body=body, stream=True
         )
     except (openai.APIError, httpx.HTTPError) as exc:
         log.warning("model request failed", extra={"error": type(exc).__name__})
+        metrics.MODEL_ERRORS.labels(type(exc).__name__).inc()
         raise ModelUnavailable(type(exc).__name__) from None
     calls: dict[int, dict] = {}
     try:
@@ -88,6 +93,7 @@ async def stream_reply(
                 first = await anext(chunks, None)  # no yield inside the timeout's scope
         except TimeoutError:
             raise TimeoutError("no first token") from None
+        metrics.FIRST_TOKEN_SECONDS.observe(time.monotonic() - started)
         if first is not None:
             for event in _events(first, calls):
                 yield event
@@ -96,6 +102,7 @@ async def stream_reply(
                     yield event
     except (TimeoutError, openai.APIError, httpx.HTTPError, ModelStreamError) as exc:
         log.warning("model stream failed", extra={"error": type(exc).__name__})
+        metrics.MODEL_ERRORS.labels(type(exc).__name__).inc()
         raise ModelUnavailable(type(exc).__name__) from None
     finally:
         await response.aclose()

@@ -5,23 +5,46 @@ Below every app, so services of any layer start tasks without importing a tasks 
 the process configured: chatwidget.celery in the web and worker processes)."""
 
 import importlib
+import logging
 
 from celery import current_app
 from django.db import transaction
 
+log = logging.getLogger(__name__)
 
-def task_enqueue_on_commit(name: str, *args) -> None:
+
+def task_enqueue_on_commit(name: str, *args, inline_when_broker_down: bool = False) -> None:
     """Queue the Celery task registered as `name` once the current transaction commits.
 
     The one way services start tasks. Tasks are transports (like views): they import
     services, and services never import tasks; naming the task keeps that one-way. The
     registered task is looked up, loading its module by name if needed (so
-    `task_always_eager` still runs it in place)."""
+    `task_always_eager` still runs it in place).
+
+    The broker down (issue 31; deploy/README.md, "When something goes away"): publishing
+    fails within about a second (one quick retry) and is logged. A task marked
+    `inline_when_broker_down` (e-mails a person waits for) then runs here, in this process,
+    at once; the others raise, and Django logs them (condensation: `condense-lagging`
+    catches up; a webhook delivery stays pending in admin)."""
 
     def enqueue() -> None:
         app = current_app
         if name not in app.tasks:
             importlib.import_module(name.rpartition(".")[0])
-        app.tasks[name].delay(*args)
+        task = app.tasks[name]
+        try:
+            task.delay(*args)
+        except Exception as exc:
+            log.warning(
+                "task not enqueued: broker unreachable",
+                extra={
+                    "task": name,
+                    "error": type(exc).__name__,
+                    "inline": inline_when_broker_down,
+                },
+            )
+            if not inline_when_broker_down:
+                raise
+            task.apply(args=args)
 
     transaction.on_commit(enqueue, robust=True)

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     # First: answers /healthz and /readyz before the ALLOWED_HOSTS check and the https
     # redirect, so probes that reach a process by its address need no Host header.
     "chatwidget.health.HealthCheckMiddleware",
+    "chatwidget.metrics.MetricsMiddleware",  # GET /metrics with its token, likewise
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -178,12 +179,19 @@ FORMAT_MODULE_PATH = ["chatwidget.platform.formats"]
 USE_I18N = True
 USE_TZ = True
 
+# --- beyond one machine: uploads, long tasks, metrics, the pooler -------------------------------
+from .operations import *  # noqa: E402, F403
+from .operations import KNOWLEDGE_STORAGE, pooler_apply  # noqa: E402
+
+pooler_apply(DATABASES)
+
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "knowledge": KNOWLEDGE_STORAGE,  # uploads every process reads (settings/operations.py)
 }
 WHITENOISE_MAX_AGE = 300  # the loader URL is stable per major version; hashed files are immutable
 WHITENOISE_USE_FINDERS = True
@@ -236,8 +244,9 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         # A task delivered to a worker that died (acks_late: never acknowledged) goes back to
         # the queue this long after delivery. Keep it above CELERY_TASK_TIME_LIMIT and above
-        # every countdown/ETA, or a running or waiting task is delivered a second time.
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+        # every countdown/ETA, or a running or waiting task is delivered a second time
+        # (production.py checks it: settings/operations.long_tasks_check).
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=7200),
         "socket_connect_timeout": 2,
     }
 # Publishing a task happens on the request path (after commit). When the broker is down it

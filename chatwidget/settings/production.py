@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import CELERY_BROKER_URL, CONTENT_SECURITY_POLICY, DATABASES, PUBLIC_URL, REDIS_URL, env
+from .operations import long_tasks_check, pooler_apply
 
 DEBUG = False
 
@@ -32,6 +33,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3") and not env.bool(
     raise ImproperlyConfigured("Set DATABASE_URL to PostgreSQL in production (or ALLOW_SQLITE=1).")
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a connection broken by a restart is replaced
+pooler_apply(DATABASES)  # DATABASE_POOLER=pgbouncer: no persistent conns, no server cursors
 if DATABASES["default"]["ENGINE"].endswith("postgresql"):
     # An unreachable database fails a request (and /readyz) in seconds instead of hanging it.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
@@ -84,3 +86,6 @@ if SECURE_SSL_REDIRECT:
 # --- static files: collected, hashed, compressed; served by whitenoise ------------------------
 WHITENOISE_USE_FINDERS = False  # `collectstatic` ran at build time (the image does it)
 WHITENOISE_AUTOREFRESH = False
+
+# --- long tasks: the broker never hands out a task again while it may still run --------------
+long_tasks_check(globals())

@@ -32,6 +32,7 @@ DEMO_MODE = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "knowledge": {"BACKEND": "chatwidget.platform.storage.UploadFolderStorage"},
 }
 # Static files come from the source folders (finders); a STATIC_ROOT that `collectstatic` never
 # created would make WhiteNoise warn "No directory at" in every test that makes a request.

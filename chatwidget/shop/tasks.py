@@ -1,16 +1,28 @@
 """The knowledge import on the Celery worker, for imports started from admin: long imports
 run there and write their progress to the source row, which the admin page shows. The shop
-connection's catalogue sync (the schedule) and product webhook refreshes (issue 29)."""
+connection's catalogue sync (the schedule) and product webhook refreshes (issue 29).
+
+One run per source at a time (`knowledge_import_lock`): a second delivery of the task while
+one runs (a re-import asked meanwhile, a broker redelivery) is skipped and logged. The broker's
+visibility timeout outlives the lock and the time limit (settings: long_tasks_check), so a
+task is redelivered only after the run that held it has ended, killed or not.
+"""
+
+import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
+
 
 from chatwidget.shop.connect.sync import SyncBusy, knowledge_sync
 from chatwidget.shop.connect.webhooks import PRODUCT_REFRESH_TASK, product_refresh
-from chatwidget.shop.knowledge.services import knowledge_import
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_import_lock
 from chatwidget.shop.models.connections import Connection
 from chatwidget.shop.models.knowledge import KnowledgeSource
 from chatwidget.shop.platforms.base import PlatformError
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -19,17 +31,21 @@ from chatwidget.shop.platforms.base import PlatformError
     retry_backoff=True,
     max_retries=3,
     ignore_result=True,
-    soft_time_limit=3300,
-    time_limit=3600,
+    soft_time_limit=max(settings.KNOWLEDGE_IMPORT_TIME_LIMIT_SECONDS - 300, 1),
+    time_limit=settings.KNOWLEDGE_IMPORT_TIME_LIMIT_SECONDS,
 )
 def knowledge_import_source(source_id: int) -> dict:
-    source = KnowledgeSource.objects.select_related("site").filter(pk=source_id).first()
-    if source is None:  # deleted meanwhile
-        return {}
-    result = knowledge_import(
-        source=source,
-        progress=lambda n: KnowledgeSource.objects.filter(pk=source_id).update(progress_done=n),
-    )
+    with knowledge_import_lock(source_id) as held:
+        if not held:
+            log.warning("knowledge import already running; skipped", extra={"source": source_id})
+            return {"skipped": True}
+        source = KnowledgeSource.objects.select_related("site").filter(pk=source_id).first()
+        if source is None:  # deleted meanwhile
+            return {}
+        result = knowledge_import(
+            source=source,
+            progress=lambda n: KnowledgeSource.objects.filter(pk=source_id).update(progress_done=n),
+        )
     return {"read": result.read, "problems": len(result.problems), "failed": bool(result.failed)}
 
 

@@ -70,7 +70,7 @@ def continuation_address(case: Case) -> str | None:
 def continuation_after_reply(*, case: Case, seq: int) -> None:
     """In the staff reply's transaction: e-mail it later if the visitor may have left."""
     if continuation_address(case):
-        task_enqueue_on_commit(CONTINUATION_EMAIL_TASK, case.pk, seq)
+        task_enqueue_on_commit(CONTINUATION_EMAIL_TASK, case.pk, seq, inline_when_broker_down=True)
 
 
 def continuation_code(*, case: Case, address: str) -> str:

@@ -22,7 +22,7 @@ def case_notify_later(*, case_id: int) -> None:
     a rehearsal's case (the go-live check's, deleted within seconds)."""
     if in_rehearsal():
         return
-    task_enqueue_on_commit(CASE_NOTIFY_TASK, case_id)
+    task_enqueue_on_commit(CASE_NOTIFY_TASK, case_id, inline_when_broker_down=True)
 
 
 def case_notify_staff(*, case_id: int) -> bool:

@@ -115,7 +115,7 @@ def _send_now(*, conv: Conversation, address_hash: str, now) -> TranscriptOutcom
         confirmed_at=now,
         verified_before=True,
     )
-    task_enqueue_on_commit(TRANSCRIPT_EMAIL_TASK, request.pk)
+    task_enqueue_on_commit(TRANSCRIPT_EMAIL_TASK, request.pk, inline_when_broker_down=True)
     return TranscriptOutcome.SENT
 
 
@@ -149,7 +149,9 @@ def transcript_email_request(
         address_hash=address_hash,
         expires_at=now + timedelta(seconds=max_age),
     )
-    task_enqueue_on_commit(TRANSCRIPT_CONFIRM_TASK, request.pk, base_url)
+    task_enqueue_on_commit(
+        TRANSCRIPT_CONFIRM_TASK, request.pk, base_url, inline_when_broker_down=True
+    )
     return TranscriptOutcome.CONFIRM
 
 
@@ -235,7 +237,7 @@ def transcript_email_confirm(*, token: str) -> str | None:
     )
     if not confirmed:
         return None
-    task_enqueue_on_commit(TRANSCRIPT_EMAIL_TASK, request.pk)
+    task_enqueue_on_commit(TRANSCRIPT_EMAIL_TASK, request.pk, inline_when_broker_down=True)
     language = Conversation.objects.filter(pk=request.conversation_id).values_list(
         "language", flat=True
     )

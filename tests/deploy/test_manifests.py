@@ -30,6 +30,10 @@ SECRET_NAMES = {
     "CELERY_BROKER_URL",
     "EMAIL_URL",
     "POSTGRES_PASSWORD",
+    "MINIO_ROOT_PASSWORD",
+    "STORAGE_S3_ACCESS_KEY_ID",
+    "STORAGE_S3_SECRET_ACCESS_KEY",
+    "METRICS_TOKEN",
 }
 REQUIRED_SECRETS = {"SECRET_KEY", "DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL"}
 ASGI_APP = "chatwidget.asgi:application"
@@ -274,6 +278,8 @@ def test_worker_and_beat_commands():
     # beat's state file must be writable on a read-only root filesystem
     assert beat[beat.index("--schedule") + 1].startswith("/tmp/")
     assert beat_deployment["spec"]["replicas"] == 1, "more than one beat runs every task twice"
+    probe = _pod_spec(beat_deployment)["containers"][0]["livenessProbe"]["exec"]["command"]
+    assert probe == ["python", "-m", "chatwidget.beat"], "a hung beat is restarted"
     assert beat_deployment["spec"]["strategy"]["type"] == "Recreate"
 
 
@@ -361,6 +367,19 @@ def test_kustomization_lists_every_manifest_but_the_secret_template():
             assert container["image"].rsplit(":", 1)[0] in image_names
 
 
+def test_the_migrate_job_is_named_per_release():
+    kubectl = shutil.which("kubectl")
+    if not kubectl:
+        pytest.skip("kubectl is not installed: `kubectl kustomize deploy/k8s` not checked")
+    result = subprocess.run(
+        [kubectl, "kustomize", str(K8S)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    (job,) = [d for d in yaml.safe_load_all(result.stdout) if d and d["kind"] == "Job"]
+    tag = job["spec"]["template"]["spec"]["containers"][0]["image"].rsplit(":", 1)[1]
+    assert job["metadata"]["name"] == f"chatwidget-migrate-{tag}"
+
+
 def test_kustomize_builds():
     kubectl = shutil.which("kubectl")
     if not kubectl:
@@ -377,15 +396,16 @@ def test_kustomize_builds():
 # --- docker compose ---------------------------------------------------------------------------
 
 
-def _compose_env(tmp_path: Path, **values: str) -> tuple[dict, Path]:
+def _compose_env(tmp_path: Path, *, dotenv: str = "", **values: str) -> tuple[dict, Path]:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in SECRET_NAMES | {"ALLOWED_HOSTS", "CHATWIDGET_IMAGE"}
+        if k not in SECRET_NAMES | {"ALLOWED_HOSTS", "CHATWIDGET_IMAGE", "MINIO_ROOT_PASSWORD"}
     }
     env.update(values)
-    env_file = tmp_path / "empty.env"  # isolates the test from a real deploy/.env
-    env_file.write_text("")
+    env_file = tmp_path / "test.env"  # isolates the test from a real deploy/.env
+    env_file.write_text(dotenv)
+    env["CHATWIDGET_ENV_FILE"] = str(env_file)  # what the containers get (env_file)
     return env, env_file
 
 
@@ -406,6 +426,7 @@ REQUIRED = {
     "SECRET_KEY": "test-only-not-a-secret",
     "ALLOWED_HOSTS": "chat.example.com",
     "POSTGRES_PASSWORD": "test-only",
+    "MINIO_ROOT_PASSWORD": "test-only-minio-password",
 }
 
 
@@ -425,11 +446,17 @@ def test_compose_refuses_to_run_without_a_required_value(tmp_path, missing):
 
 
 def test_compose_services_commands_and_environment(tmp_path):
-    env, env_file = _compose_env(tmp_path, **REQUIRED)
+    # a setting in deploy/.env that compose.yaml does not name reaches every app container
+    env, env_file = _compose_env(
+        tmp_path, dotenv="EMBEDDING_MODEL=text-embedding-3-small\nSHOP_API_TOKEN=t0k\n", **REQUIRED
+    )
     result = _compose(["config"], env, env_file)
     assert result.returncode == 0, result.stderr
     services = yaml.safe_load(result.stdout)["services"]
-    assert set(services) == {"postgres", "redis", "migrate", "web", "worker", "beat", "nginx"}
+    assert set(services) == {
+        *("postgres", "pgbouncer", "redis", "minio", "minio-bucket"),
+        *("migrate", "web", "worker", "beat", "nginx"),
+    }
     assert services["postgres"]["image"].startswith("postgres:16")
     assert services["redis"]["image"].startswith("redis:7")
     for name in ("postgres", "redis"):
@@ -452,14 +479,18 @@ def test_compose_services_commands_and_environment(tmp_path):
         assert service_env["DJANGO_SETTINGS_MODULE"] == "chatwidget.settings.production"
         assert service_env["SECRET_KEY"] == REQUIRED["SECRET_KEY"]
         assert service_env["DATABASE_URL"].startswith("postgres://")
-        assert "@postgres:5432/" in service_env["DATABASE_URL"]
+        assert "@pgbouncer:5432/" in service_env["DATABASE_URL"]  # transaction pooling
+        assert service_env["DATABASE_POOLER"] == "pgbouncer"
         assert service_env["REDIS_URL"].startswith("redis://redis:")
-        # Optional values not set anywhere stay unset (the app's defaults apply), not "".
-        assert service_env["OPENAI_API_KEY"] is None
-        assert service_env["OPENAI_BASE_URL"] is None
+        assert service_env["STORAGE_S3_ENDPOINT_URL"] == "http://minio:9000"
+        assert service_env["EMBEDDING_MODEL"] == "text-embedding-3-small"
+        assert service_env["SHOP_API_TOKEN"] == "t0k"
+        # Optional values set nowhere stay unset (the app's defaults apply), not "".
+        assert "OPENAI_API_KEY" not in service_env and "OPENAI_BASE_URL" not in service_env
         assert services[name]["read_only"] is True
-    for name in ("migrate", "beat"):  # the image's HEALTHCHECK asks Daphne, which they lack
-        assert services[name]["healthcheck"]["test"] in (["NONE"], "NONE"), name
+    # the image's HEALTHCHECK asks Daphne, which migrate lacks; beat's checks its heartbeat
+    assert services["migrate"]["healthcheck"]["test"] in (["NONE"], "NONE")
+    assert services["beat"]["healthcheck"]["test"] == ["CMD", "python", "-m", "chatwidget.beat"]
     volumes = {
         v["target"]: v["source"] for v in services["nginx"]["volumes"] if isinstance(v, dict)
     } or {v.split(":")[1]: v.split(":")[0] for v in services["nginx"]["volumes"]}
@@ -483,6 +514,8 @@ def test_compose_file_holds_no_secret_values():
                     "SECRET_KEY",
                     "OPENAI_API_KEY",
                     "POSTGRES_PASSWORD",
+                    "MINIO_ROOT_PASSWORD",
+                    "STORAGE_S3_SECRET_ACCESS_KEY",
                 }, f"{name}: {key}"
         assert "env_file" not in service or service["env_file"]
 

@@ -75,6 +75,12 @@ http {{
 def _copy_conf(tmp: Path) -> Path:
     conf = tmp / "conf"
     shutil.copytree(NGINX_DIR, conf)
+    for name, cache in (
+        ("compose.conf", "/var/cache/nginx/chatwidget"),  # the official image's folder
+        ("chatwidget.conf", "/var/lib/nginx/chatwidget-cache"),  # Debian's
+    ):  # config.json's cache, in tmp
+        path = conf / name
+        path.write_text(_replace(path.read_text(), cache, f"{tmp}/cache"))
     return conf
 
 
@@ -334,6 +340,22 @@ def test_bare_metal_static_files_hashed_cached_for_a_year(bare_metal_nginx, back
     assert not [r for r in backend.seen if r["path"].startswith("/static/")], (
         "static files are served from disk, not proxied"
     )
+
+
+@pytest.mark.parametrize("variant", ["compose_nginx", "bare_metal_nginx"])
+def test_config_json_is_cached_per_origin(variant, backend, request):
+    port = request.getfixturevalue(variant)
+    path = "/widget/v1/key/config.json"
+    shop = {"Origin": "https://shop.example"}
+    first, _ = _get(port, path, shop)
+    second, _ = _get(port, path, shop)
+    other, _ = _get(port, path, {"Origin": "https://other.example"})
+    assert [r.getheader("X-Cache-Status") for r in (first, second, other)] == [
+        "MISS",
+        "HIT",
+        "MISS",
+    ]
+    assert len([r for r in backend.seen if r["path"] == path]) == 2
 
 
 def test_ws_location_keeps_idle_conversations_open():

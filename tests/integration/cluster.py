@@ -66,10 +66,19 @@ def database_url(settings_dict: dict) -> str:
 class Process:
     """One child process in its own session (process group), logging to a file."""
 
-    def __init__(self, name: str, args: list[str], env: dict[str, str], log_dir: Path) -> None:
+    def __init__(
+        self,
+        name: str,
+        args: list[str],
+        env: dict[str, str],
+        log_dir: Path,
+        *,
+        cwd: Path | None = None,
+    ) -> None:
         self.name = name
         self.args = args
         self.env = env
+        self.cwd = cwd or ROOT  # a deployment's process may share no folder with another
         self.log_path = log_dir / f"{name}.log"
         self.popen: subprocess.Popen | None = None
         self._log_offset = 0
@@ -78,7 +87,7 @@ class Process:
         log = self.log_path.open("ab")
         self.popen = subprocess.Popen(
             self.args,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -173,7 +182,9 @@ class RedisServer:
 
 
 class Daphne:
-    def __init__(self, name: str, env: dict[str, str], log_dir: Path) -> None:
+    def __init__(
+        self, name: str, env: dict[str, str], log_dir: Path, *, cwd: Path | None = None
+    ) -> None:
         self.name = name
         self.port = free_port()
         self.process = Process(
@@ -190,6 +201,7 @@ class Daphne:
             ],
             env,
             log_dir,
+            cwd=cwd,
         )
 
     @property
@@ -238,8 +250,10 @@ class Worker:
         name: str = "worker",
         args=("--concurrency", "1"),
         broker: str | None = None,
+        cwd: Path | None = None,
     ) -> None:
         self.env = env
+        self.cwd = cwd
         self.broker = broker  # `-b`: over the settings' broker (the test settings' is memory://)
         self.log_dir = log_dir
         self.name = name
@@ -265,6 +279,7 @@ class Worker:
             ],
             env,
             self.log_dir,
+            cwd=self.cwd,
         ).start()
         if wait:
             wait_until(self._ready, timeout=START_TIMEOUT, what="celery worker ready")
@@ -399,9 +414,8 @@ class TcpProxy:
         self._writers.difference_update({writer, up_writer})
 
 
-def admin_staff_reply(base: str, *, username: str, password: str, path: str, text: str) -> dict:
-    """Log in to the admin over HTTP (CSRF included) and post a staff reply as the case page's
-    script does (`X-Requested-With: fetch`). Returns the JSON answer."""
+def admin_login(base: str, *, username: str, password: str):
+    """Log in to the admin over HTTP (CSRF included): (opener, csrf token)."""
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 
@@ -421,10 +435,17 @@ def admin_staff_reply(base: str, *, username: str, password: str, path: str, tex
         urllib.request.Request(f"{base}/admin/login/?next=/admin/", data=login), timeout=20
     ).read()
     assert any(c.name == "sessionid" for c in jar), "staff login failed"
+    return opener, cookie("csrftoken")
+
+
+def admin_staff_reply(base: str, *, username: str, password: str, path: str, text: str) -> dict:
+    """Post a staff reply as the case page's script does (`X-Requested-With: fetch`), logged
+    in to the admin over HTTP. Returns the JSON answer."""
+    opener, csrf = admin_login(base, username=username, password=password)
     request = urllib.request.Request(
         f"{base}{path}",
         data=urlencode({"text": text}).encode(),
-        headers={"X-CSRFToken": cookie("csrftoken"), "X-Requested-With": "fetch"},
+        headers={"X-CSRFToken": csrf, "X-Requested-With": "fetch"},
     )
     with opener.open(request, timeout=20) as response:
         return json.loads(response.read())

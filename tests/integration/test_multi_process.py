@@ -477,8 +477,8 @@ async def test_broker_down_replies_continue_and_condensation_catches_up(running,
 
         await await_until(enqueue_failed, timeout=30, what="the failed enqueue to be logged")
         status, body = await asyncio.to_thread(running.a.readyz)
-        assert status == 503 and body["checks"]["broker"] != "ok", body
-        assert body["checks"]["database"] == "ok" and body["checks"]["channel_layer"] == "ok"
+        # the broker is shared by every pod: not a reason to leave the load balancer
+        assert status == 200 and "broker" not in body["checks"], body
         assert await cores_of(visitor.session) == []
 
         # The broker is back: the worker reconnects, and the next turn enqueues again.
@@ -531,7 +531,7 @@ async def test_database_unreachable_gives_unavailable_and_nothing_half_written(r
 
         status, body = await asyncio.to_thread(daphne.readyz)
         assert status == 503 and body["checks"]["database"] != "ok", body
-        assert body["checks"]["channel_layer"] == "ok" and body["checks"]["broker"] == "ok"
+        assert body["checks"]["channel_layer"] == "ok"
 
         # The socket survived the outage. Once the database is back, the same client id
         # is stored once and answered; a further retry changes nothing.
@@ -622,6 +622,7 @@ async def test_production_settings_serve_probes_static_files_and_security_header
         }
     )
     env.pop("DEBUG", None)
+    env.pop("CELERY_VISIBILITY_TIMEOUT", None)  # the cluster's test value fails long_tasks_check
     daphne = Daphne("daphne-production", env, running.log_dir)
     running.extra.append(daphne)
     try:

@@ -7,6 +7,7 @@ Thin: the form parses, one service call writes, the task runs the import.
 """
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import Count
@@ -56,6 +57,11 @@ class SourceAddForm(forms.ModelForm):
             (".jsonl", ".md", ".markdown", ".html", ".htm")
         ):
             raise forms.ValidationError(_("The file must be .jsonl, .md or .html."))
+        if upload and upload.size > settings.KNOWLEDGE_UPLOAD_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(mb)d MB.")
+                % {"mb": settings.KNOWLEDGE_UPLOAD_MAX_BYTES // (1024 * 1024)}
+            )
         url = self.cleaned_data.get("url")
         problem = url_problem(url) if url else None
         if problem:  # said now; the import's guard refuses it again after resolving

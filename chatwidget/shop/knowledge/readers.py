@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from django.core.files import File
 from django.utils.translation import gettext as _
 
 from chatwidget.shop.knowledge.crawl import read_url
@@ -20,7 +21,16 @@ from chatwidget.shop.knowledge.documents import Doc, Item, Problem, SourceError,
 from chatwidget.shop.knowledge.htmltext import html_to_page
 from chatwidget.shop.knowledge.pdftext import PdfError, pdf_to_page
 
-__all__ = ["Doc", "Item", "Problem", "SourceError", "read_path", "read_source", "read_url"]
+__all__ = [
+    "Doc",
+    "Item",
+    "Problem",
+    "SourceError",
+    "read_path",
+    "read_source",
+    "read_stored",
+    "read_url",
+]
 
 PAGE_SUFFIXES = (".md", ".markdown", ".html", ".htm", ".pdf")
 
@@ -78,14 +88,10 @@ def _front_matter(raw: str) -> tuple[dict[str, str], str]:
 
 def _pdf_file(path: Path, *, external_id: str) -> Item:
     try:
-        page = pdf_to_page(path.read_bytes(), fallback_title=path.stem.replace("-", " "))
+        data = path.read_bytes()
     except OSError as exc:
         return Problem(str(path), exc.strerror or str(exc))
-    except PdfError as exc:
-        return Problem(str(path), str(exc))
-    if not page.text.strip():
-        return Problem(str(path), _("no text (a scanned PDF needs its text layer)"))
-    return Doc(external_id=external_id, title=page.title, text=page.text)
+    return _pdf(data, name=str(path), external_id=external_id)
 
 
 def _page_file(path: Path, *, external_id: str) -> Item:
@@ -95,15 +101,21 @@ def _page_file(path: Path, *, external_id: str) -> Item:
         raw = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         return Problem(str(path), exc.strerror or str(exc))
+    return _page(raw, name=str(path), external_id=external_id)
+
+
+def _page(raw: str, *, name: str, external_id: str) -> Item:
+    """One page (.md or .html) from its text; `name` is its file name (suffix, stem, problems)."""
     meta, raw = _front_matter(raw)
+    stem = Path(name).stem
     found: list[str] = []
-    if path.suffix.lower() in (".html", ".htm"):
+    if Path(name).suffix.lower() in (".html", ".htm"):
         page = html_to_page(raw)
-        title, text, found = page.title or path.stem, page.text, page.identifiers
+        title, text, found = page.title or stem, page.text, page.identifiers
     else:
-        title, text = markdown_title(raw, path.stem.replace("-", " ")), raw
+        title, text = markdown_title(raw, stem.replace("-", " ")), raw
     if not text.strip():
-        return Problem(str(path), _("no text"))
+        return Problem(name, _("no text"))
     identifiers = [i.strip() for i in meta.get("identifiers", "").split(",") if i.strip()]
     return Doc(
         external_id=meta.get("id") or external_id,
@@ -112,6 +124,40 @@ def _page_file(path: Path, *, external_id: str) -> Item:
         url=meta.get("url", ""),
         identifiers=list(dict.fromkeys(identifiers + found)),
     )
+
+
+def _pdf(data: bytes, *, name: str, external_id: str) -> Item:
+    try:
+        page = pdf_to_page(data, fallback_title=Path(name).stem.replace("-", " "))
+    except PdfError as exc:
+        return Problem(name, str(exc))
+    if not page.text.strip():
+        return Problem(name, _("no text (a scanned PDF needs its text layer)"))
+    return Doc(external_id=external_id, title=page.title, text=page.text)
+
+
+def read_stored(file: File) -> Iterator[Item]:
+    """An uploaded file, read through Django's storage API (`FieldFile`): a local folder or
+    object storage alike, so the worker needs no path the web process wrote (issue 31)."""
+    name = Path(file.name or "").name
+    suffix = Path(name).suffix.lower()
+    if suffix != ".jsonl" and suffix not in PAGE_SUFFIXES:
+        raise SourceError(_("%(path)s is not a .jsonl, .md, .html or .pdf file") % {"path": name})
+    try:
+        file.open("rb")
+    except OSError as exc:  # FileNotFoundError, or the object store's error (an OSError too)
+        raise SourceError(
+            _("%(path)s could not be read (%(e)s)") % {"path": name, "e": type(exc).__name__}
+        ) from exc
+    try:
+        if suffix == ".jsonl":  # File iterates by lines, whatever the chunks the backend reads
+            yield from _jsonl(line.decode("utf-8", errors="replace") for line in file)
+        elif suffix == ".pdf":
+            yield _pdf(file.read(), name=name, external_id=name)
+        else:
+            yield _page(file.read().decode("utf-8", errors="replace"), name=name, external_id=name)
+    finally:
+        file.close()
 
 
 def read_path(path: Path) -> Iterator[Item]:

@@ -11,7 +11,9 @@ lines that could not be read, deletes nothing (a broken feed must not empty the 
 import hashlib
 import json
 import logging
+import secrets
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +28,13 @@ from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.chunking import chunk_text
 from chatwidget.shop.knowledge.embeddings import embed
 from chatwidget.shop.knowledge.query import identifier_key
-from chatwidget.shop.knowledge.readers import Doc, Problem, SourceError, read_source
+from chatwidget.shop.knowledge.readers import (
+    Doc,
+    Problem,
+    SourceError,
+    read_source,
+    read_stored,
+)
 from chatwidget.shop.knowledge.render import excerpt_render
 from chatwidget.shop.knowledge.selectors import HINT_SECONDS
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
@@ -166,6 +174,22 @@ def _batches(items: Iterator, size: int) -> Iterator[list]:
         yield batch
 
 
+@contextmanager
+def knowledge_import_lock(source_id: int) -> Iterator[bool]:
+    """Yields whether this run holds the source's lock (a cache key that outlives the task's
+    hard time limit: KNOWLEDGE_IMPORT_LOCK_SECONDS). A second run of the same source, a
+    redelivered task or a re-import asked meanwhile, gets False and must not import. The lock
+    is released before a retry is published, so retries never overlap either."""
+    key = cache_keys.knowledge_import_lock(source_id)
+    token = secrets.token_hex(8)
+    held = bool(cache.add(key, token, timeout=settings.KNOWLEDGE_IMPORT_LOCK_SECONDS))
+    try:
+        yield held
+    finally:
+        if held and cache.get(key) == token:
+            cache.delete(key)
+
+
 def knowledge_import(
     *, source: KnowledgeSource, progress: Callable[[int], None] | None = None
 ) -> ImportResult:
@@ -174,12 +198,17 @@ def knowledge_import(
     model = _site_model(site)
     result = ImportResult()
     seen: set[str] = set()
-    location = source.upload.path if source.kind == KnowledgeSource.Kind.UPLOAD else source.location
+    # An upload is read through the storage API: the worker may share no folder with web.
+    items = (
+        read_stored(source.upload)
+        if source.kind == KnowledgeSource.Kind.UPLOAD
+        else read_source(source.location)
+    )
     KnowledgeSource.objects.filter(pk=source.pk).update(
         status=KnowledgeSource.Status.RUNNING, progress_done=0
     )
     try:
-        for batch in _batches(read_source(location), BATCH):
+        for batch in _batches(items, BATCH):
             docs: list[Doc] = []
             for item in batch:
                 if isinstance(item, Problem):

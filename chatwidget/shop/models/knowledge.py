@@ -8,31 +8,17 @@ searched and sent as an excerpt. The full-text index lives beside the chunk tabl
 chatwidget/shop/knowledge/backends.py), written in the same transaction as the chunks.
 """
 
-import os
-
-from django.conf import settings
-from django.core.files.storage import FileSystemStorage
+from django.core.files.storage import Storage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-
-class _UploadStorage(FileSystemStorage):
-    """Uploaded knowledge files: KNOWLEDGE_UPLOAD_DIR, else beside the embedded defaults.
-    Read at each use, not once at start-up, so settings changed later (tests) apply."""
-
-    @property
-    def base_location(self) -> str:
-        return str(
-            getattr(settings, "KNOWLEDGE_UPLOAD_DIR", "") or settings.RUN_DIR / "knowledge-uploads"
-        )
-
-    @property
-    def location(self) -> str:
-        return os.path.abspath(self.base_location)
+from chatwidget.platform.storage import knowledge_storage
 
 
-def upload_storage() -> FileSystemStorage:
-    return _UploadStorage()
+def upload_storage() -> Storage:
+    """The storage alias `knowledge` (chatwidget/platform/storage.py): a local folder or object
+    storage, read by the worker through the same API, never by a path."""
+    return knowledge_storage()
 
 
 class KnowledgeSource(models.Model):

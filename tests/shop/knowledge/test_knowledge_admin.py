@@ -138,7 +138,7 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, demo_site):
         chunks=[
             {"chunk": kurta.pk, "score": 1.0, "bonus": 0.05, "sent": True},
             {
-                "chunk": 42,
+                "chunk": 987654321,  # an id no chunk has (sequences are not reset between tests)
                 "score": 0.9,
                 "bonus": 0.0,
                 "sent": False,
@@ -155,4 +155,4 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, demo_site):
     # titles and links, and the reason in words, not chunk ids and codes (issue 27)
     assert f'<a href="{kurta.url}"' in detail and "Cotton kurta, mint" in detail
     assert "no: did not fit the knowledge share of the context budget" in detail
-    assert "excerpt 42 (deleted since)" in detail and "knowledge_over_budget" not in detail
+    assert "excerpt 987654321 (deleted since)" in detail and "knowledge_over_budget" not in detail

@@ -8,8 +8,17 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from django.utils import translation
+from django.utils.translation import gettext
+
 from memory.models import Conversation, Turn, TurnRole
-from memory.redaction import PLACEHOLDERS, RedactionResult, previous_turn_needed, redact
+from memory.redaction import (
+    HINTS,
+    PLACEHOLDERS,
+    RedactionResult,
+    previous_turn_needed,
+    redact,
+)
 from memory.redaction.families import CARD_DIGITS_F
 from memory.redaction.sequence import carries
 from memory.tokens import count_tokens
@@ -90,3 +99,9 @@ def open_after(before: str, now: frozenset[str], *, visitor: bool, text: str) ->
         if not carries(text):
             earlier = set()
     return ",".join(sorted(earlier | set(now)))[:120]
+
+
+def removed_hint(*, removed: dict[str, int], language: str) -> str:
+    """Tell the visitor what was removed and where to go instead, in their language."""
+    with translation.override(language):
+        return " ".join(gettext(HINTS[kind]) for kind in removed if kind in HINTS)

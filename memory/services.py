@@ -14,8 +14,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import F
-from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils import timezone
 
 from chatwidget.integrations.emit import webhook_emit
 from chatwidget.integrations.models import WebhookEvent
@@ -23,11 +22,17 @@ from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import message_frame
 from memory.analytics import stat_record, stat_record_turn, stat_turn_sql
 from memory.condense.scheduling import condense_may_be_due, condense_schedule_if_due
-from memory.models import Conversation, ConversationState, LinkedSession, Turn, TurnRole
+from memory.models import Conversation, ConversationState, Turn, TurnRole
 from memory.pages import page_clean
 from memory.profiles import profile_link_conversation, profile_update_after_turn
-from memory.redacting import merge_counts, open_after, redacted_in_context, redacted_new
-from memory.redaction import HINTS, RedactionResult
+from memory.redacting import (
+    merge_counts,
+    open_after,
+    redacted_in_context,
+    redacted_new,
+    removed_hint,
+)
+from memory.redaction import RedactionResult
 from memory.selectors import (
     conversation_get_by_token,
     conversation_is_expired,
@@ -64,27 +69,6 @@ def conversation_start(
         data={"conversation": conv.pk, "language": language},
     )
     return conv, token
-
-
-def conversation_language_set(*, conversation: Conversation, language: str) -> None:
-    """The widget now speaks `language` (its `setLanguage`, or a page of the shop in another
-    language): notices, e-mails and the model's instruction follow from here on. No query
-    when it is the stored language already."""
-    if conversation.language != language:
-        Conversation.objects.filter(pk=conversation.pk).update(language=language)
-        conversation.language = language
-
-
-def linked_session_create(*, conversation_id: int, masked: bool = True) -> tuple[str, int]:
-    """A further session token for a conversation (memory.models.LinkedSession): E-mail
-    continuation hands it to the widget once a one-time code was exchanged, so the code in
-    the e-mail's link is never the session itself, and the visitor's first session keeps
-    working. Only the hash is stored. Returns (token, linked session id)."""
-    token = secrets.token_urlsafe(32)
-    linked = LinkedSession.objects.create(
-        conversation_id=conversation_id, token_hash=token_hash(token), masked=masked
-    )
-    return token, linked.pk
 
 
 def _conversation_lock(**filters) -> Conversation | None:
@@ -204,36 +188,11 @@ def _append_locked(
         answer_seq = conv.next_seq
         conv.next_seq += 1
     conv.last_activity_at = timezone.now()
-    update = ["next_seq", "last_activity_at"]
-    if role != TurnRole.TOOL:
-        left = open_after(
-            conv.redaction_open,
-            redacted.leaves_open,
-            visitor=role == TurnRole.VISITOR,
-            text=redacted.text,
-        )
-        if left != conv.redaction_open:
-            conv.redaction_open = left
-            update.append("redaction_open")
-    if redacted.findings:
-        conv.findings = merge_counts(conv.findings, redacted.findings)
-        update.append("findings")
+    update = ["next_seq", "last_activity_at", *_redaction_moved(conv, role, redacted)]
     _counters_save(conv, update, role=role, findings=redacted.findings)
     if publish:
         publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
-    # every turn is below next_seq: no more uncovered turns than that span can exist, so
-    # the common turn needs no query to know condensation is not due yet
-    site = conv.site
-    if condense_may_be_due(
-        uncovered_at_most=conv.next_seq - 1 - conv.condensed_through_seq,
-        window=site.verbatim_window_turns,
-        min_exchanges=site.verbatim_min_exchanges,
-        after=site.condense_after_turns,
-    ):
-        conversation_id = conv.pk
-        transaction.on_commit(lambda: _after_turn(conversation_id))
-    if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)
-        transaction.on_commit(lambda: _profile_after_turn(conv.pk, seq), robust=True)
+    _after_commit_work(conv, role=role, seq=seq)
     log.info(
         "turn appended",
         extra={
@@ -245,6 +204,43 @@ def _append_locked(
         },
     )
     return AppendResult(turn=turn, created=True, removed=redacted.removed, answer_seq=answer_seq)
+
+
+def _redaction_moved(conv: Conversation, role: str, redacted: RedactionResult) -> list[str]:
+    """What the turn leaves open (a code asked for, card digits begun) and the findings'
+    counts, on the conversation; the names of the fields that changed."""
+    changed = []
+    if role != TurnRole.TOOL:
+        left = open_after(
+            conv.redaction_open,
+            redacted.leaves_open,
+            visitor=role == TurnRole.VISITOR,
+            text=redacted.text,
+        )
+        if left != conv.redaction_open:
+            conv.redaction_open = left
+            changed.append("redaction_open")
+    if redacted.findings:
+        conv.findings = merge_counts(conv.findings, redacted.findings)
+        changed.append("findings")
+    return changed
+
+
+def _after_commit_work(conv: Conversation, *, role: str, seq: int) -> None:
+    """Condensation when it may be due, the recognition profile after a bot or staff turn.
+    Every turn is below next_seq: no more uncovered turns than that span can exist, so the
+    common turn needs no query to know condensation is not due yet."""
+    site = conv.site
+    if condense_may_be_due(
+        uncovered_at_most=conv.next_seq - 1 - conv.condensed_through_seq,
+        window=site.verbatim_window_turns,
+        min_exchanges=site.verbatim_min_exchanges,
+        after=site.condense_after_turns,
+    ):
+        conversation_id = conv.pk
+        transaction.on_commit(lambda: _after_turn(conversation_id))
+    if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)
+        transaction.on_commit(lambda: _profile_after_turn(conv.pk, seq), robust=True)
 
 
 def _after_turn(conversation_id: int) -> None:
@@ -401,9 +397,3 @@ def _expired_on_socket(conv: Conversation) -> bool:
     if conv.last_activity_at > timezone.now() - timedelta(hours=1):
         return False
     return conversation_is_expired(conversation=conv)
-
-
-def removed_hint(*, removed: dict[str, int], language: str) -> str:
-    """Tell the visitor what was removed and where to go instead, in their language."""
-    with translation.override(language):
-        return " ".join(gettext(HINTS[kind]) for kind in removed if kind in HINTS)

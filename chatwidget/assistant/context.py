@@ -122,6 +122,32 @@ def _messages(
     return messages
 
 
+def _request_part(
+    request: Turn | None, *, room: int, core, model: str, left_out: list[dict]
+) -> tuple[str, str | None, int]:
+    """The visitor's message (cut to fit) and the page it was written on, with their tokens:
+    the page is part of the request (DESIGN.md)."""
+    request_text, t_request = request_fit(
+        request, room=room, core=core, model=model, left_out=left_out
+    )
+    page_text, t_page = page_fit(request, room=room - t_request, left_out=left_out)
+    return request_text, page_text, t_request + t_page
+
+
+def _knowledge(site: Site, model: str, message: str, core, turns, *, room: int):
+    """The shop's knowledge for the message, the conversation and the page it came from."""
+    page = (turns.request.page if turns.request else None) or {}
+    return knowledge_section(
+        site=site,
+        model=model,
+        message=message,
+        core=core,
+        rows=turns.rows,
+        room=room,
+        page_url=page.get("url", ""),
+    )
+
+
 def context_build(
     *,
     conversation_id: int,
@@ -144,23 +170,13 @@ def context_build(
     turns = turns_fetch(conv, covered=covered, request_seq=request_seq, min_turns=min_turns)
     fixed = fixed_sections(conv, model=model, left_out=left_out)
     room = site.context_budget - site.answer_reserve - fixed.total
-    request_text, t_request = request_fit(
+    request_text, page_text, t_request = _request_part(
         turns.request, room=room, core=core, model=model, left_out=left_out
     )
-    page_text, t_page = page_fit(turns.request, room=room - t_request, left_out=left_out)
-    t_request += t_page  # the page is part of the request (DESIGN.md)
     room -= t_request
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
     needed = (core.token_count if core else 0) + sum(t.token_count for t in turns.rows[:min_turns])
-    knowledge = knowledge_section(
-        site=site,
-        model=model,
-        message=request_text,
-        core=core,
-        rows=turns.rows,
-        room=room - needed,
-        page_url=turns.request.page.get("url", "") if turns.request and turns.request.page else "",
-    )
+    knowledge = _knowledge(site, model, request_text, core, turns, room=room - needed)
     room -= knowledge.tokens
     left_out.extend(knowledge.left_out)
     verbatim = verbatim_choose(
@@ -189,10 +205,7 @@ def context_build(
         page_text=page_text,
     )
     sections = {
-        "system": fixed.system,
-        "pinned": fixed.pinned,
-        "profile": fixed.profile,
-        "tools": fixed.tools,
+        **fixed.counts(),
         "core": t_core if core_text else 0,
         "knowledge": knowledge.tokens,
         "verbatim": sum(t.token_count for t in chosen),

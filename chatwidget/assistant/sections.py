@@ -163,6 +163,15 @@ class Fixed:
     actions: SiteActions
     total: int
 
+    def counts(self) -> dict[str, int]:
+        """The trace's sections these fill."""
+        return {
+            "system": self.system,
+            "pinned": self.pinned,
+            "profile": self.profile,
+            "tools": self.tools,
+        }
+
 
 @dataclass
 class Verbatim:

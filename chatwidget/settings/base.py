@@ -313,13 +313,6 @@ RATE_LIMIT_PER_ADDRESS = env("RATE_LIMIT_PER_ADDRESS", default="60/60")
 # from one client address and of one site, so fresh conversations do not reset the count.
 ACTION_CALLS_PER_ADDRESS = env("ACTION_CALLS_PER_ADDRESS", default="10/3600")  # calls/seconds
 ACTION_CALLS_PER_SITE = env("ACTION_CALLS_PER_SITE", default="600/3600")
-# Shop platforms (issue 29): one catalogue sync per site at a time (the lock outlives the
-# task's hard limit), an interrupted sync resumes within SHOP_SYNC_RESUME_HOURS, a platform's
-# "wait" (429 Retry-After, Shopify's throttle) is honoured up to SHOP_PLATFORM_MAX_WAIT_SECONDS.
-SHOP_SYNC_LOCK_SECONDS = env.int("SHOP_SYNC_LOCK_SECONDS", default=3900)
-SHOP_SYNC_RESUME_HOURS = env.int("SHOP_SYNC_RESUME_HOURS", default=24)
-SHOP_PLATFORM_TIMEOUT_SECONDS = env.float("SHOP_PLATFORM_TIMEOUT_SECONDS", default=20.0)
-SHOP_PLATFORM_MAX_WAIT_SECONDS = env.float("SHOP_PLATFORM_MAX_WAIT_SECONDS", default=30.0)
 WS_MAX_FRAME_BYTES = env.int("WS_MAX_FRAME_BYTES", default=64 * 1024)
 # The frames that carry stored turns (welcome, history): the newest turns within this many
 # bytes, earlier ones a page at a time (chatwidget.widget.limits.history_turns_budget).
@@ -381,32 +374,5 @@ from .outbound import *  # noqa: E402, F403
 # A resolved case may be rated this many days after it was resolved.
 RATING_WINDOW_DAYS = env.int("RATING_WINDOW_DAYS", default=7)
 
-# --- logging: never message text --------------------------------------------------------------
-LOG_LEVEL = env("LOG_LEVEL", default="INFO")
-# json: one JSON object a line, for log collectors; text: one readable line (local.py's default).
-LOG_FORMAT = env("LOG_FORMAT", default="json")
-# Django, the Celery worker (chatwidget/celery.py) and Python's warnings all go through this one
-# configuration, so a process prints one format.
-LOGGING_CONFIG = "chatwidget.logging.configure"
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {"scrub": {"()": "chatwidget.logging.ScrubTextFilter"}},
-    "formatters": {
-        "json": {"()": "chatwidget.logging.JsonFormatter"},
-        "text": {"()": "chatwidget.logging.TextFormatter"},
-    },
-    "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["scrub"]}
-    },
-    "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {
-        # Django's own console handler (DEBUG only) would print each line a second time,
-        # e.g. every 404: its records go to the root handler only.
-        "django": {"handlers": [], "level": "INFO", "propagate": True},
-        "django.db.backends": {"level": "WARNING"},
-        "httpx": {"level": "WARNING"},
-        "httpx2": {"level": "WARNING"},  # the openai SDK's HTTP library from openai 3 on
-        "openai": {"level": "WARNING"},
-    },
-}
+# --- logging: never message text (settings/logs.py) ----------------------------------------
+from .logs import *  # noqa: E402, F403

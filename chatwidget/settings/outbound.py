@@ -50,3 +50,12 @@ KNOWLEDGE_CRAWL_MAX_BYTES = env.int("KNOWLEDGE_CRAWL_MAX_BYTES", default=500_000
 KNOWLEDGE_FETCH_MAX_BYTES = env.int("KNOWLEDGE_FETCH_MAX_BYTES", default=5_000_000)
 # One fetch, all of it (connect, every read): a page that drips a byte at a time fails then.
 KNOWLEDGE_FETCH_TIMEOUT_SECONDS = env.float("KNOWLEDGE_FETCH_TIMEOUT_SECONDS", default=20.0)
+
+# --- shop platforms -------------------------------------------------------------------------
+# Shop platforms (issue 29): one catalogue sync per site at a time (the lock outlives the
+# task's hard limit), an interrupted sync resumes within SHOP_SYNC_RESUME_HOURS, a platform's
+# "wait" (429 Retry-After, Shopify's throttle) is honoured up to SHOP_PLATFORM_MAX_WAIT_SECONDS.
+SHOP_SYNC_LOCK_SECONDS = env.int("SHOP_SYNC_LOCK_SECONDS", default=3900)
+SHOP_SYNC_RESUME_HOURS = env.int("SHOP_SYNC_RESUME_HOURS", default=24)
+SHOP_PLATFORM_TIMEOUT_SECONDS = env.float("SHOP_PLATFORM_TIMEOUT_SECONDS", default=20.0)
+SHOP_PLATFORM_MAX_WAIT_SECONDS = env.float("SHOP_PLATFORM_MAX_WAIT_SECONDS", default=30.0)

@@ -14,7 +14,6 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-
 from chatwidget.shop.connect.sync import SyncBusy, knowledge_sync
 from chatwidget.shop.connect.webhooks import PRODUCT_REFRESH_TASK, product_refresh
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_import_lock

@@ -41,7 +41,7 @@ from memory.customers import (
 )
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
-from memory.services import conversation_language_set
+from memory.sessions import conversation_language_set
 
 log = logging.getLogger(__name__)
 

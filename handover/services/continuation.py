@@ -43,7 +43,7 @@ from handover.services.mail_address import mail_address_hash
 from memory.models import Conversation, Turn, TurnRole
 from memory.redaction import never_kept_scrub
 from memory.selectors import conversation_is_expired, session_get
-from memory.services import linked_session_create
+from memory.sessions import linked_session_create
 
 log = logging.getLogger(__name__)
 

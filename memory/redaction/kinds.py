@@ -104,7 +104,7 @@ def gettext_noop(message: str) -> str:
 
 
 #: kind -> a short hint for the visitor: why the value was removed, where to go instead.
-#: Plain English msgids; callers translate with gettext (memory.services.removed_hint).
+#: Plain English msgids; callers translate with gettext (memory.redacting.removed_hint).
 #: An expiry date is only removed next to a card number, whose hint covers it.
 HINTS: dict[str, str] = {
     CARD: gettext_noop(

@@ -17,11 +17,11 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from chatwidget.platform.egress import url_problem
-from chatwidget.shop.knowledge.services import (
+from chatwidget.shop.knowledge.services import knowledge_source_ensure
+from chatwidget.shop.knowledge.sources import (
     knowledge_document_delete,
     knowledge_import_queued,
     knowledge_source_delete,
-    knowledge_source_ensure,
     knowledge_source_upload,
 )
 from chatwidget.shop.models.knowledge import (

@@ -19,7 +19,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.files.base import File
 from django.db import transaction
 from django.utils import timezone
 
@@ -313,7 +312,7 @@ def knowledge_swap(
                 .delete()[1]
                 .get(KnowledgeDocument._meta.label, 0)
             )
-        _hint_refresh(site.pk)
+        knowledge_hint_refresh(site.pk)
     if prepared or removed:
         backends.statistics_refresh()
     return result
@@ -331,7 +330,7 @@ def _remove_unseen(*, source: KnowledgeSource, seen: set[str]) -> int:
     return len(gone)
 
 
-def _hint_refresh(site_id: int) -> None:
+def knowledge_hint_refresh(site_id: int) -> None:
     """After commit: tell context builds (any process) whether the site has knowledge now."""
 
     def refresh() -> None:
@@ -345,7 +344,7 @@ def _hint_refresh(site_id: int) -> None:
 
 
 def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
-    _hint_refresh(source.site_id)
+    knowledge_hint_refresh(source.site_id)
     status = (
         KnowledgeSource.Status.FAILED
         if result.failed
@@ -368,41 +367,3 @@ def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
             "problems": len(result.problems),
         },
     )
-
-
-def knowledge_source_upload(*, site: Site, name: str, content) -> KnowledgeSource:
-    """An uploaded file as a source. Uploading a file of the same name again replaces it,
-    so a re-upload of the feed re-imports it (changed, unchanged and removed documents)."""
-    location = f"upload: {Path(name).name}"
-    source, _ = KnowledgeSource.objects.get_or_create(
-        site=site, location=location, defaults={"kind": KnowledgeSource.Kind.UPLOAD}
-    )
-    if source.upload:
-        source.upload.delete(save=False)
-    source.upload.save(Path(name).name, content if isinstance(content, File) else File(content))
-    return source
-
-
-def knowledge_import_queued(*, source: KnowledgeSource) -> None:
-    """Mark a source as waiting for the worker (the admin enqueues after commit)."""
-    KnowledgeSource.objects.filter(pk=source.pk).update(
-        status=KnowledgeSource.Status.QUEUED, progress_done=0
-    )
-
-
-def knowledge_source_delete(*, source: KnowledgeSource) -> int:
-    """Delete a source with its documents and chunks (the index follows the chunks)."""
-    count = source.documents.count()
-    with transaction.atomic():
-        site_id = source.site_id
-        source.delete()
-        _hint_refresh(site_id)
-    if source.upload:
-        source.upload.delete(save=False)
-    return count
-
-
-def knowledge_document_delete(*, document: KnowledgeDocument) -> None:
-    with transaction.atomic():
-        document.delete()
-        _hint_refresh(document.site_id)

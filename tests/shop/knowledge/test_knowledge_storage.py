@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from chatwidget.platform import cache_keys
-from chatwidget.shop.knowledge.services import knowledge_source_upload
+from chatwidget.shop.knowledge.sources import knowledge_source_upload
 from chatwidget.shop.models.knowledge import KnowledgeDocument, KnowledgeSource
 from chatwidget.shop.tasks import knowledge_import_source
 

@@ -3,16 +3,24 @@
 Everything a visitor asks about is in the text, so full-text search and the model both see
 it: identifiers (SKU, GTIN, handle), every variant with its price and stock. Identifiers
 also go to the document's `identifiers`, which retrieval matches exactly.
+
+A product translated into the shop's other languages gets one more document per language:
+`product:<id>@<language>`, its title followed by ` [<language>]`, the translated title and
+description, and the default document's identifiers, variants, prices and stock (the
+knowledge document has no language field, so the language lives in the id and the title).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from chatwidget.shop.knowledge.htmltext import html_to_page
 from chatwidget.shop.knowledge.readers import Doc
-from chatwidget.shop.platforms.base import ContentPage, Product, Variant
+from chatwidget.shop.platforms.base import ContentPage, Product, Translation, Variant
 
 PRODUCT_PREFIX = "product:"
 PAGE_PREFIX = "page:"
+LANGUAGE_MARK = "@"  # product:<id>@<language>
 MAX_IDENTIFIERS = 40
 
 
@@ -42,9 +50,27 @@ def _variant_line(v: Variant) -> str:
     return "- " + ", ".join(parts)
 
 
-def product_doc(product: Product) -> Doc:
+def product_id_of(external_id: str) -> str:
+    """The product a document of any language is about ("product:12@fr" -> "12")."""
+    return external_id.removeprefix(PRODUCT_PREFIX).split(LANGUAGE_MARK, 1)[0]
+
+
+def product_docs(product: Product) -> list[Doc]:
+    """The product's document in the default language, then one per translation."""
+    return [product_doc(product), *(product_doc(product, t) for t in product.translations)]
+
+
+def product_doc(product: Product, translation: Translation | None = None) -> Doc:
     """The product's knowledge document (text in English labels: they are data for the
-    model, which answers in the visitor's language)."""
+    model, which answers in the visitor's language), in a translation when one is given."""
+    external_id = f"{PRODUCT_PREFIX}{product.id}"
+    if translation is not None:
+        external_id += f"{LANGUAGE_MARK}{translation.language}"
+        product = replace(
+            product,
+            title=f"{translation.title or product.title} [{translation.language}]",
+            description=translation.description or product.description,
+        )
     identifiers = [product.handle] if product.handle else []
     for v in product.variants:
         identifiers += [x for x in (v.sku, v.gtin) if x]
@@ -63,7 +89,7 @@ def product_doc(product: Product) -> Doc:
     lines = [*head, *facts, "", _text(product.description), "", "Variants:"]
     lines += [_variant_line(v) for v in product.variants]
     return Doc(
-        external_id=f"{PRODUCT_PREFIX}{product.id}",
+        external_id=external_id,
         title=product.title[:500] or f"Product {product.id}",
         text="\n".join(lines).strip(),
         url=product.url,

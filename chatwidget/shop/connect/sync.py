@@ -11,6 +11,10 @@ seen are asked for by id (a product deleted between pages is gone; one skipped b
 offset page moved is still there and is kept); then `knowledge_swap` re-chunks and
 re-embeds only the documents whose hash changed and, in one transaction, stores them and
 deletes the removed ones. Searches see the old catalogue or the new one, never half.
+
+A product read with translations stages one document per language (`product:<id>@<lang>`,
+chatwidget.shop.connect.documents); each has its own hash, so an unchanged translation is
+not re-embedded, and a product that is gone takes all its language documents with it.
 """
 
 from __future__ import annotations
@@ -28,7 +32,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from chatwidget.platform import cache_keys
-from chatwidget.shop.connect.documents import PAGE_PREFIX, PRODUCT_PREFIX, page_doc, product_doc
+from chatwidget.shop.connect.documents import (
+    LANGUAGE_MARK,
+    PAGE_PREFIX,
+    PRODUCT_PREFIX,
+    page_doc,
+    product_docs,
+    product_id_of,
+)
 from chatwidget.shop.connect.services import connection_source
 from chatwidget.shop.knowledge.readers import Doc
 from chatwidget.shop.knowledge.services import document_hash, knowledge_swap
@@ -47,6 +58,7 @@ class SyncBusy(Exception):
 @dataclass
 class SyncResult:
     products: int = 0
+    translations: int = 0  # product documents in the shop's other languages
     pages: int = 0
     changed: int = 0
     removed: int = 0
@@ -105,9 +117,9 @@ def _fresh_state(connection: Connection) -> dict:
 
 def _read(connection: Connection, client: Platform, state: dict) -> None:
     """Read the listings into staging, page by page, from where the state says."""
-    listings: tuple[tuple[str, Callable[[str | None], Batch], Callable[[Any], Doc]], ...] = (
-        ("products", client.products, product_doc),
-        ("pages", client.pages, page_doc),
+    listings: tuple[tuple[str, Callable[[str | None], Batch], Callable[[Any], list[Doc]]], ...] = (
+        ("products", client.products, product_docs),
+        ("pages", client.pages, lambda page: [page_doc(page)]),
     )
     for phase, fetch, to_doc in listings:
         if PHASES.index(state["phase"]) > PHASES.index(phase):
@@ -117,7 +129,8 @@ def _read(connection: Connection, client: Platform, state: dict) -> None:
             batch = fetch(cursor)
             cursor = batch.cursor
             more = {"phase": phase if cursor else _after(phase), "cursor": cursor}
-            _stage(connection, [to_doc(item) for item in batch.items], {**state, **more})
+            docs = [doc for item in batch.items for doc in to_doc(item)]
+            _stage(connection, docs, {**state, **more})
             state.update(more)
             if not cursor:
                 break
@@ -129,7 +142,8 @@ def _after(phase: str) -> str:
 
 def _confirm_removed(connection: Connection, client: Platform, source_id: int) -> list[str]:
     """Known products not seen in this pass: those that still exist are staged (an offset
-    page moved under the listing), the rest are removed."""
+    page moved under the listing), the rest are removed, with every language's document
+    (and so is a translation the shop no longer has)."""
     staged = set(
         SyncItem.objects.filter(connection=connection).values_list("external_id", flat=True)
     )
@@ -137,11 +151,12 @@ def _confirm_removed(connection: Connection, client: Platform, source_id: int) -
         "external_id", flat=True
     )
     unseen = [e for e in known if e not in staged]
-    products = [e.removeprefix(PRODUCT_PREFIX) for e in unseen if e.startswith(PRODUCT_PREFIX)]
+    products = list(dict.fromkeys(product_id_of(e) for e in unseen if e.startswith(PRODUCT_PREFIX)))
     still = client.products_by_ids(products) if products else []
-    if still:
-        _stage(connection, [product_doc(p) for p in still], connection.sync_state)
-    kept = {f"{PRODUCT_PREFIX}{p.id}" for p in still}
+    docs = [doc for p in still for doc in product_docs(p)]
+    if docs:
+        _stage(connection, docs, connection.sync_state)
+    kept = {d.external_id for d in docs}
     return [e for e in unseen if e not in kept]
 
 
@@ -153,7 +168,10 @@ def _swap(connection: Connection, source, removed: list[str], result: SyncResult
     )
     changed: list[Doc] = []
     for item in SyncItem.objects.filter(connection=connection).iterator(chunk_size=500):
-        result.products += item.external_id.startswith(PRODUCT_PREFIX)
+        if item.external_id.startswith(PRODUCT_PREFIX):
+            translated = LANGUAGE_MARK in item.external_id
+            result.products += not translated
+            result.translations += translated
         result.pages += item.external_id.startswith(PAGE_PREFIX)
         if known.get(item.external_id) == item.digest:
             result.unchanged += 1
@@ -210,6 +228,7 @@ def _finish(connection: Connection, result: SyncResult) -> None:
     """Record the outcome; a finished sync drops its staging rows and state."""
     now = timezone.now()
     figures = {
+        "translations": result.translations,
         "changed": result.changed,
         "removed": result.removed,
         "unchanged": result.unchanged,

@@ -3,8 +3,9 @@
 The endpoint (`/shop/webhooks/<webhook key>/`) checks the platform's signature over the raw
 body before anything else and answers 401 to a wrong one, changing nothing. The refresh runs
 on the worker (the platform wants its answer fast): the product is asked for by id and
-written alone (`knowledge_swap` of one document), or removed when it is gone. A sync that
-is reading meanwhile gets the new version in its staging too, so its swap does not put the
+its documents (one per language) written alone (`knowledge_swap`), a translation the shop
+no longer has removed, or all of them removed when the product is gone. A sync that is
+reading meanwhile gets the new version in its staging too, so its swap does not put the
 old one back.
 """
 
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.db.models import Q
+
 from chatwidget.platform.queue import task_enqueue_on_commit
-from chatwidget.shop.connect.documents import PRODUCT_PREFIX, product_doc
+from chatwidget.shop.connect.documents import LANGUAGE_MARK, PRODUCT_PREFIX, product_docs
 from chatwidget.shop.connect.services import connection_source
 from chatwidget.shop.knowledge.services import document_hash, knowledge_swap
 from chatwidget.shop.models.connections import Connection, SyncItem
@@ -49,17 +52,26 @@ def product_refresh(
     source = connection_source(connection=connection)
     found = client.products_by_ids([product_id])
     external_id = f"{PRODUCT_PREFIX}{product_id}"
-    if not found:
-        SyncItem.objects.filter(connection=connection, external_id=external_id).delete()
-        knowledge_swap(site=connection.site, source=source, changed=[], removed=[external_id])
-        return "removed"
-    doc = product_doc(found[0])
-    digest = document_hash(doc)
-    SyncItem.objects.filter(connection=connection, external_id=external_id).update(
-        title=doc.title, text=doc.text, url=doc.url, identifiers=doc.identifiers, digest=digest
+    mine = Q(external_id=external_id) | Q(external_id__startswith=external_id + LANGUAGE_MARK)
+    rows = KnowledgeDocument.objects.filter(mine, site_id=connection.site_id).values_list(
+        "external_id", "content_hash", "chunk_count"
     )
-    known = KnowledgeDocument.objects.filter(site_id=connection.site_id, external_id=external_id)
-    if known.filter(content_hash=digest, chunk_count__gt=0).exists():
+    known = {e: digest if chunks else "" for e, digest, chunks in rows}
+    docs = product_docs(found[0]) if found else []
+    fresh = {d.external_id for d in docs}
+    removed = sorted(set(known) - fresh)
+    SyncItem.objects.filter(mine, connection=connection).exclude(external_id__in=fresh).delete()
+    changed = []
+    for doc in docs:
+        digest = document_hash(doc)
+        SyncItem.objects.filter(connection=connection, external_id=doc.external_id).update(
+            title=doc.title, text=doc.text, url=doc.url, identifiers=doc.identifiers, digest=digest
+        )
+        if known.get(doc.external_id) != digest:
+            changed.append(doc)
+    if not found:
+        removed = removed or [external_id]
+    if not changed and not removed:
         return "unchanged"
-    knowledge_swap(site=connection.site, source=source, changed=[doc], removed=[])
-    return "updated"
+    knowledge_swap(site=connection.site, source=source, changed=changed, removed=removed)
+    return "updated" if found else "removed"

@@ -27,6 +27,17 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Translation:
+    """A product's title and description in one of the shop's other languages (the
+    platform's own code: Shopify's "fr", Shopware's "fr-FR"). Identifiers, variants, prices
+    and stock are the default language's."""
+
+    language: str
+    title: str = ""
+    description: str = ""  # HTML or text
+
+
+@dataclass(frozen=True)
 class Product:
     id: str
     title: str
@@ -37,6 +48,7 @@ class Product:
     kind: str = ""  # product type or categories
     tags: tuple[str, ...] = ()
     variants: tuple[Variant, ...] = ()
+    translations: tuple[Translation, ...] = ()  # only the languages the shop translated
 
 
 @dataclass(frozen=True)
@@ -127,7 +139,9 @@ class Platform(Protocol):
     def check(self) -> None:
         """Raise PlatformError when the URL, the credentials or a needed scope is wrong."""
 
-    def products(self, cursor: str | None) -> Batch[Product]: ...
+    def products(self, cursor: str | None) -> Batch[Product]:
+        """A page of products, each with its translations into the shop's other languages."""
+        ...
 
     def products_by_ids(self, ids: list[str]) -> list[Product]:
         """The products of these ids that exist now (a missing one was deleted)."""

@@ -10,9 +10,17 @@ Written from Shopify's published documentation:
   Retry-After)
 - https://shopify.dev/docs/apps/build/webhooks/subscribe/https (`X-Shopify-Hmac-Sha256`:
   base64 of HMAC-SHA256 over the raw body, keyed with the app's client secret)
+- https://shopify.dev/docs/api/admin-graphql/latest/queries/shopLocales (`shopLocales(
+  published: true) { locale primary }`, scope read_locales) and
+  https://shopify.dev/docs/apps/build/markets/manage-translated-content with
+  https://shopify.dev/docs/api/admin-graphql/latest/objects/Translation (a product's
+  `translations(locale:) { key value }`, keys `title` and `body_html`; scope
+  read_translations)
 
 Scopes: read_products (products and variants), read_inventory (stock), read_orders (order
-status), read_content or read_online_store_pages (pages).
+status), read_content or read_online_store_pages (pages); read_locales and
+read_translations for the shop's other languages (optional: without them, the primary
+language only).
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from chatwidget.shop.platforms.base import (
     Order,
     PlatformError,
     Product,
+    Translation,
     Variant,
 )
 from chatwidget.shop.platforms.http import Session
@@ -40,20 +49,48 @@ VARIANTS_PER_PRODUCT = 30  # 25 x 30 keeps a page's requested cost under 1,000 p
 NEEDED_SCOPES = ("read_products", "read_orders")
 PAGE_SCOPES = ("read_content", "read_online_store_pages")
 
+TRANSLATION_SCOPE = "read_translations"
+PRODUCT_COST = 33  # estimated points of a product with variants(first: 30); +1 per locale
+QUERY_COST_BUDGET = 950  # Shopify refuses a query that asks for more than 1,000 points
+
 _VARIANT = "id title sku barcode price inventoryQuantity availableForSale"
-_PRODUCT = (
-    "id legacyResourceId handle title descriptionHtml onlineStoreUrl vendor productType tags "
-    f"variants(first: {VARIANTS_PER_PRODUCT}) {{ pageInfo {{ hasNextPage endCursor }} "
-    f"nodes {{ {_VARIANT} }} }}"
-)
-PRODUCTS_QUERY = (
-    "query Products($cursor: String) { shop { currencyCode } "
-    f"products(first: {PRODUCTS_PER_PAGE}, after: $cursor, sortKey: ID) "
-    f"{{ pageInfo {{ hasNextPage endCursor }} nodes {{ {_PRODUCT} }} }} }}"
-)
-NODES_QUERY = (
-    "query Nodes($ids: [ID!]!) { shop { currencyCode } "
-    f"nodes(ids: $ids) {{ ... on Product {{ {_PRODUCT} }} }} }}"
+
+
+def _product_fields(locales: list[str]) -> str:
+    """A product's fields, with its translations into each extra locale as `t<n>`."""
+    translations = "".join(
+        f" t{n}: translations(locale: {json.dumps(locale)}) {{ key value }}"
+        for n, locale in enumerate(locales)
+    )
+    return (
+        "id legacyResourceId handle title descriptionHtml onlineStoreUrl vendor productType "
+        f"tags variants(first: {VARIANTS_PER_PRODUCT}) {{ pageInfo {{ hasNextPage endCursor }} "
+        f"nodes {{ {_VARIANT} }} }}{translations}"
+    )
+
+
+def _per_page(locales: list[str]) -> int:
+    return min(PRODUCTS_PER_PAGE, QUERY_COST_BUDGET // (PRODUCT_COST + len(locales)))
+
+
+def _products_query(locales: list[str]) -> str:
+    return (
+        "query Products($cursor: String) { shop { currencyCode } "
+        f"products(first: {_per_page(locales)}, after: $cursor, sortKey: ID) "
+        f"{{ pageInfo {{ hasNextPage endCursor }} nodes {{ {_product_fields(locales)} }} }} }}"
+    )
+
+
+def _nodes_query(locales: list[str]) -> str:
+    return (
+        "query Nodes($ids: [ID!]!) { shop { currencyCode } "
+        f"nodes(ids: $ids) {{ ... on Product {{ {_product_fields(locales)} }} }} }}"
+    )
+
+
+LOCALES_QUERY = (
+    "query Locales { shopLocales(published: true) { locale primary } "
+    "currentAppInstallation { accessScopes { handle } } }"
 )
 MORE_VARIANTS_QUERY = (
     "query Variants($id: ID!, $cursor: String) { product(id: $id) { "
@@ -89,6 +126,7 @@ class Shopify:
             base_url=self.base_url, headers={"X-Shopify-Access-Token": token}, **session
         )
         self.currency = ""
+        self.locales: list[str] | None = None  # the published locales besides the primary
 
     @property
     def requests(self) -> int:
@@ -136,8 +174,29 @@ class Shopify:
         if missing:
             raise PlatformError(PlatformError.SCOPE, ", ".join(missing))
 
+    def _extra_locales(self) -> list[str]:
+        """The shop's published locales besides the primary one; none when the app may not
+        read locales or translations (the primary language is synced all the same)."""
+        if self.locales is None:
+            try:
+                data = self._query(LOCALES_QUERY)
+            except PlatformError as exc:
+                if exc.code != PlatformError.SCOPE:
+                    raise
+                data = {}
+            installation = data.get("currentAppInstallation") or {}
+            scopes = {s.get("handle") for s in installation.get("accessScopes") or []}
+            self.locales = [
+                str(loc["locale"])
+                for loc in data.get("shopLocales") or []
+                if loc.get("locale") and not loc.get("primary")
+            ]
+            if TRANSLATION_SCOPE not in scopes:
+                self.locales = []
+        return self.locales
+
     def products(self, cursor: str | None) -> Batch[Product]:
-        data = self._query(PRODUCTS_QUERY, {"cursor": cursor})
+        data = self._query(_products_query(self._extra_locales()), {"cursor": cursor})
         self.currency = (data.get("shop") or {}).get("currencyCode") or self.currency
         listing = data.get("products") or {}
         items = [self._product(node) for node in listing.get("nodes") or []]
@@ -146,8 +205,11 @@ class Shopify:
 
     def products_by_ids(self, ids: list[str]) -> list[Product]:
         found: list[Product] = []
-        for i in range(0, len(ids), PRODUCTS_PER_PAGE):
-            data = self._query(NODES_QUERY, {"ids": [_gid(x) for x in ids[i : i + 25]]})
+        locales = self._extra_locales()
+        step = _per_page(locales)
+        for i in range(0, len(ids), step):
+            chunk = [_gid(x) for x in ids[i : i + step]]
+            data = self._query(_nodes_query(locales), {"ids": chunk})
             self.currency = (data.get("shop") or {}).get("currencyCode") or self.currency
             found += [self._product(n) for n in data.get("nodes") or [] if n and n.get("id")]
         return found
@@ -171,7 +233,25 @@ class Shopify:
             kind=node.get("productType") or "",
             tags=tuple(node.get("tags") or ()),
             variants=tuple(self._variant(v) for v in nodes),
+            translations=self._translations(node),
         )
+
+    def _translations(self, node: dict) -> tuple[Translation, ...]:
+        """The locales this product has a translated title or description in."""
+        found = []
+        for n, locale in enumerate(self.locales or []):
+            fields = {
+                t.get("key"): t.get("value") for t in node.get(f"t{n}") or [] if isinstance(t, dict)
+            }
+            if fields.get("title") or fields.get("body_html"):
+                found.append(
+                    Translation(
+                        language=locale,
+                        title=fields.get("title") or "",
+                        description=fields.get("body_html") or "",
+                    )
+                )
+        return tuple(found)
 
     def _variant(self, v: dict) -> Variant:
         price = v.get("price")

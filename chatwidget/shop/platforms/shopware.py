@@ -7,7 +7,15 @@ Written from the published documentation:
   (`POST /api/search/<entity>` with `page`, `limit`, `filter`, `associations`, `ids`,
   `total-count-mode`; the answer's `data` and `total`)
 - https://developer.shopware.com/docs/guides/integrations-api/ (integrations: Settings >
-  System > Integrations; the ACL role needs read on product, order, cms_page, currency)
+  System > Integrations; the ACL role needs read on product, order, cms_page, currency,
+  and language with locale for the shop's other languages)
+- https://developer.shopware.com/docs/guides/integrations-api/general-concepts/request-headers
+  (`sw-language-id`: entities in that language instead of the system language; a field
+  without an explicit translation is null, `translated` holds it with fallbacks)
+
+Languages: every language of `/api/search/language` (its locale's code, e.g. "fr-FR")
+besides the system language is read again per page of products with `sw-language-id`; a
+product gets a translation where its `name` or `description` is explicitly translated.
 
 Shopware's app webhooks need a registered app, so a connection syncs on the schedule only.
 """
@@ -16,6 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from chatwidget.shop.platforms.base import (
@@ -24,11 +33,13 @@ from chatwidget.shop.platforms.base import (
     Order,
     PlatformError,
     Product,
+    Translation,
     Variant,
 )
 from chatwidget.shop.platforms.http import Session
 
 LIMIT = 100
+SYSTEM_LANGUAGE = "2fbb5fe2e29a4d70aa5854ce7ce3e20b"  # Defaults::LANGUAGE_SYSTEM
 PRODUCT_CRITERIA = {
     "associations": {"children": {"associations": {"options": {}}}, "seoUrls": {}},
     "filter": [{"type": "equals", "field": "parentId", "value": None}],
@@ -54,6 +65,7 @@ class Shopware:
         self.session = Session(base_url=self.base_url, **session)
         self.expires = 0.0
         self.currencies: dict[str, str] | None = None
+        self.languages: list[tuple[str, str]] | None = None  # (id, locale code), not the system's
 
     @property
     def requests(self) -> int:
@@ -73,16 +85,17 @@ class Shopware:
         self.session.headers["Authorization"] = f"Bearer {got['access_token']}"
         self.expires = time.monotonic() + float(got.get("expires_in") or 600) - 30
 
-    def _search(self, entity: str, criteria: dict) -> dict:
+    def _search(self, entity: str, criteria: dict, language: str = "") -> dict:
         self._token()
+        path, headers = f"/api/search/{entity}", {"sw-language-id": language} if language else {}
         try:
-            got = self.session.json("POST", f"/api/search/{entity}", json=criteria)
+            got = self.session.json("POST", path, json=criteria, headers=headers)
         except PlatformError as exc:
             if exc.code != PlatformError.CREDENTIAL:
                 raise
             self.expires = 0.0  # the token expired early: one new one
             self._token()
-            got = self.session.json("POST", f"/api/search/{entity}", json=criteria)
+            got = self.session.json("POST", path, json=criteria, headers=headers)
         if not isinstance(got, dict):
             raise PlatformError(PlatformError.MALFORMED, "not an object")
         return got
@@ -98,10 +111,41 @@ class Shopware:
             self.currencies = {c.get("id"): c.get("isoCode", "") for c in got.get("data") or []}
         return self.currencies.get(currency_id, "")
 
+    def _languages(self) -> list[tuple[str, str]]:
+        """The shop's languages besides the system language (none when the role may not
+        read them: the system language is synced all the same)."""
+        if self.languages is None:
+            criteria = {"limit": LIMIT, "associations": {"locale": {}}}
+            try:
+                rows = self._search("language", criteria).get("data") or []
+            except PlatformError as exc:
+                if exc.code != PlatformError.SCOPE:
+                    raise
+                rows = []
+            self.languages = [
+                (str(r["id"]), str((r.get("locale") or {}).get("code") or r.get("name") or r["id"]))
+                for r in rows
+                if r.get("id") and r.get("id") != SYSTEM_LANGUAGE
+            ]
+        return self.languages
+
+    def _translated(self, products: list[Product]) -> list[Product]:
+        """The products with their explicit translations into the shop's other languages."""
+        if not products:
+            return products
+        found: dict[str, list[Translation]] = {p.id: [] for p in products}
+        criteria = {"ids": list(found), "limit": len(found)}
+        for language, code in self._languages():
+            for row in self._search("product", criteria, language=language).get("data") or []:
+                translation = _translation(row, code)
+                if translation and str(row.get("id")) in found:
+                    found[str(row.get("id"))].append(translation)
+        return [replace(p, translations=tuple(found[p.id])) for p in products]
+
     def products(self, cursor: str | None) -> Batch[Product]:
         page = int(cursor or 1)
         got = self._search("product", {**PRODUCT_CRITERIA, "page": page, "limit": LIMIT})
-        items = [self._product(p) for p in got.get("data") or []]
+        items = self._translated([self._product(p) for p in got.get("data") or []])
         more = page * LIMIT < int(got.get("total") or 0)
         return Batch(items, str(page + 1) if more else None)
 
@@ -109,7 +153,8 @@ class Shopware:
         found: list[Product] = []
         for i in range(0, len(ids), LIMIT):
             criteria = {**PRODUCT_CRITERIA, "ids": ids[i : i + LIMIT], "limit": LIMIT}
-            found += [self._product(p) for p in self._search("product", criteria).get("data") or []]
+            rows = self._search("product", criteria).get("data") or []
+            found += self._translated([self._product(p) for p in rows])
         return found
 
     def _price(self, row: dict, parent: dict) -> tuple[str, str]:
@@ -214,6 +259,19 @@ class Shopware:
 
     def webhook_product_id(self, body: bytes) -> str | None:
         return None
+
+
+def _translation(row: dict, code: str) -> Translation | None:
+    """A product row read with `sw-language-id`: a translation when its name or description
+    is explicitly translated (the plain fields are null otherwise; `translated` falls back)."""
+    if not (row.get("name") or row.get("description")):
+        return None
+    translated = row.get("translated") or {}
+    return Translation(
+        language=code,
+        title=translated.get("name") or row.get("name") or "",
+        description=translated.get("description") or row.get("description") or "",
+    )
 
 
 def _cms_text(page: dict) -> str:

@@ -13,11 +13,18 @@ documentation (the queries and fields the client sends, the answers' shapes):
 - https://shopify.dev/docs/api/usage/access-scopes (a field outside the granted scopes:
   `errors[].extensions.code == "ACCESS_DENIED"`)
 - https://shopify.dev/docs/apps/build/webhooks/subscribe/https (the HMAC header)
+- https://shopify.dev/docs/api/admin-graphql/latest/queries/shopLocales (`shopLocales(
+  published: true) { locale primary }`, scope read_locales)
+- https://shopify.dev/docs/api/admin-graphql/latest/objects/Translation and
+  https://shopify.dev/docs/apps/build/markets/manage-translated-content (a product's
+  `translations(locale: "de") { key value }`: only the keys translated in that locale,
+  e.g. `title` and `body_html`; scope read_translations)
 
 It is not a GraphQL server: it tells the client's operations apart by their names and
 answers them from its catalogue. Scenario knobs: `throttle_next` (THROTTLED answers to
 give), `too_many_next` (429s), `fail_on_cursor` (a 500 for that page), `delete_after_first`
-(a product deleted once the first page is served), `token`/`scopes`.
+(a product deleted once the first page is served), `token`/`scopes`, `locales` (the
+shop's locales) and `translate()` (a product's translations).
 """
 
 from __future__ import annotations
@@ -26,13 +33,22 @@ import base64
 import hashlib
 import hmac
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 TOKEN = "shpat_fake_token"
 SECRET = "shopify-webhook-secret"
 PATH = "/admin/api/2025-01/graphql.json"
-ALL_SCOPES = ["read_products", "read_inventory", "read_orders", "read_content"]
+ALL_SCOPES = [
+    "read_products",
+    "read_inventory",
+    "read_orders",
+    "read_content",
+    "read_locales",
+    "read_translations",
+]
+_TRANSLATIONS = re.compile(r'(\w+): translations\(locale: "([^"]+)"\) \{ key value \}')
 
 
 def product(i: int, variants: int = 3, price: str = "19.90") -> dict:
@@ -102,6 +118,8 @@ class FakeShopify:
                 "paymentGatewayNames": ["paypal"],
             }
         ]
+        self.locales = [{"locale": "en", "primary": True, "published": True}]
+        self.translations: dict[int, dict[str, dict[str, str]]] = {}  # id -> locale -> key
         self.token = TOKEN
         self.scopes = list(ALL_SCOPES)
         self.throttle_next = 0
@@ -110,6 +128,7 @@ class FakeShopify:
         self.fail_on_cursor: str | None = None
         self.delete_after_first: int | None = None
         self.requests: list[str] = []  # operation names
+        self.asked: list[tuple[str, str]] = []  # the last query's (alias, locale) translations
         self.cursors: list[str | None] = []
         self.lock = threading.Lock()
         fake = self
@@ -137,6 +156,10 @@ class FakeShopify:
     def close(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def translate(self, product_id: int, locale: str, **fields: str) -> None:
+        """Register a product's translation (keys as Shopify's: title, body_html)."""
+        self.translations.setdefault(product_id, {})[locale] = fields
 
     # --- answers -----------------------------------------------------------------------
 
@@ -171,6 +194,7 @@ class FakeShopify:
         name = query.split("(")[0].split("{")[0].replace("query", "").strip() or "Check"
         with self.lock:
             self.requests.append(name)
+            self.asked = _TRANSLATIONS.findall(query)  # [(alias, locale)]
             if self.too_many_next:
                 self.too_many_next -= 1
                 return (
@@ -212,11 +236,19 @@ class FakeShopify:
         }
 
     def _node(self, p: dict) -> dict:
+        mine = self.translations.get(int(p["legacyResourceId"]), {})
         return {
             **p,
             "variants": {
                 "pageInfo": {"hasNextPage": False, "endCursor": None},
                 "nodes": p["variants"],
+            },
+            **{
+                alias: [
+                    {"key": k, "value": v, "locale": locale}
+                    for k, v in mine.get(locale, {}).items()
+                ]
+                for alias, locale in self.asked
             },
         }
 
@@ -226,6 +258,23 @@ class FakeShopify:
             return {
                 "data": {
                     "shop": {"name": "Fake"},
+                    "currentAppInstallation": {
+                        "accessScopes": [{"handle": s} for s in self.scopes]
+                    },
+                },
+                "extensions": self._cost(2),
+            }
+        if name == "Locales":
+            if "read_locales" not in self.scopes:
+                return self._denied("shopLocales", "read_locales")
+            published = [
+                {"locale": x["locale"], "primary": x["primary"]}
+                for x in self.locales
+                if x["published"]
+            ]
+            return {
+                "data": {
+                    "shopLocales": published,
                     "currentAppInstallation": {
                         "accessScopes": [{"handle": s} for s in self.scopes]
                     },

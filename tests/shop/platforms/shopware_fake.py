@@ -14,9 +14,14 @@ documentation:
   `availableStock`; order with `orderNumber`, `orderCustomer.email`, `lineItems`,
   `deliveries[].trackingCodes`, `stateMachineState.technicalName`); a role without the
   privilege: 403 `FRAMEWORK__MISSING_PRIVILEGE_ERROR`
+- https://developer.shopware.com/docs/guides/integrations-api/general-concepts/request-headers
+  (`sw-language-id`: the entity in that language; a field without an explicit translation
+  is null, `translated` holds the value with the system language's as fallback); the
+  language entity with its `locale` association (`locale.code`, e.g. "de-DE")
 
 Scenario knobs: `secret`, `privileges`, `token_lifetime_requests` (a token expires after
-that many searches: the client must fetch a new one), `too_many_next`.
+that many searches: the client must fetch a new one), `too_many_next`, `language()` (a
+language of the shop) and `translate()` (a product's translation into it).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from tests.shop.platforms.fakeserver import FakeServer
 
 CLIENT_ID, CLIENT_SECRET = "SWIAFAKECLIENTID", "fake-client-secret"
 EUR = "b7d2554b0ce847cd82f3ac9bd1c0dfca"
+SYSTEM_LANGUAGE = "2fbb5fe2e29a4d70aa5854ce7ce3e20b"
 
 
 def product(i: int, variants: int = 3, price: float = 29.9) -> dict:
@@ -115,8 +121,10 @@ class FakeShopware(FakeServer):
                 "transactions": [{"paymentMethod": {"name": "Invoice"}}],
             }
         ]
+        self.languages = [{"id": SYSTEM_LANGUAGE, "name": "English", "locale": {"code": "en-GB"}}]
+        self.translations: dict[str, dict[str, dict]] = {}  # product id -> language id -> fields
         self.secret = CLIENT_SECRET
-        self.privileges = {"product", "order", "currency", "cms-page"}
+        self.privileges = {"product", "order", "currency", "cms-page", "language"}
         self.token_lifetime_requests = 10_000
         self.too_many_next = 0
         self.tokens: dict[str, int] = {}
@@ -126,6 +134,25 @@ class FakeShopware(FakeServer):
     def put(self, i: int, variants: int = 3, price: float = 29.9) -> None:
         p = product(i, variants, price)
         self.products[p["id"]] = p
+
+    def language(self, code: str) -> str:
+        """Add a language with this locale code; its id."""
+        lid = f"{len(self.languages):032x}"
+        self.languages.append({"id": lid, "name": code, "locale": {"code": code}})
+        return lid
+
+    def translate(self, i: int, language: str, **fields: str) -> None:
+        """A product's explicit translation (`name`, `description`) into a language id."""
+        self.translations.setdefault(f"{i:032x}", {})[language] = fields
+
+    def _in_language(self, row: dict, language: str) -> dict:
+        fields = self.translations.get(row["id"], {}).get(language, {})
+        return {
+            **row,
+            "name": fields.get("name"),
+            "description": fields.get("description"),
+            "translated": {**row["translated"], **fields},
+        }
 
     def handle(self, method, path, query, headers, body):
         self.requests.append(path)
@@ -189,13 +216,17 @@ class FakeShopware(FakeServer):
                 },
                 {},
             )
-        return 200, self._search(entity, data), {}
+        return 200, self._search(entity, data, headers.get("sw-language-id")), {}
 
-    def _search(self, entity: str, criteria: dict) -> dict:
+    def _search(self, entity: str, criteria: dict, language: str | None) -> dict:
         if entity == "product":
             rows = [self.products[k] for k in sorted(self.products)]
             if criteria.get("ids"):
                 rows = [r for r in rows if r["id"] in criteria["ids"]]
+            if language and language != SYSTEM_LANGUAGE:
+                rows = [self._in_language(r, language) for r in rows]
+        elif entity == "language":
+            rows = self.languages
         elif entity == "order":
             rows = self.orders
             for f in criteria.get("filter") or []:

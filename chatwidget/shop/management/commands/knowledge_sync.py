@@ -25,8 +25,10 @@ class Command(BaseCommand):
             raise CommandError("A sync of this site is running already.") from None
         if result.error:
             raise CommandError(f"Sync failed: {result.error} (it resumes where it stopped).")
+        translated = f" (+{result.translations} translated)" if result.translations else ""
         self.stdout.write(
-            f"{result.products} products, {result.pages} pages: {result.changed} changed, "
+            f"{result.products} products{translated}, {result.pages} pages: "
+            f"{result.changed} changed, "
             f"{result.removed} removed, {result.unchanged} unchanged "
             f"({result.requests} requests, {result.seconds} s"
             + (", resumed" if result.resumed else "")

@@ -98,6 +98,7 @@ def test_kubernetes_trusts_the_pod_network_and_only_the_ingress_reaches_web():
         p
         for p in _objects("NetworkPolicy")
         if _labels_match(p["spec"]["podSelector"]["matchLabels"], web_labels)
+        and "Ingress" in p["spec"]["policyTypes"]  # the egress policy selects them too
     ]
     assert policies, "no NetworkPolicy isolates the web pods"
     for policy in policies:

@@ -3,6 +3,9 @@
 `DailyStat` is the only thing analytics keeps, so it needs no retention period of its own:
 a row says "site 3 had 41 conversations and 2 card numbers removed on 2026-05-04" and
 nothing that leads back to anyone.
+
+A day is a day of the server's TIME_ZONE, whatever zone the request runs in (admin pages run
+in the sites' zone): a staff reply and a visitor's turn at the same moment count on one day.
 """
 
 from typing import Any
@@ -19,6 +22,11 @@ _TURN_FIELDS: dict[str, str] = {
 }
 
 
+def stat_day():
+    """Today in the server's TIME_ZONE: the day analytics count on."""
+    return timezone.localdate(timezone=timezone.get_default_timezone())
+
+
 def stat_record(
     *,
     site_id: int,
@@ -32,7 +40,7 @@ def stat_record(
     the row is locked for the increment; callers may be inside a transaction or not."""
     if not (conversations or visitor_turns or assistant_turns or handovers or redactions):
         return
-    day = timezone.localdate()
+    day = stat_day()
     if not redactions:  # the common case: one UPDATE ... SET n = n + k
         updated = DailyStat.objects.filter(site_id=site_id, day=day).update(
             conversations=F("conversations") + conversations,
@@ -84,5 +92,5 @@ def stat_turn_sql(*, site_id: int, role: str) -> tuple[str, list] | None:
     return (
         f"UPDATE {q(str(meta.db_table))} SET {column} = {column} + 1 "  # noqa: S608 - names from the model
         f"WHERE {site} = %s AND {day} = %s",
-        [site_id, timezone.localdate()],
+        [site_id, stat_day()],
     )

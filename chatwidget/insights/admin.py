@@ -9,7 +9,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from chatwidget.insights.charts import Series, chart_build
@@ -22,6 +21,7 @@ from chatwidget.insights.selectors import (
     dashboard_total,
     rating_distribution,
 )
+from memory.analytics import stat_day
 
 PERIODS = (7, 30, 90)
 DEFAULT_PERIOD = 30
@@ -39,7 +39,7 @@ def _filter(request: HttpRequest) -> tuple[list, list[int], int | None, date, da
         else DEFAULT_PERIOD
     )
     period = period if period in PERIODS else DEFAULT_PERIOD
-    end = timezone.localdate()
+    end = stat_day()  # days of the server's zone, as DailyStat counts them
     start = end - timedelta(days=period - 1)
     site_ids = [chosen] if chosen is not None else [s.pk for s in sites]
     return sites, site_ids, chosen, start, end, period

@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from chatwidget.sites.models import Site
 from handover.models import Case, Rating
+from memory.analytics import stat_day
 from memory.models import ContextTrace, Core, DailyStat
 
 
@@ -78,7 +79,7 @@ def percentile(values: list[int], p: float) -> int | None:
 
 
 def _bounds(start: date, end: date) -> tuple[datetime, datetime]:
-    tz = timezone.get_current_timezone()
+    tz = timezone.get_default_timezone()  # the days DailyStat counts on (memory.analytics)
     return (
         datetime.combine(start, time.min, tzinfo=tz),
         datetime.combine(end + timedelta(days=1), time.min, tzinfo=tz),
@@ -130,7 +131,7 @@ def dashboard_days(
             created_at__lt=until,
             answered__isnull=False,
         )
-        .annotate(on=TruncDate("created_at"))
+        .annotate(on=TruncDate("created_at", tzinfo=timezone.get_default_timezone()))
         .values_list("conversation__site_id", "on", "latency_ms", "total_tokens", "answered")
     )
     for site_id, day, latency, tokens, answered in traces:
@@ -145,7 +146,7 @@ def dashboard_days(
         Core.objects.filter(
             conversation__site_id__in=site_ids, created_at__gte=since, created_at__lt=until
         )
-        .annotate(on=TruncDate("created_at"))
+        .annotate(on=TruncDate("created_at", tzinfo=timezone.get_default_timezone()))
         .values("conversation__site_id", "on")
         .annotate(n=Count("id"))
     )
@@ -153,7 +154,7 @@ def dashboard_days(
         row(item["conversation__site_id"], item["on"]).condensations += item["n"]
     cases = (
         Case.objects.filter(site_id__in=site_ids, requested_at__gte=since, requested_at__lt=until)
-        .annotate(on=TruncDate("requested_at"))
+        .annotate(on=TruncDate("requested_at", tzinfo=timezone.get_default_timezone()))
         .values_list("site_id", "on", "trigger", "requested_at", "first_reply_at")
     )
     for site_id, day, trigger, requested_at, first_reply_at in cases:
@@ -164,7 +165,7 @@ def dashboard_days(
             target._first_reply.append(max(0, int((first_reply_at - requested_at).total_seconds())))
     ratings = (
         Rating.objects.filter(site_id__in=site_ids, created_at__gte=since, created_at__lt=until)
-        .annotate(on=TruncDate("created_at"))
+        .annotate(on=TruncDate("created_at", tzinfo=timezone.get_default_timezone()))
         .values_list("site_id", "on", "score")
     )
     for site_id, day, score in ratings:
@@ -177,7 +178,7 @@ def dashboard_days(
 
 def dashboard_total(rows: list[DayStats]) -> DayStats:
     """The rows pooled into one (the summary line): sums, and percentiles over all values."""
-    total = DayStats(day=rows[0].day if rows else timezone.localdate(), site_id=None)
+    total = DayStats(day=rows[0].day if rows else stat_day(), site_id=None)
     for item in rows:
         for name in (
             "conversations",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -323,6 +324,7 @@ def visitor_message_receive(
     page_url: str | None = None,
     page_title: str = "",
     customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
+    before_commit: Callable[[AppendResult, Conversation], None] | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -336,7 +338,12 @@ def visitor_message_receive(
     conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
     its own before the model call. One transaction, one row lock: on a socket that holds the
     conversation (`conversation_id`), one statement reads and locks it. `page_url`: the
-    page the visitor is on, kept with the turn as the site allows (memory.pages)."""
+    page the visitor is on, kept with the turn as the site allows (memory.pages).
+
+    `before_commit(result, conversation)`: called inside the transaction, the turn stored
+    and the answer's seq reserved but not yet committed, under the row lock; it reads what
+    the transaction wrote (the answer's context is built there, so the model request starts
+    while the commit runs). An exception from it rolls the turn back."""
     new_token = None
     found = None
     if conversation_id is None and token:
@@ -387,6 +394,8 @@ def visitor_message_receive(
             )
             hint = last.turn
             result = replace(result, answer_seq=last.answer_seq)
+        if before_commit is not None:
+            before_commit(result, conv)
     return result, conv, new_token, hint
 
 

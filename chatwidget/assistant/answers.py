@@ -137,6 +137,15 @@ def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswe
     return PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
 
 
+def answer_prepared_release(conversation_id: int, request_seq: int, prepared: PreparedAnswer):
+    """An answer made ready for a turn whose transaction then failed: its lease goes at once
+    (the widget sends the message again, and its turn takes the same seq)."""
+    try:
+        _lease_release(cache_keys.answer_lease(conversation_id, request_seq), prepared.owner)
+    except Exception as exc:  # noqa: BLE001 - the cache away: the lease lapses in seconds
+        log.info("answer lease not released", extra={"error": type(exc).__name__})
+
+
 def _finish(
     conversation_id: int,
     request_seq: int,

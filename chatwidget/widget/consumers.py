@@ -10,7 +10,13 @@ from django.db import Error as DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.assistant.answers import AnswerUnavailable, answer_generate, answer_recover
+from chatwidget.assistant.answers import (
+    AnswerUnavailable,
+    PreparedAnswer,
+    answer_generate,
+    answer_prepared_release,
+    answer_recover,
+)
 from chatwidget.assistant.turns import (
     TurnOutcome,
     VisitorTurn,
@@ -189,35 +195,49 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             )
 
     async def on_message(self, frame: protocol.Message) -> None:
-        turn = await db_async(visitor_turn_receive)(
-            site_id=self.site.id,
-            address=self.address,
-            session_key=str(self.conversation_id or self.channel_name),
-            token=self.token,
-            client_id=frame.id,
-            text=frame.text,
-            page_url=frame.page.url if frame.page else None,
-            page_title=frame.page.title if frame.page else "",
-            language=self.language,
-            profile_id=self.profile_id,
-            conversation_id=self.conversation_id,
-            prepare_answer=not self._answer_running(),
-            customer_id=self.customer_id,
-        )
-        outcome = turn.outcome
-        if outcome is TurnOutcome.RATE_LIMITED:
-            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT, frame.id))
-            return
-        if turn.new_token:
-            self.token = turn.new_token
-        await self._join(turn.conversation_id)  # also renews the membership before the answer
-        await self._send(frames.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
-        if turn.hint is not None and turn.new_token:  # published before this socket joined
-            await self._send(frames.message_frame(turn.hint))
+        """Store the turn, ack it, answer it. The answer's model request starts from the
+        database thread as soon as its context is built, before the turn's commit
+        (`_answer_early`); its deltas wait for the ack, which follows the commit."""
+        early = _EarlyAnswer(self, frame.id)
+        try:
+            turn = await db_async(visitor_turn_receive)(
+                site_id=self.site.id,
+                address=self.address,
+                session_key=str(self.conversation_id or self.channel_name),
+                token=self.token,
+                client_id=frame.id,
+                text=frame.text,
+                page_url=frame.page.url if frame.page else None,
+                page_title=frame.page.title if frame.page else "",
+                language=self.language,
+                profile_id=self.profile_id,
+                conversation_id=self.conversation_id,
+                prepare_answer=not self._answer_running(),
+                customer_id=self.customer_id,
+                on_prepared=early.start_threadsafe,
+            )
+            outcome = turn.outcome
+            if outcome is TurnOutcome.RATE_LIMITED:
+                await self._error(
+                    ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT, frame.id)
+                )
+                return
+            if turn.new_token:
+                self.token = turn.new_token
+            await self._join(turn.conversation_id)  # renews the membership before the answer
+            await self._send(frames.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
+            if turn.hint is not None and turn.new_token:  # published before this socket joined
+                await self._send(frames.message_frame(turn.hint))
+        except BaseException:
+            early.cancel()  # the turn rolled back, or its ack never went: nothing streams
+            raise
         if outcome in (TurnOutcome.ANSWER, TurnOutcome.ANSWER_IF_UNANSWERED):
-            self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, turn))
-        elif outcome is TurnOutcome.CASE_UPDATE:
-            await db_async(visitor_turn_case_update)(turn=turn)
+            if not early.go():
+                self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, turn=turn))
+        else:
+            early.cancel()
+            if outcome is TurnOutcome.CASE_UPDATE:
+                await db_async(visitor_turn_case_update)(turn=turn)
 
     async def on_handover(self, frame: protocol.HandoverRequest) -> None:
         if self.conversation_id is None:
@@ -317,17 +337,24 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     # --- answers ------------------------------------------------------------------------------
 
     async def _answer(
-        self, conversation_id: int, seq: int, client_id: str, turn: VisitorTurn
+        self,
+        conversation_id: int,
+        seq: int,
+        client_id: str,
+        *,
+        turn: VisitorTurn | None = None,
+        prepared: PreparedAnswer | None = None,
+        send=None,
     ) -> None:
         async with self.answer_lock:
             try:
                 await answer_generate(
                     conversation_id=conversation_id,
                     request_seq=seq,
-                    send=self._send,
+                    send=send or self._send,
                     client_id=client_id,
-                    retry=turn.outcome is TurnOutcome.ANSWER_IF_UNANSWERED,
-                    prepared=turn.prepared,
+                    retry=turn is not None and turn.outcome is TurnOutcome.ANSWER_IF_UNANSWERED,
+                    prepared=prepared or (turn.prepared if turn is not None else None),
                     address=self.address,
                 )
             except AnswerUnavailable as exc:
@@ -355,3 +382,46 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         log.warning("database unavailable", extra={"at": at, "error": cause})
         with translation.override(self.language):
             await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, exc.client_id))
+
+
+class _EarlyAnswer:
+    """An answer started from the database thread, its turn not yet committed (issue 30):
+    `start_threadsafe` (the thread, once the context is built) schedules it on the socket's
+    loop; its frames wait until `go()` (after the ack); `cancel()` when the turn rolled back
+    or was not acked stops the model request and lets go of the answer's lease, so the
+    widget's resend of the same message is answered."""
+
+    def __init__(self, socket: "ChatConsumer", client_id: str) -> None:
+        self.socket = socket
+        self.client_id = client_id
+        self.loop = asyncio.get_running_loop()
+        self.acked = asyncio.Event()
+        self.task: asyncio.Task | None = None
+        self.prepared: tuple[int, int, PreparedAnswer] | None = None
+
+    def start_threadsafe(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
+        self.prepared = (conversation_id, seq, prepared)
+        self.loop.call_soon_threadsafe(self._start, conversation_id, seq, prepared)
+
+    def _start(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
+        self.task = self.socket._spawn(
+            self.socket._answer(
+                conversation_id, seq, self.client_id, prepared=prepared, send=self._send
+            )
+        )
+
+    async def _send(self, frame: dict) -> None:
+        if not self.acked.is_set():
+            await self.acked.wait()
+        await self.socket._send(frame)
+
+    def go(self) -> bool:
+        """Let the started answer's frames out; False when none was started."""
+        self.acked.set()
+        return self.task is not None
+
+    def cancel(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        if self.prepared is not None:
+            answer_prepared_release(*self.prepared)

@@ -16,7 +16,7 @@ from functools import cache
 
 import holidays
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext as _gettext
+from django.utils.translation import gettext
 from holidays.registry import COUNTRIES
 
 
@@ -49,18 +49,18 @@ def validate_holiday_region(*, country: str, subdivision: str) -> None:
     """A subdivision needs its country and must be one `holidays` knows for it; raises a
     ValidationError naming the field and, for a wrong subdivision, the codes it may be."""
     if country and country not in _supported():
-        raise ValidationError({"holiday_country": _gettext("Unknown country code.")})
+        raise ValidationError({"holiday_country": gettext("Unknown country code.")})
     if not subdivision:
         return
     if not country:
         raise ValidationError(
-            {"holiday_subdivision": _gettext("Choose the country of the region first.")}
+            {"holiday_subdivision": gettext("Choose the country of the region first.")}
         )
     allowed = subdivisions_of(country)
     if subdivision not in allowed:
         raise ValidationError(
             {
-                "holiday_subdivision": _gettext(
+                "holiday_subdivision": gettext(
                     "%(code)s is not a region of %(country)s. Regions: %(allowed)s."
                 )
                 % {

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from django.db.models import Q
+
 from chatwidget.sites.closures import public_holiday
 from chatwidget.sites.hours import HORIZON_DAYS, hours_is_open, hours_next_open, hours_zone
 from chatwidget.sites.models import ClosedDay, Site
@@ -30,10 +32,13 @@ class Availability:
 
 
 def closed_days(*, site_id: int, first: date, last: date) -> frozenset[date]:
-    """The days between `first` and `last` the owner closed: one query."""
+    """The days between `first` and `last` the owner closed: one query, past ranges left
+    out."""
     days: set[date] = set()
-    rows = ClosedDay.objects.filter(site_id=site_id, first_day__lte=last).values_list(
-        "first_day", "last_day"
+    rows = (
+        ClosedDay.objects.filter(site_id=site_id, first_day__lte=last)
+        .filter(Q(last_day__gte=first) | Q(last_day__isnull=True, first_day__gte=first))
+        .values_list("first_day", "last_day")
     )
     for start, end in rows:
         day = max(start, first)

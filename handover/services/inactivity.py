@@ -135,13 +135,16 @@ def conversation_followup(*, conversation_id: int, now: datetime | None = None) 
         with_person = conv.state == S.HUMAN
         with translation.override(conv.language):
             text = gettext(NOTICE_FOLLOWUP_TEAM if with_person else NOTICE_FOLLOWUP)
-        turn = turn_append(
+        appended = turn_append(
             conversation_id=conv.pk,
             role=TurnRole.SYSTEM if with_person else TurnRole.ASSISTANT,
             text=text,
             client_id=f"{FOLLOWUP_PREFIX}{last.seq}",
             savepoint=False,
-        ).turn
+        )
+        if not appended.created:  # this quiet spell had its follow-up already
+            return None
+        turn = appended.turn
         Conversation.objects.filter(pk=conv.pk).update(followup_seq=turn.seq)
         webhook_emit(
             site_id=site.pk,

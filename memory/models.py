@@ -60,11 +60,25 @@ class Conversation(models.Model):
     # comma-separated, memory.redaction.sequence): "pin" after "do you need my PIN?", "card"
     # after a message with part of a card number. Words, never a value.
     redaction_open = models.CharField(max_length=120, blank=True, default="")
+    # Inactivity (handover.services.inactivity): the seq of the follow-up question sent after
+    # the visitor went quiet (null: none). While it is the newest turn the conversation may
+    # be resolved; a visitor turn after it means the visitor came back.
+    followup_seq = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("conversation")
         verbose_name_plural = _("conversations")
         ordering = ["-last_activity_at"]
+        indexes = [
+            # the inactivity scan: open conversations quiet since a time (a range per state)
+            models.Index(fields=["state", "last_activity_at"], name="memory_conv_state_activity"),
+            # and those whose follow-up went out, for the resolution
+            models.Index(
+                fields=["last_activity_at"],
+                name="memory_conv_followed_up",
+                condition=Q(followup_seq__isnull=False),
+            ),
+        ]
         permissions = [
             ("export_conversation", _("Can export a conversation")),
             ("erase_conversation", _("Can erase a conversation")),

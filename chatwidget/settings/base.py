@@ -283,6 +283,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chatwidget.shop.tasks.knowledge_sync_all",
         "schedule": timedelta(seconds=env.int("SHOP_SYNC_INTERVAL_SECONDS", default=3600)),
     },
+    # follow-ups and automatic resolution of quiet conversations (handover.services.inactivity)
+    "inactivity-scan": {
+        "task": "handover.tasks.inactivity_scan",
+        "schedule": timedelta(seconds=60),
+    },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",
         "schedule": timedelta(

@@ -17,7 +17,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from chatwidget.assistant.answers import PreparedAnswer, answer_prepare, answer_prepared_release
+from chatwidget.assistant.preparation import (
+    PreparedAnswer,
+    answer_prepare,
+    answer_prepared_release,
+)
 from chatwidget.platform import cache_keys
 from chatwidget.platform.client_address import address_key
 from chatwidget.platform.ratelimit import (
@@ -127,18 +131,6 @@ def visitor_turn_receive(
         return RATE_LIMITED
     hits = _visitor_hits(address=address, session_key=session_key)
     made: list[tuple[int, int, PreparedAnswer]] = []
-
-    def prepare(result, conv) -> None:  # in the transaction, before the commit
-        if result.answer_seq is None:
-            return
-        prepared = answer_prepare(
-            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
-        )
-        if prepared is not None:
-            made.append((conv.pk, result.turn.seq, prepared))
-            if on_prepared is not None:
-                on_prepared(conv.pk, result.turn.seq, prepared)
-
     try:
         result, conv, new_token, hint = visitor_message_receive(
             site_id=site_id,
@@ -152,7 +144,7 @@ def visitor_turn_receive(
             conversation_id=conversation_id,
             reserve_answer=prepare_answer,
             customer_id=customer_id,
-            before_commit=prepare if prepare_answer else None,
+            before_commit=_preparer(made, on_prepared) if prepare_answer else None,
         )
     except DatabaseError:
         # nothing stored: the widget sends the same id again, which is counted then; the
@@ -165,7 +157,7 @@ def visitor_turn_receive(
         # a resend of a stored message (its ack or its answer was lost in an outage): free
         # once per message, so resending one id cannot buy model calls past the limits
         rate_limits_refund_fail_open(hits=hits, at=at)
-    prepared = made[-1][2] if made else None
+    ready = made[-1][2] if made else None
     if new_token:
         # the first message was counted under this connection; count it for the session
         rate_limit_hit_fail_open(
@@ -177,8 +169,29 @@ def visitor_turn_receive(
         seq=result.turn.seq,
         new_token=new_token,
         hint=turn_public(hint) if hint is not None else None,
-        prepared=prepared,
+        prepared=ready,
     )
+
+
+def _preparer(
+    made: list[tuple[int, int, PreparedAnswer]],
+    on_prepared: Callable[[int, int, PreparedAnswer], None] | None,
+) -> Callable:
+    """`before_commit` for visitor_message_receive: the answer made ready in the turn's
+    transaction, kept in `made` and handed to `on_prepared` (the socket) at once."""
+
+    def prepare(result, conv) -> None:
+        if result.answer_seq is None:
+            return
+        prepared = answer_prepare(
+            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
+        )
+        if prepared is not None:
+            made.append((conv.pk, result.turn.seq, prepared))
+            if on_prepared is not None:
+                on_prepared(conv.pk, result.turn.seq, prepared)
+
+    return prepare
 
 
 def visitor_turn_case_update(*, turn: VisitorTurn) -> None:

@@ -10,13 +10,8 @@ from django.db import Error as DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from chatwidget.assistant.answers import (
-    AnswerUnavailable,
-    PreparedAnswer,
-    answer_generate,
-    answer_prepared_release,
-    answer_recover,
-)
+from chatwidget.assistant.answers import AnswerUnavailable, answer_generate, answer_recover
+from chatwidget.assistant.preparation import PreparedAnswer
 from chatwidget.assistant.turns import (
     TurnOutcome,
     VisitorTurn,
@@ -30,6 +25,7 @@ from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
 from chatwidget.sites.identity import Identity, identity_verify
 from chatwidget.widget import protocol
+from chatwidget.widget.early import EarlyAnswer
 from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
 from chatwidget.widget.protocol import ProtocolError
@@ -197,8 +193,13 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_message(self, frame: protocol.Message) -> None:
         """Store the turn, ack it, answer it. The answer's model request starts from the
         database thread as soon as its context is built, before the turn's commit
-        (`_answer_early`); its deltas wait for the ack, which follows the commit."""
-        early = _EarlyAnswer(self, frame.id)
+        (chatwidget.widget.early); its deltas wait for the ack, which follows the commit."""
+        early = EarlyAnswer(
+            spawn=lambda conversation_id, seq, prepared, send: self._spawn(
+                self._answer(conversation_id, seq, frame.id, prepared=prepared, send=send)
+            ),
+            send=self._send,
+        )
         try:
             turn = await db_async(visitor_turn_receive)(
                 site_id=self.site.id,
@@ -382,46 +383,3 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         log.warning("database unavailable", extra={"at": at, "error": cause})
         with translation.override(self.language):
             await self._error(ProtocolError(ErrorCode.UNAVAILABLE, UNAVAILABLE_TEXT, exc.client_id))
-
-
-class _EarlyAnswer:
-    """An answer started from the database thread, its turn not yet committed (issue 30):
-    `start_threadsafe` (the thread, once the context is built) schedules it on the socket's
-    loop; its frames wait until `go()` (after the ack); `cancel()` when the turn rolled back
-    or was not acked stops the model request and lets go of the answer's lease, so the
-    widget's resend of the same message is answered."""
-
-    def __init__(self, socket: "ChatConsumer", client_id: str) -> None:
-        self.socket = socket
-        self.client_id = client_id
-        self.loop = asyncio.get_running_loop()
-        self.acked = asyncio.Event()
-        self.task: asyncio.Task | None = None
-        self.prepared: tuple[int, int, PreparedAnswer] | None = None
-
-    def start_threadsafe(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
-        self.prepared = (conversation_id, seq, prepared)
-        self.loop.call_soon_threadsafe(self._start, conversation_id, seq, prepared)
-
-    def _start(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
-        self.task = self.socket._spawn(
-            self.socket._answer(
-                conversation_id, seq, self.client_id, prepared=prepared, send=self._send
-            )
-        )
-
-    async def _send(self, frame: dict) -> None:
-        if not self.acked.is_set():
-            await self.acked.wait()
-        await self.socket._send(frame)
-
-    def go(self) -> bool:
-        """Let the started answer's frames out; False when none was started."""
-        self.acked.set()
-        return self.task is not None
-
-    def cancel(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-        if self.prepared is not None:
-            answer_prepared_release(*self.prepared)

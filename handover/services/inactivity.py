@@ -47,8 +47,9 @@ from handover.services.notices import (
 )
 from handover.services.transitions import case_open_promises, transition_check
 from memory.models import Conversation, ConversationState, Turn, TurnRole
+from memory.retention import conversation_hold_set
 from memory.selectors import conversation_is_expired
-from memory.services import conversation_hold_set, turn_append
+from memory.services import turn_append
 
 log = logging.getLogger(__name__)
 

@@ -71,7 +71,8 @@ from handover.services.presence import staff_available
 from memory.analytics import stat_record
 from memory.core import core_promise_add
 from memory.models import Conversation, ConversationState, Turn, TurnRole
-from memory.services import conversation_hold_set, turn_append
+from memory.retention import conversation_hold_set
+from memory.services import turn_append
 
 log = logging.getLogger(__name__)
 

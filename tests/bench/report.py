@@ -199,9 +199,10 @@ def markdown(results: dict) -> str:
             "",
             f"One conversation, in-process, real consumer, {work['database']}, cache "
             f"{work['cache']}; medians over {work['turns']} turns. Without load: ack "
-            f"{work['ack_ms_p50']} ms after sending; ack → model request "
-            f"{work.get('ack_to_model_ms_p50')} ms; model request → first delta "
-            f"{work.get('model_to_first_ms_p50')} ms (the model's own "
+            f"{work['ack_ms_p50']} ms after sending; model request "
+            f"{work.get('sent_to_model_ms_p50')} ms after sending "
+            f"({work.get('ack_to_model_ms_p50')} ms from the ack: negative, before it); model "
+            f"request → first delta {work.get('model_to_first_ms_p50')} ms (the model's own "
             f"{work['model_first_token_ms']:g} ms included); first delta "
             f"{work['first_ms_p50']} ms after sending.",
             "",
@@ -209,17 +210,15 @@ def markdown(results: dict) -> str:
         out += _table(
             [
                 "per turn",
-                "to ack",
-                "ack → model request",
-                "before the model (sum)",
+                "before the model request",
+                "model request → ack (hidden by the model)",
                 "after (answer stored)",
             ],
             [
                 [
                     label,
-                    pt["to_ack"].get(k, 0),
-                    pt["ack_to_model"].get(k, 0),
-                    work["before_model"].get(k, 0),
+                    pt["before_model"].get(k, 0),
+                    pt["model_to_ack"].get(k, 0),
                     pt["after"].get(k, 0),
                 ]
                 for k, label in kinds

@@ -27,13 +27,16 @@ import statistics
 import time
 from collections import Counter
 
-PHASES = ("to_ack", "ack_to_model", "after")
+# before the model request, from the request to the ack (what the model's thinking hides:
+# the commit, since issue 30), and the rest (the stream, the stored answer)
+PHASES = ("before_model", "model_to_ack", "after")
 
 
 class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple[float, str]] = []
         self.statements: list[tuple[float, str]] = []
+        self.logs: list[tuple[float, str]] = []
         self.on = False
 
     def hit(self, kind: str) -> None:
@@ -142,6 +145,8 @@ def instrument_logging(rec: Recorder) -> None:
     class Count(logging.Handler):
         def emit(self, record):
             rec.hit("log")
+            if rec.on:
+                rec.logs.append((time.perf_counter(), f"{record.name}: {record.msg}"))
 
     logging.getLogger().addHandler(Count())
 
@@ -249,11 +254,11 @@ def main() -> None:
     for m in marks:
         counts = {p: Counter() for p in PHASES}
         for at, kind in rec.events:
-            if m["sent"] <= at < m["ack"]:
-                counts["to_ack"][kind] += 1
-            elif m["ack"] <= at < m["model"]:
-                counts["ack_to_model"][kind] += 1
-            elif m["model"] <= at < m["end"]:
+            if m["sent"] <= at < m["model"]:
+                counts["before_model"][kind] += 1
+            elif m["model"] <= at < max(m["ack"], m["model"]):
+                counts["model_to_ack"][kind] += 1
+            elif at < m["end"]:
                 counts["after"][kind] += 1
         for p in PHASES:
             for k in kinds:
@@ -266,9 +271,13 @@ def main() -> None:
         ).__name__,
         "per_turn": {p: {k: statistics.median(v) for k, v in per_turn[p].items()} for p in PHASES},
         "ack_ms_p50": round(statistics.median(m["ack_ms"] for m in marks), 2),
-        # where the time goes between the ack and the first delta
+        # the model request against the ack: negative when the request starts before the
+        # ack (issue 30: while the turn commits)
         "ack_to_model_ms_p50": round(
             statistics.median((m["model"] - m["ack"]) * 1000 for m in marks), 2
+        ),
+        "sent_to_model_ms_p50": round(
+            statistics.median((m["model"] - m["sent"]) * 1000 for m in marks), 2
         ),
         "model_to_first_ms_p50": round(
             statistics.median((m["first"] - m["model"]) * 1000 for m in marks), 2
@@ -281,15 +290,19 @@ def main() -> None:
     }
     # the statements of the last turn, by phase: what the counts above are made of
     last = marks[-1]
-    bounds = {"to_ack": (last["sent"], last["ack"]), "ack_to_model": (last["ack"], last["model"])}
-    bounds["after"] = (last["model"], last["end"])
+    split = max(last["ack"], last["model"])
+    bounds = {
+        "before_model": (last["sent"], last["model"]),
+        "model_to_ack": (last["model"], split),
+        "after": (split, last["end"]),
+    }
     result["statements_last_turn"] = {
         p: [sql for at, sql in rec.statements if lo <= at < hi] for p, (lo, hi) in bounds.items()
     }
-    result["before_model"] = {
-        k: result["per_turn"]["to_ack"].get(k, 0) + result["per_turn"]["ack_to_model"].get(k, 0)
-        for k in kinds
+    result["logs_last_turn"] = {
+        p: [msg for at, msg in rec.logs if lo <= at < hi] for p, (lo, hi) in bounds.items()
     }
+    result["before_model"] = dict(result["per_turn"]["before_model"])
     with open(args.out, "w") as fh:
         json.dump(result, fh, indent=1)
 

@@ -38,7 +38,8 @@ from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import state_frame
 from chatwidget.sites.hours import hours_describe, hours_is_open
 from chatwidget.sites.models import Site
-from handover.models import Case
+from handover.models import AlertKind, Case
+from handover.services.alerts import alert_later
 from handover.services.cases import (
     OPEN_STATUSES,
     callback_promise,
@@ -373,6 +374,7 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
         if case is None:
             return
         inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread count, last message
+        alert_later(case_id=case.pk, kind=AlertKind.VISITOR_REPLIED)
         new = contact_from_turns(conversation_id=conversation_id, after_seq=seq - 1)
         new = [c for c in new if c["seq"] == seq]
         if not new:

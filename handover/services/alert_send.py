@@ -131,7 +131,7 @@ def _email(*, user, alerts: list[StaffAlert]) -> None:
             "n": len(alerts)
         }
         body = render_to_string(
-            "handover/email/alerts.txt",
+            "admin/handover/alerts_email.txt",
             {"lines": lines, "settings_link": base + reverse("admin:handover_alertpreference_changelist")},
         )
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])

@@ -13,7 +13,7 @@ import json
 
 from django.conf import settings
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -69,28 +69,26 @@ class AlertPreferenceAdmin(admin.ModelAdmin):
         ]
 
     def alerts_view(self, request: HttpRequest) -> HttpResponse:
+        user = request.user
+        if user.pk is None:  # admin_view lets signed-in staff only through
+            raise PermissionDenied
         pref, _created = AlertPreference.objects.get_or_create(
-            user=request.user, defaults={"language": request.LANGUAGE_CODE or "en"}
+            user_id=user.pk, defaults={"language": request.LANGUAGE_CODE or "en"}
         )
-        form_kwargs = {
-            "instance": pref,
-            "sites": queryset_for_staff(Site.objects.order_by("name"), request.user, site_field="pk"),
-            "email": request.user.email,
-        }
-        if request.method == "POST":
-            form = AlertPreferenceForm(request.POST, **form_kwargs)
-            if form.is_valid():
-                form.save()
-                messages.success(request, gettext("Your alert settings are saved."))
-                return HttpResponseRedirect(request.path)
-        else:
-            form = AlertPreferenceForm(**form_kwargs)
+        sites = queryset_for_staff(Site.objects.order_by("name"), user, site_field="pk")
+        email = getattr(user, "email", "")
+        data = request.POST if request.method == "POST" else None
+        form = AlertPreferenceForm(data, instance=pref, sites=sites, email=email)
+        if data is not None and form.is_valid():
+            form.save()
+            messages.success(request, gettext("Your alert settings are saved."))
+            return HttpResponseRedirect(request.path)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.opts,
             "title": gettext("My alerts"),
             "form": form,
-            "devices": PushSubscription.objects.filter(user=request.user),
+            "devices": PushSubscription.objects.filter(user_id=user.pk),
             "push_enabled": push_enabled(),
             "vapid_public_key": settings.VAPID_PUBLIC_KEY,
             "push_url": reverse("admin:handover_alert_push"),

@@ -227,7 +227,10 @@ class TranscriptRequest(models.Model):
 
 class AlertKind(models.TextChoices):
     NEW_CASE = "new_case", _("A visitor waits for a person")
-    VISITOR_REPLIED = "visitor_replied", _("A visitor wrote on a case of mine or an unassigned case")
+    VISITOR_REPLIED = (
+        "visitor_replied",
+        _("A visitor wrote on a case of mine or an unassigned case"),
+    )
     PROMISE_DUE = "promise_due", _("A promised call back is due")
 
 

@@ -6,9 +6,9 @@ module, they enqueue by the registered name (chatwidget.platform.queue.task_enqu
 from smtplib import SMTPException
 
 from celery import shared_task
-from chatwidget.platform.egress import httpx
 from django.db import OperationalError
 
+from chatwidget.platform.egress import httpx
 from handover.services import alert_send, alerts
 from handover.services.alerts import (
     ALERT_DISPATCH_TASK,

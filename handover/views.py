@@ -62,7 +62,7 @@ SERVICE_WORKER = "handover/sw.js"
 def _service_worker_source() -> bytes:
     found = finders.find(SERVICE_WORKER)
     if found:
-        with open(found, "rb") as fh:  # noqa: PTH123 - a path from the finders
+        with open(found, "rb") as fh:
             return fh.read()
     if staticfiles_storage.exists(SERVICE_WORKER):
         with staticfiles_storage.open(SERVICE_WORKER) as fh:

@@ -11,8 +11,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
 from .base import CELERY_BROKER_URL, CONTENT_SECURITY_POLICY, DATABASES, PUBLIC_URL, REDIS_URL, env
-from .outbound import VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT
 from .operations import long_tasks_check, pooler_apply
+from .outbound import VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT
 
 DEBUG = False
 

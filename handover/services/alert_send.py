@@ -44,11 +44,12 @@ def _case_path(case_id: int) -> str:
 
 def alert_title(kind: str) -> str:
     """The alert's headline (in the active language): the event, never its content."""
-    return {
+    titles: dict[str, str] = {
         AlertKind.NEW_CASE: gettext("A visitor is waiting for a person"),
         AlertKind.VISITOR_REPLIED: gettext("A visitor wrote"),
         AlertKind.PROMISE_DUE: gettext("A promised call back is due"),
-    }.get(kind, gettext("Chat alert"))
+    }
+    return titles.get(kind, gettext("Chat alert"))
 
 
 def alert_push_payload(alert: StaffAlert) -> dict:
@@ -60,7 +61,8 @@ def alert_push_payload(alert: StaffAlert) -> dict:
             "case": alert.case_id,
             "site": alert.case.site.name,
             "title": alert_title(alert.kind),
-            "body": gettext("%(site)s · case %(id)s") % {
+            "body": gettext("%(site)s · case %(id)s")
+            % {
                 "site": alert.case.site.name,
                 "id": alert.case_id,
             },
@@ -132,6 +134,9 @@ def _email(*, user, alerts: list[StaffAlert]) -> None:
         }
         body = render_to_string(
             "admin/handover/alerts_email.txt",
-            {"lines": lines, "settings_link": base + reverse("admin:handover_alertpreference_changelist")},
+            {
+                "lines": lines,
+                "settings_link": base + reverse("admin:handover_alertpreference_changelist"),
+            },
         )
     send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [user.email])

@@ -144,8 +144,13 @@ def alert_promises_due(*, now: datetime | None = None) -> int:
     return told
 
 
-def alert_rows_purge(*, older_than_days: int = 30) -> int:
-    """Alert rows older than the repeat interval are only a record; they go after a month."""
-    cutoff = timezone.now() - timedelta(days=older_than_days)
+ALERT_KEEP_DAYS = 30
+
+
+def alert_rows_purge(*, now: datetime) -> int:
+    """Alert rows past the repeat interval are only a record (ids and times, no text): the
+    retention purge (chatwidget.purge) deletes them after ALERT_KEEP_DAYS. A case's rows go
+    with the case anyway."""
+    cutoff = now - timedelta(days=ALERT_KEEP_DAYS)
     deleted, _ = StaffAlert.objects.filter(created_at__lt=cutoff).delete()
     return deleted

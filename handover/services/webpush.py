@@ -86,7 +86,9 @@ def push_subscription_save(
     with transaction.atomic():
         others = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint)
         if others.count() >= MAX_DEVICES:
-            raise ValidationError(gettext("Remove a device first: %(n)s is the most.") % {"n": MAX_DEVICES})
+            raise ValidationError(
+                gettext("Remove a device first: %(n)s is the most.") % {"n": MAX_DEVICES}
+            )
         sub, _created = PushSubscription.objects.update_or_create(
             endpoint=endpoint,
             defaults={"user": user, "p256dh": p256dh, "auth": auth, "device": device[:120]},
@@ -114,9 +116,7 @@ class _EgressPoster:
     """Stands in for pywebpush's `requests` session: the POST goes through the egress guard."""
 
     def post(self, url: str, *, data=None, headers=None, timeout=None) -> _Answer:
-        with egress_client(
-            timeout=PUSH_TIMEOUT_SECONDS, deadline_s=PUSH_TIMEOUT_SECONDS
-        ) as client:
+        with egress_client(timeout=PUSH_TIMEOUT_SECONDS, deadline_s=PUSH_TIMEOUT_SECONDS) as client:
             response = client.post(url, content=data or b"", headers=dict(headers or {}))
             return _Answer(
                 status_code=response.status_code,

@@ -83,13 +83,20 @@ def push_service_start() -> PushService:
     service: PushService
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             ok, claims, key = vapid_check(
                 self.headers.get("Authorization", ""), audience=service.origin
             )
             service.received.append(
-                Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body, ok, claims, key)
+                Received(
+                    self.path,
+                    {k.lower(): v for k, v in self.headers.items()},
+                    body,
+                    ok,
+                    claims,
+                    key,
+                )
             )
             status = service.answers.get(self.path, 201 if ok else 401)
             self.send_response(status)

@@ -86,7 +86,9 @@ def test_a_waiting_case_is_pushed_signed_and_encrypted_without_message_text(
         assert payload["kind"] == "new_case" and payload["case"] == case.pk
         assert payload["site"] == "Test shop"
         assert payload["url"] == f"/admin/handover/case/{case.pk}/change/"
-        assert payload["title"] == "Eine besuchende Person wartet auf einen Menschen"  # German, as chosen
+        assert (
+            payload["title"] == "Eine besuchende Person wartet auf einen Menschen"
+        )  # German, as chosen
         text = json.dumps(payload, ensure_ascii=False)
         for word in PRIVATE_WORDS:
             assert word not in text
@@ -189,9 +191,7 @@ def test_the_vapid_keys_command_prints_a_working_pair(capsys):
     from py_vapid import Vapid
 
     call_command("vapid_keys")
-    lines = dict(
-        line.split("=", 1) for line in capsys.readouterr().out.splitlines() if "=" in line
-    )
+    lines = dict(line.split("=", 1) for line in capsys.readouterr().out.splitlines() if "=" in line)
     signer = Vapid.from_string(lines["VAPID_PRIVATE_KEY"])
     headers = signer.sign({"sub": "mailto:ops@shop.test", "aud": "https://push.example.net"})
     assert lines["VAPID_PUBLIC_KEY"] in headers["Authorization"]

@@ -17,4 +17,6 @@ class Command(BaseCommand):
         public, private = vapid_keys_generate()
         self.stdout.write(f"VAPID_PUBLIC_KEY={public}")
         self.stdout.write(f"VAPID_PRIVATE_KEY={private}")
-        self.stdout.write("VAPID_SUBJECT=mailto:you@example.com  # an address push services may write to")
+        self.stdout.write(
+            "VAPID_SUBJECT=mailto:you@example.com  # an address push services may write to"
+        )

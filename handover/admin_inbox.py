@@ -22,6 +22,13 @@ from handover import selectors
 from handover.models import CannedReply
 
 
+def _sites(user) -> list[int] | None:
+    """The sites a colleague may take cases of (None: all): "Assign to…" offers them only
+    there (case_assign refuses the others)."""
+    ids = staff_site_ids(user)
+    return None if ids is None else sorted(ids)
+
+
 def inbox_view(model_admin: admin.ModelAdmin, request: HttpRequest) -> HttpResponse:
     if not model_admin.has_view_permission(request):
         raise PermissionDenied
@@ -44,7 +51,7 @@ def inbox_view(model_admin: admin.ModelAdmin, request: HttpRequest) -> HttpRespo
         ],
         "can_act": can_act,
         "assignable": [
-            {"id": u.pk, "name": u.get_full_name() or u.get_username()}
+            {"id": u.pk, "name": u.get_full_name() or u.get_username(), "sites": _sites(u)}
             for u in selectors.staff_assignable()
         ]
         if can_act

@@ -36,6 +36,7 @@ from chatwidget.integrations.emit import webhook_emit
 from chatwidget.integrations.models import WebhookEvent
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import state_frame
+from chatwidget.sites.access import staff_site_ids
 from chatwidget.sites.hours import hours_describe, hours_is_open
 from chatwidget.sites.models import Site
 from handover.models import AlertKind, Case
@@ -243,6 +244,9 @@ def case_assign(*, case_id: int, assignee, by) -> Case:
         raise ValidationError(gettext("This user cannot take handover cases."))
     with transaction.atomic():
         case, conv = _lock_case(case_id)
+        allowed = staff_site_ids(assignee)
+        if allowed is not None and case.site_id not in allowed:
+            raise ValidationError(gettext("This user may not see this site's cases."))
         first = conv.state == S.WAITING
         if first:
             _move(conv, S.HUMAN)

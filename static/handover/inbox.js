@@ -64,6 +64,7 @@
       first.textContent = root.dataset.textAssignTo;
       select.append(first);
       assignable.forEach(function (u) {
+        if (u.sites !== null && u.sites.indexOf(r.site) < 0) return;  // may not see the site
         const option = document.createElement("option");
         option.value = String(u.id);
         option.textContent = u.name;

@@ -98,3 +98,26 @@ def test_the_alerts_page_offers_only_the_sites_the_user_may_see(client, site, st
     response = client.post(url, {"new_case": "on", "sites": [site.pk], "language": "en"})
     assert response.status_code == 200, "a site the user may not see is refused"
     assert not AlertPreference.objects.get(user=staff_user).sites.exists()
+
+
+def test_a_case_is_offered_and_assigned_only_to_colleagues_who_may_see_its_site(
+    client, site, staff_user
+):
+    from django.contrib.auth.models import Group
+
+    from chatwidget.sites.services import site_create
+
+    tea = site_create(name="Tea shop", origins=["http://shop.test"])
+    lena = UserFactory(username="lena", role="Staff", first_name="Lena")
+    lena.groups.add(Group.objects.get_or_create(name=f"site:{tea.key}")[0])
+    case = _case(site, "One?")
+    client.force_login(staff_user)
+    page = client.get(reverse("admin:handover_case_inbox")).content.decode()
+    row = page[page.index(f'<tr data-case="{case.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert f'<option value="{staff_user.pk}">' in row
+    assert f'<option value="{lena.pk}">' not in row, "Lena may not see this site"
+    assign = reverse("admin:handover_case_action", args=[case.pk, "assign"])
+    response = client.post(assign, {"assignee": lena.pk}, HTTP_X_REQUESTED_WITH="fetch")
+    assert response.status_code == 409
+    assert Case.objects.get(pk=case.pk).claimed_by is None

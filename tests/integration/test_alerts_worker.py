@@ -117,9 +117,7 @@ def test_a_real_worker_pushes_each_case_and_mails_one_batch(site, smtp, vapid, w
         for text in TEXTS:
             conv = ConversationFactory(site=site, texts=[text])
             cases.append(
-                services.handover_request(
-                    conversation_id=conv.pk, trigger="visitor", now=OPEN_TIME
-                )
+                services.handover_request(conversation_id=conv.pk, trigger="visitor", now=OPEN_TIME)
             )
 
         wait_for(lambda: len(push.received) == 3, what="three pushes", worker=worker)

@@ -88,6 +88,7 @@ class AlertPreferenceForm(forms.ModelForm):
         }
 
     def __init__(self, *args, sites=None, email: str = "", **kwargs) -> None:
+        kwargs.setdefault("label_suffix", "")  # labels beside checkboxes, not above fields
         super().__init__(*args, **kwargs)
         sites_field = self.fields["sites"]
         if sites is not None:

@@ -75,7 +75,8 @@
 
     function assign(caseId, assignee) {
       const action = assignee === null ? "claim" : "assign";
-      const url = root.dataset.actionUrl.replace("/0/assign/", "/" + caseId + "/" + action + "/");
+      // .../case/0/do/assign/ -> .../case/<id>/do/<claim|assign>/
+      const url = root.dataset.actionUrl.replace(/\/0\/do\/assign\/$/, "/" + caseId + "/do/" + action + "/");
       const data = new FormData();
       const token = root.querySelector("input[name=csrfmiddlewaretoken]");
       data.append("csrfmiddlewaretoken", token ? token.value : "");
@@ -85,7 +86,7 @@
         method: "POST", body: data, credentials: "same-origin",
         headers: { "X-Requested-With": "fetch" },
       }).then(function (response) {
-        return response.json().then(function (answer) {
+        return response.json().catch(function () { return { ok: false }; }).then(function (answer) {
           if (!response.ok || !answer.ok) throw new Error(answer.error || root.dataset.textFailed);
           reload();
         });

@@ -34,7 +34,13 @@ from django.utils.translation import gettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
-from chatwidget.platform.egress import EgressRefused, egress_client, host_allowed, url_problem
+from chatwidget.platform.egress import (
+    EgressRefused,
+    egress_client,
+    host_allowed,
+    httpx,
+    url_problem,
+)
 from handover.models import PushSubscription
 
 log = logging.getLogger(__name__)
@@ -137,7 +143,7 @@ def _subject() -> str:
 
 def push_send(*, subscription: PushSubscription, payload: dict) -> str:
     """Send one push. "sent", "gone" (404/410: the row is removed), or "failed" (refused by
-    the guard, or another answer; logged). Network errors raise, for the task's retry."""
+    the guard, unreachable, or another answer; logged, not retried)."""
     if push_endpoint_problem(subscription.endpoint):
         return "failed"
     info = {
@@ -164,6 +170,13 @@ def push_send(*, subscription: PushSubscription, payload: dict) -> str:
         return "failed"
     except EgressRefused:
         log.warning("push endpoint refused by the guard", extra={"subscription": subscription.pk})
+        return "failed"
+    except httpx.TransportError as exc:
+        # not retried: an alert is worth its moment (and the e-mail is the channel that waits)
+        log.warning(
+            "push service unreachable",
+            extra={"subscription": subscription.pk, "error": type(exc).__name__},
+        )
         return "failed"
     PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
     return "sent"

@@ -196,3 +196,22 @@ def test_the_vapid_keys_command_prints_a_working_pair(capsys):
     headers = signer.sign({"sub": "mailto:ops@shop.test", "aud": "https://push.example.net"})
     assert lines["VAPID_PUBLIC_KEY"] in headers["Authorization"]
     assert Vapid.verify(headers["Authorization"])
+
+
+def test_an_unreachable_push_service_is_logged_and_the_other_devices_still_get_it(
+    conversation, staff_user, vapid, push_service, eager_celery, django_capture_on_commit_callbacks
+):
+    from tests.procs import free_port
+
+    AlertPreference.objects.create(user=staff_user, by_push=True)
+    PushSubscription.objects.create(
+        user=staff_user,
+        endpoint=f"http://127.0.0.1:{free_port()}/push/off",  # nothing listens
+        p256dh=Browser.new().p256dh,
+        auth=Browser.new().auth_b64,
+    )
+    _subscribe(staff_user, push_service, "phone")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.handover_request(conversation_id=conversation.pk, trigger="visitor", now=OPEN_TIME)
+    assert [r.path for r in push_service.received] == ["/push/phone"]
+    assert PushSubscription.objects.count() == 2, "unreachable is not gone: the row stays"

@@ -7,6 +7,7 @@ task and `manage.py purge_expired` run is put together here, above both apps."""
 from django.utils import timezone
 
 from chatwidget.integrations.retention import webhook_deliveries_purge_expired
+from handover.services.alerts import alert_rows_purge
 from handover.services.retention import case_copies_purge_expired, mail_links_purge_expired
 from memory.retention import PurgeCounts, retention_purge_expired
 
@@ -23,6 +24,7 @@ def retention_purge_all(
     if counts.finished:
         counts.cases += case_copies_purge_expired(now=now, batch_size=batch_size)
         mail_links_purge_expired(now=now)  # hashes only: not counted as personal data
+        alert_rows_purge(now=now)  # staff alerts (ids and times) after ALERT_KEEP_DAYS
         counts.webhook_deliveries += webhook_deliveries_purge_expired(
             now=now, batch_size=batch_size
         )

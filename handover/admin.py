@@ -23,9 +23,9 @@ from django.views.decorators.http import require_POST
 
 from chatwidget.platform.times import site_time
 from chatwidget.sites.access import queryset_for_staff, staff_site_ids
-from handover import admin_inbox, selectors, services
+from handover import admin_alerts, admin_inbox, selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
-from handover.models import Case, RevealEvent
+from handover.models import AlertPreference, Case, RevealEvent
 from memory.core import CORE_LABELS
 from memory.models import Conversation
 
@@ -56,6 +56,23 @@ class WaitingTimeFilter(admin.SimpleListFilter):
         return queryset
 
 
+class AssignedFilter(admin.SimpleListFilter):
+    """Cases assigned to the user looking, or to nobody (issue 32)."""
+
+    title = _("assigned to")
+    parameter_name = "assigned"
+
+    def lookups(self, request, model_admin):
+        return [("mine", _("me")), ("nobody", _("nobody"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "mine":
+            return queryset.filter(claimed_by_id=request.user.pk)
+        if self.value() == "nobody":
+            return queryset.filter(claimed_by__isnull=True)
+        return queryset
+
+
 @admin.register(Case)
 class CaseAdmin(admin.ModelAdmin):
     # Short headers and a time that may break after its date: the columns fit beside admin's
@@ -71,7 +88,7 @@ class CaseAdmin(admin.ModelAdmin):
         "requested",
     )
     list_display_links = ("case_label",)
-    list_filter = ("status", "site", WaitingTimeFilter, "trigger")
+    list_filter = ("status", AssignedFilter, "site", WaitingTimeFilter, "trigger")
     list_per_page = 50
     date_hierarchy = None
 
@@ -368,3 +385,6 @@ class RevealEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+admin.site.register(AlertPreference, admin_alerts.AlertPreferenceAdmin)

@@ -1,4 +1,5 @@
-"""Admin for staff, issue 18: the live inbox and canned replies.
+"""Admin for staff, issue 18: the live inbox and canned replies. Issue 32: "mine" and
+"unassigned" filters, assigning from a row, and the link to the user's alert settings.
 
 The inbox is a page of its own (Cases -> Inbox): waiting and active cases of the sites the
 user may see, rendered by the server and then kept current by the staff socket
@@ -21,15 +22,43 @@ from handover import selectors
 from handover.models import CannedReply
 
 
+def _sites(user) -> list[int] | None:
+    """The sites a colleague may take cases of (None: all): "Assign to…" offers them only
+    there (case_assign refuses the others)."""
+    ids = staff_site_ids(user)
+    return None if ids is None else sorted(ids)
+
+
 def inbox_view(model_admin: admin.ModelAdmin, request: HttpRequest) -> HttpResponse:
     if not model_admin.has_view_permission(request):
         raise PermissionDenied
+    show = request.GET.get("show", "all")
+    if show not in selectors.INBOX_SHOW:
+        show = "all"
+    can_act = model_admin.has_change_permission(request)
     context = {
         **model_admin.admin_site.each_context(request),
         "opts": model_admin.opts,
         "title": gettext("Inbox"),
-        "rows": selectors.inbox_rows(site_ids=staff_site_ids(request.user)),
+        "rows": selectors.inbox_rows(
+            site_ids=staff_site_ids(request.user), show=show, user_id=request.user.pk
+        ),
+        "show": show,
+        "shows": [
+            ("all", gettext("All open cases")),
+            ("mine", gettext("Mine")),
+            ("unassigned", gettext("Unassigned")),
+        ],
+        "can_act": can_act,
+        "assignable": [
+            {"id": u.pk, "name": u.get_full_name() or u.get_username(), "sites": _sites(u)}
+            for u in selectors.staff_assignable()
+        ]
+        if can_act
+        else [],
         "case_url": reverse("admin:handover_case_change", args=[0]),
+        "action_url": reverse("admin:handover_case_action", args=[0, "assign"]),
+        "alerts_url": reverse("admin:handover_alertpreference_changelist"),
         "ws_path": "/ws/staff/?inbox=1",
     }
     response = TemplateResponse(request, "admin/handover/case/inbox.html", context)

@@ -217,3 +217,100 @@ class TranscriptRequest(models.Model):
 
     def __str__(self) -> str:
         return f"transcript request {self.pk}"
+
+
+# --- staff alerts (issue 32) -------------------------------------------------------------------
+# Each staff user chooses which events of which sites reach them, by Web Push and/or e-mail
+# (handover.services.alerts). The sites are narrowed to those the user may see when an alert
+# is made (chatwidget.sites.access), so a right taken away stops the alerts at once.
+
+
+class AlertKind(models.TextChoices):
+    NEW_CASE = "new_case", _("A visitor waits for a person")
+    VISITOR_REPLIED = (
+        "visitor_replied",
+        _("A visitor wrote on a case of mine or an unassigned case"),
+    )
+    PROMISE_DUE = "promise_due", _("A promised call back is due")
+
+
+class AlertPreference(models.Model):
+    """One staff user's alert settings, edited by the user on the Alerts page."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="alert_preference"
+    )
+    # empty: every site the user may see
+    sites = models.ManyToManyField(
+        "sites.Site", blank=True, related_name="+", verbose_name=_("sites")
+    )
+    new_case = models.BooleanField(_("a visitor waits for a person"), default=True)
+    visitor_replied = models.BooleanField(
+        _("a visitor wrote on a case of mine or an unassigned case"), default=True
+    )
+    promise_due = models.BooleanField(_("a promised call back is due"), default=True)
+    by_push = models.BooleanField(_("by push notification"), default=False)
+    by_email = models.BooleanField(_("by e-mail"), default=False)
+    language = models.CharField(
+        _("language of the alerts"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("alert settings")
+        verbose_name_plural = _("alert settings")
+
+    def __str__(self) -> str:
+        return f"alerts of user {self.user_id}"
+
+    def wants(self, kind: str) -> bool:
+        return bool(getattr(self, kind, False)) and (self.by_push or self.by_email)
+
+
+class PushSubscription(models.Model):
+    """One browser (phone or desktop) of a staff user that receives Web Push alerts. The
+    endpoint is the push service's URL the browser gave; the keys encrypt the payload for that
+    browser only. Removed when the push service answers 404 or 410 (the browser unsubscribed)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=64)
+    device = models.CharField(_("device"), max_length=120, blank=True)
+    created_at = models.DateTimeField(_("added"), auto_now_add=True)
+    last_sent_at = models.DateTimeField(_("last alert"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("push device")
+        verbose_name_plural = _("push devices")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.device or f"push device {self.pk}"
+
+
+class StaffAlert(models.Model):
+    """One alert for one staff user: the push goes at once (its own task), the e-mail waits
+    for ALERT_EMAIL_DELAY_SECONDS so that alerts made meanwhile go in the same e-mail
+    (`emailed_at` is set when that e-mail is sent). The rows also keep an event from alerting
+    the same user twice within ALERT_REPEAT_SECONDS, and a due promise from alerting twice
+    at all. Deleted with the case, or by the purge after ALERT_KEEP_DAYS."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    case = models.ForeignKey(Case, on_delete=models.CASCADE, related_name="alerts")
+    kind = models.CharField(max_length=20, choices=AlertKind.choices)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    by_push = models.BooleanField(default=False)
+    by_email = models.BooleanField(default=False)
+    pushed_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("staff alert")
+        verbose_name_plural = _("staff alerts")
+        indexes = [models.Index(fields=["user", "case", "kind", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} alert of case {self.case_id} for user {self.user_id}"

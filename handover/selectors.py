@@ -303,17 +303,28 @@ def _inbox_row(case: Case) -> dict:
         # in the site's zone and the one format, as the case page shows it
         "requested_label": site_time(case.requested_at, time_zone=case.site.time_zone),
         "assignee": (user.get_full_name() or user.get_username()) if user else "",
+        "assignee_id": case.claimed_by_id,
         "unread": int(case.unread),
         "request": str(request)[:240],
         "callback": case.callback_requested,
     }
 
 
-def inbox_rows(*, site_ids: frozenset[int] | None) -> list[dict]:
-    """Waiting and active cases of the sites a staff user may see (None: every site)."""
+INBOX_SHOW = ("all", "mine", "unassigned")
+
+
+def inbox_rows(
+    *, site_ids: frozenset[int] | None, show: str = "all", user_id: int | None = None
+) -> list[dict]:
+    """Waiting and active cases of the sites a staff user may see (None: every site); `show`
+    "mine": those assigned to `user_id`, "unassigned": those assigned to nobody."""
     cases = _inbox_queryset()
     if site_ids is not None:
         cases = cases.filter(site_id__in=site_ids)
+    if show == "mine":
+        cases = cases.filter(claimed_by_id=user_id)
+    elif show == "unassigned":
+        cases = cases.filter(claimed_by__isnull=True)
     return [_inbox_row(c) for c in cases[:INBOX_LIMIT]]
 
 

@@ -8,6 +8,13 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.db import OperationalError
 
+from handover.services import alert_send, alerts
+from handover.services.alerts import (
+    ALERT_DISPATCH_TASK,
+    ALERT_EMAIL_TASK,
+    ALERT_PROMISES_TASK,
+    ALERT_PUSH_TASK,
+)
 from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
 from handover.services.inactivity import INACTIVITY_SCAN_TASK
 from handover.services.inactivity import inactivity_scan as scan
@@ -83,3 +90,49 @@ def inactivity_scan() -> dict:
     every conversation is decided again under its lock."""
     result = scan()
     return {"followups": result.followups, "resolved": result.resolved}
+
+
+# --- staff alerts (issue 32) -------------------------------------------------------------------
+
+
+@shared_task(
+    name=ALERT_DISPATCH_TASK,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def alert_dispatch(case_id: int, kind: str) -> int:
+    """Write the alerts of one event on a case and start their sending."""
+    return len(alerts.alert_dispatch(case_id=case_id, kind=kind))
+
+
+@shared_task(
+    name=ALERT_PUSH_TASK,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+    ignore_result=True,
+)
+def alert_push(alert_id: int) -> int:
+    """Push one alert to its user's devices (never twice; an unreachable push service is
+    logged, not retried: the alert's moment has passed, the e-mail is the channel that waits)."""
+    return alert_send.alert_push_send(alert_id=alert_id)
+
+
+@shared_task(
+    name=ALERT_EMAIL_TASK,
+    autoretry_for=(OperationalError, SMTPException, ConnectionError),
+    retry_backoff=True,
+    max_retries=5,
+    ignore_result=True,
+)
+def alert_email(user_id: int) -> int:
+    """One e-mail with every alert of this user still waiting (the batch)."""
+    return alert_send.alert_email_send(user_id=user_id)
+
+
+@shared_task(name=ALERT_PROMISES_TASK, ignore_result=True)
+def alert_promises_due() -> int:
+    """Beat: alert the call backs that are due now (ALERT_PROMISE_INTERVAL_SECONDS)."""
+    return alerts.alert_promises_due()

@@ -1,6 +1,8 @@
 """Public views of handover (issues 18 and 25). Thin: parse, call one service, answer."""
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import never_cache
@@ -52,3 +54,30 @@ def transcript_confirm(request: HttpRequest) -> HttpResponse:
             status=410 if state == "expired" else 200,
         )
     return _private(response)
+
+
+SERVICE_WORKER = "handover/sw.js"
+
+
+def _service_worker_source() -> bytes:
+    found = finders.find(SERVICE_WORKER)
+    if found:
+        with open(found, "rb") as fh:
+            return fh.read()
+    if staticfiles_storage.exists(SERVICE_WORKER):
+        with staticfiles_storage.open(SERVICE_WORKER) as fh:
+            return fh.read()
+    raise Http404
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The staff inbox's service worker (issue 32: it shows Web Push alerts), the file
+    static/handover/sw.js served under /admin/ so that it may control the admin pages
+    (`Service-Worker-Allowed`) and keeps one URL across deploys (static names carry a hash).
+    Public like any static file: it holds no data, and the browser fetches updates without
+    asking the user to sign in again."""
+    response = HttpResponse(_service_worker_source(), content_type="text/javascript")
+    response["Service-Worker-Allowed"] = "/admin/"
+    response["Cache-Control"] = "no-cache"
+    return response

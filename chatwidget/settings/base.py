@@ -288,6 +288,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "handover.tasks.inactivity_scan",
         "schedule": timedelta(seconds=60),
     },
+    # ALERT_PROMISE_INTERVAL_SECONDS: how often due call-back promises alert staff (issue 32).
+    "alert-promises-due": {
+        "task": "handover.tasks.alert_promises_due",
+        "schedule": timedelta(seconds=env.int("ALERT_PROMISE_INTERVAL_SECONDS", default=300)),
+    },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",
         "schedule": timedelta(

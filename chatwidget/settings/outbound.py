@@ -59,3 +59,18 @@ SHOP_SYNC_LOCK_SECONDS = env.int("SHOP_SYNC_LOCK_SECONDS", default=3900)
 SHOP_SYNC_RESUME_HOURS = env.int("SHOP_SYNC_RESUME_HOURS", default=24)
 SHOP_PLATFORM_TIMEOUT_SECONDS = env.float("SHOP_PLATFORM_TIMEOUT_SECONDS", default=20.0)
 SHOP_PLATFORM_MAX_WAIT_SECONDS = env.float("SHOP_PLATFORM_MAX_WAIT_SECONDS", default=30.0)
+
+# --- staff alerts (issue 32; handover.services.alerts) -----------------------------------------
+# Web Push: the VAPID key pair that signs every push (`manage.py vapid_keys` makes one, shown
+# once): the public key (base64url, the browser subscribes with it) and the private key
+# (base64url of the raw 32-byte key), and the subject push services may contact
+# (`mailto:ops@example.com` or an https URL). Both keys empty: push is off, e-mail alerts work.
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="")
+# E-mail alerts wait this long, so that alerts meanwhile go in the same e-mail.
+ALERT_EMAIL_DELAY_SECONDS = env.int("ALERT_EMAIL_DELAY_SECONDS", default=180)
+# The same event on the same case alerts a user at most once in this interval.
+ALERT_REPEAT_SECONDS = env.int("ALERT_REPEAT_SECONDS", default=300)
+# How long a push waits at the push service for an offline device (seconds).
+ALERT_PUSH_TTL_SECONDS = env.int("ALERT_PUSH_TTL_SECONDS", default=3600)

@@ -12,6 +12,7 @@ from django.core.exceptions import ImproperlyConfigured
 from .base import *  # noqa: F403
 from .base import CELERY_BROKER_URL, CONTENT_SECURITY_POLICY, DATABASES, PUBLIC_URL, REDIS_URL, env
 from .operations import long_tasks_check, pooler_apply
+from .outbound import VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY, VAPID_SUBJECT
 
 DEBUG = False
 
@@ -55,6 +56,13 @@ if not CELERY_BROKER_URL.startswith(("redis://", "rediss://", "amqp://", "amqps:
 # (short timeouts, a retry across a Redis restart).
 # Celery's own logging would bypass the JSON formatter and the text scrubber.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- Web Push (issue 32): both keys and a subject, or none (push off) ---------------------------
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY) or (VAPID_PUBLIC_KEY and not VAPID_SUBJECT):
+    raise ImproperlyConfigured(
+        "Set VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT together (manage.py "
+        "vapid_keys makes a pair), or none of them to turn Web Push alerts off."
+    )
 
 # --- transport security -----------------------------------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

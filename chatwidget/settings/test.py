@@ -26,6 +26,9 @@ CELERY_BROKER_URL = "memory://"
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 if os.environ.get("TEST_WORKER_EMAIL_URL"):  # a worker the e-mail test starts sends by SMTP
     vars().update(env.email_url("TEST_WORKER_EMAIL_URL"))
+# a worker a test starts on a queue of its own queues its follow-up tasks there too
+if os.environ.get("TEST_WORKER_QUEUE"):
+    CELERY_TASK_DEFAULT_QUEUE = os.environ["TEST_WORKER_QUEUE"]
 STAFF_PRESENCE_REQUIRED = False  # tests that need presence turn it on
 OPENAI_API_KEY = ""
 DEMO_MODE = True

@@ -37,10 +37,12 @@ from chatwidget.integrations.emit import webhook_emit
 from chatwidget.integrations.models import WebhookEvent
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import state_frame
+from chatwidget.sites.access import staff_site_ids
 from chatwidget.sites.availability import site_availability
 from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import Site
-from handover.models import Case
+from handover.models import AlertKind, Case
+from handover.services.alerts import alert_later
 from handover.services.cases import (
     OPEN_STATUSES,
     callback_promise,
@@ -248,6 +250,9 @@ def case_assign(*, case_id: int, assignee, by) -> Case:
         raise ValidationError(gettext("This user cannot take handover cases."))
     with transaction.atomic():
         case, conv = _lock_case(case_id)
+        allowed = staff_site_ids(assignee)
+        if allowed is not None and case.site_id not in allowed:
+            raise ValidationError(gettext("This user may not see this site's cases."))
         first = conv.state == S.WAITING
         if first:
             _move(conv, S.HUMAN)
@@ -379,6 +384,7 @@ def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
         if case is None:
             return
         inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread count, last message
+        alert_later(case_id=case.pk, kind=AlertKind.VISITOR_REPLIED)
         new = contact_from_turns(conversation_id=conversation_id, after_seq=seq - 1)
         new = [c for c in new if c["seq"] == seq]
         if not new:

@@ -5,6 +5,10 @@
  * case left the inbox). Rows are built with textContent only. While the page is open the
  * socket is this user's presence: a heartbeat every 30 s keeps it. With permission, a new
  * waiting case shows a browser notification.
+ *
+ * Issue 32: the filters "mine" and "unassigned" (?show=; a live row that no longer matches
+ * leaves the list), and "Assign to me" / "Assign to…" on each row, posted to the case's
+ * action URL like the case page does (the row comes back over the socket).
  */
 (function () {
   "use strict";
@@ -29,11 +33,84 @@
     const status = document.getElementById("inbox-connection");
     const notifyButton = document.getElementById("inbox-notify");
     const caseUrl = root.dataset.caseUrl;  // .../case/0/change/
+    const show = root.dataset.show || "all";
+    const userId = Number(root.dataset.userId);
+    const canAct = root.dataset.canAct === "1";
+    const listed = document.getElementById("inbox-assignable");
+    const assignable = listed ? JSON.parse(listed.textContent) : [];
+    const actionStatus = document.getElementById("inbox-action-status");
+
+    function shown(r) {
+      if (show === "mine") return r.assignee_id === userId;
+      if (show === "unassigned") return r.assignee_id === null || r.assignee_id === undefined;
+      return true;
+    }
+
+    function actionsCell(tr, r) {
+      const td = cell(tr, "actions", "");
+      if (r.assignee_id !== userId) {
+        const me = document.createElement("button");
+        me.type = "button";
+        me.className = "button";
+        me.dataset.assign = "me";
+        me.textContent = root.dataset.textAssignMe;
+        td.append(me, " ");
+      }
+      const select = document.createElement("select");
+      select.dataset.assign = "other";
+      select.setAttribute("aria-label", root.dataset.textAssignTo);
+      const first = document.createElement("option");
+      first.value = "";
+      first.textContent = root.dataset.textAssignTo;
+      select.append(first);
+      assignable.forEach(function (u) {
+        if (u.sites !== null && u.sites.indexOf(r.site) < 0) return;  // may not see the site
+        const option = document.createElement("option");
+        option.value = String(u.id);
+        option.textContent = u.name;
+        select.append(option);
+      });
+      td.append(select);
+    }
+
+    function assign(caseId, assignee) {
+      const action = assignee === null ? "claim" : "assign";
+      // .../case/0/do/assign/ -> .../case/<id>/do/<claim|assign>/
+      const url = root.dataset.actionUrl.replace(/\/0\/do\/assign\/$/, "/" + caseId + "/do/" + action + "/");
+      const data = new FormData();
+      const token = root.querySelector("input[name=csrfmiddlewaretoken]");
+      data.append("csrfmiddlewaretoken", token ? token.value : "");
+      if (assignee !== null) data.append("assignee", String(assignee));
+      actionStatus.textContent = "";
+      fetch(url, {
+        method: "POST", body: data, credentials: "same-origin",
+        headers: { "X-Requested-With": "fetch" },
+      }).then(function (response) {
+        return response.json().catch(function () { return { ok: false }; }).then(function (answer) {
+          if (!response.ok || !answer.ok) throw new Error(answer.error || root.dataset.textFailed);
+          reload();
+        });
+      }).catch(function (err) {
+        actionStatus.textContent = (err && err.message) || root.dataset.textFailed;
+      });
+    }
+
+    if (canAct) {
+      body.addEventListener("click", function (e) {
+        const button = e.target.closest("button[data-assign=me]");
+        if (button) assign(button.closest("tr").dataset.case, null);
+      });
+      body.addEventListener("change", function (e) {
+        const select = e.target.closest("select[data-assign=other]");
+        if (select && select.value) assign(select.closest("tr").dataset.case, Number(select.value));
+      });
+    }
 
     function rowFor(r) {
       const tr = document.createElement("tr");
       tr.dataset.case = String(r.id);
       tr.dataset.status = r.status;
+      tr.dataset.assignee = r.assignee_id === null || r.assignee_id === undefined ? "" : String(r.assignee_id);
       const link = document.createElement("a");
       link.href = caseUrl.replace("/0/", "/" + r.id + "/");
       link.textContent = root.dataset.textCase + " " + r.id;
@@ -52,6 +129,7 @@
       // in the site's zone and format, named, as on the case page (the server formats it)
       time.textContent = r.requested_label || r.requested_at;
       cell(tr, "", "").append(time);
+      if (canAct) actionsCell(tr, r);
       return tr;
     }
 
@@ -87,7 +165,7 @@
     function apply(f) {
       applied += 1;
       const old = body.querySelector('tr[data-case="' + f.case + '"]');
-      if (!f.row) {
+      if (!f.row || !shown(f.row)) {
         if (old) old.remove();
       } else {
         const tr = rowFor(f.row);

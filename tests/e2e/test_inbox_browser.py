@@ -191,3 +191,61 @@ def test_the_email_link_reopens_the_conversation_in_the_widget(presence_stack, b
             other.close()
     finally:
         returning.close()
+
+
+def test_assign_from_the_inbox_the_filters_and_the_installable_inbox(presence_stack, browser):
+    """Issue 32: "Assign to me" on a row gives the case to the user (the row comes back over
+    the socket with the assignee), "Mine" and "Unassigned" filter the rows; the inbox links its
+    web app manifest and the service worker registers for the whole admin (/admin/)."""
+    stack = presence_stack
+    visitor_ctx = browser.new_context()
+    staff_ctx = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        inbox = staff_ctx.new_page()
+        inbox.set_default_timeout(15_000)
+        inbox.goto(stack.widget_url + "/admin/login/?next=/admin/handover/case/inbox/")
+        inbox.fill("#id_username", "sam")
+        inbox.fill("#id_password", STAFF_PASSWORD)
+        inbox.click("input[type=submit]")
+        inbox.wait_for_url("**/admin/handover/case/inbox/")
+        inbox.locator(".inbox[data-live='1']").wait_for()
+
+        visitor = visitor_ctx.new_page()
+        visitor.set_default_timeout(15_000)
+        ask_for_a_person(stack, visitor, "Parcel 4730 is late.")
+        # the earlier tests' cases are in the inbox too: this visitor's row by its request
+        row = inbox.locator("#inbox-rows tr[data-status='waiting']").filter(has_text="4730")
+        row.wait_for()
+        case_id = row.get_attribute("data-case")
+        row.locator("button[data-assign='me']").click()
+        mine = inbox.locator(f"#inbox-rows tr[data-case='{case_id}'][data-status='human']")
+        mine.wait_for()
+        assert "Sam" in mine.locator(".assignee").inner_text()
+        assert mine.locator("button[data-assign='me']").count() == 0
+        shadow(visitor, ".message.system").filter(has_text="Sam").wait_for()
+
+        inbox.click(".inbox-show a[href='?show=mine']")
+        inbox.locator(".inbox[data-live='1'][data-show='mine']").wait_for()
+        assert inbox.locator(f"#inbox-rows tr[data-case='{case_id}']").count() == 1
+        inbox.click(".inbox-show a[href='?show=unassigned']")
+        inbox.locator(".inbox[data-live='1'][data-show='unassigned']").wait_for()
+        assert inbox.locator(f"#inbox-rows tr[data-case='{case_id}']").count() == 0
+        inbox.screenshot(path=str(artifact("inbox-unassigned.png")), full_page=True)
+
+        manifest = inbox.locator("link[rel=manifest]").get_attribute("href")
+        answer = inbox.evaluate(
+            "async (href) => { const r = await fetch(href); const m = await r.json();"
+            " const reg = await navigator.serviceWorker.register('/admin/handover/sw.js',"
+            " {scope: '/admin/'}); return [r.status, m.start_url, m.scope, reg.scope]; }",
+            manifest,
+        )
+        assert answer[:3] == [200, "/admin/handover/case/inbox/", "/admin/"]
+        assert answer[3].endswith("/admin/")
+
+        alerts = staff_ctx.new_page()
+        alerts.goto(stack.widget_url + "/admin/handover/alertpreference/")
+        alerts.locator("#alerts-push").wait_for()
+        alerts.screenshot(path=str(artifact("alerts-page.png")), full_page=True)
+    finally:
+        staff_ctx.close()
+        visitor_ctx.close()

@@ -306,6 +306,12 @@ def test_illegal_moves_are_refused_and_change_nothing(conversation, staff_user):
 def test_roles_exist_after_migrations(db):
     from django.contrib.auth.models import Group
 
+    from tests.factories import roles_ensure
+
+    # the groups as the migrations made them (noted at setup): a transactional test that ran
+    # before on this xdist worker flushed them, and nothing here makes a user to restore them
+    roles_ensure()
+
     staff = set(Group.objects.get(name="Staff").permissions.values_list("codename", flat=True))
     owner = set(Group.objects.get(name="Owner").permissions.values_list("codename", flat=True))
     assert staff == {

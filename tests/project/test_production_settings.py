@@ -108,6 +108,9 @@ def test_production_refuses_to_start_without_a_required_variable(missing):
         ({"SECRET_KEY": "short"}, "SECRET_KEY"),
         ({"SECRET_KEY": "insecure-local-only-key-do-not-use-in-production"}, "SECRET_KEY"),
         ({"DATABASE_URL": "sqlite:////tmp/x.sqlite3"}, "DATABASE_URL"),
+        # Web Push (issue 32): half a key pair, or keys without a subject
+        ({"VAPID_PUBLIC_KEY": "BPublic"}, "VAPID_PRIVATE_KEY"),
+        ({"VAPID_PUBLIC_KEY": "BPublic", "VAPID_PRIVATE_KEY": "private"}, "VAPID_SUBJECT"),
     ],
 )
 def test_production_refuses_unsafe_values(change, named):

@@ -7,6 +7,7 @@
 - retention: a case's raw copies cleared after its run-off
 - ratings: the visitor's satisfaction rating of a resolved case
 - presence: which staff have the admin open ("someone is available")
+- visitor_messages: the visitor writes while the team has the conversation
 """
 
 from handover.services.cases import (
@@ -30,10 +31,10 @@ from handover.services.transitions import (
     case_resolve,
     conversation_take_over,
     handover_request,
-    handover_visitor_message,
     staff_reply,
     transition_check,
 )
+from handover.services.visitor_messages import handover_visitor_message
 
 __all__ = [
     "CONTACT_KINDS",

@@ -39,16 +39,12 @@ from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import state_frame
 from chatwidget.sites.access import staff_site_ids
 from chatwidget.sites.availability import site_availability
-from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import Site
-from handover.models import AlertKind, Case
-from handover.services.alerts import alert_later
+from handover.models import Case
 from handover.services.cases import (
     OPEN_STATUSES,
-    callback_promise,
     case_core_store,
     contact_from_turns,
-    contact_merge,
     inbox_publish,
     notice_send,
     notice_text_send,
@@ -58,7 +54,6 @@ from handover.services.cases import (
 )
 from handover.services.continuation import continuation_after_reply
 from handover.services.notices import (
-    NOTICE_CALLBACK_NOTED,
     NOTICE_CLOSED,
     NOTICE_JOINED,
     NOTICE_JOINED_NAMED,
@@ -71,7 +66,6 @@ from handover.services.notices import (
 from handover.services.notification import case_notify_later
 from handover.services.presence import staff_available
 from memory.analytics import stat_record
-from memory.core import core_promise_add
 from memory.models import Conversation, ConversationState, Turn, TurnRole
 from memory.retention import conversation_hold_set
 from memory.services import turn_append
@@ -368,42 +362,3 @@ def case_resolve(*, case_id: int, user, note: str, promise_confirmed: bool = Fal
         )
     log.info("case resolved", extra={"case": case_id, "user": user.pk})
     return case
-
-
-def handover_visitor_message(*, conversation_id: int, seq: int) -> None:
-    """The visitor wrote while the team has the conversation. New contact details join the
-    case; outside staff hours, the first contact details make the call back a promise."""
-    with transaction.atomic():
-        conv = Conversation.objects.select_for_update().get(pk=conversation_id)
-        case = (
-            Case.objects.select_for_update()
-            .filter(conversation_id=conversation_id, status__in=OPEN_STATUSES)
-            .order_by("-requested_at")
-            .first()
-        )
-        if case is None:
-            return
-        inbox_publish(case_id=case.pk, site_id=case.site_id)  # unread count, last message
-        alert_later(case_id=case.pk, kind=AlertKind.VISITOR_REPLIED)
-        new = contact_from_turns(conversation_id=conversation_id, after_seq=seq - 1)
-        new = [c for c in new if c["seq"] == seq]
-        if not new:
-            return
-        case.contact = contact_merge(case.contact or [], new)
-        promise = (
-            case.status == Case.Status.WAITING
-            and case.outside_hours
-            and not case.callback_requested
-        )
-        case.callback_requested = case.callback_requested or promise
-        case.save(update_fields=["contact", "callback_requested"])
-        site = Site.objects.get(pk=case.site_id)
-        if promise:
-            hours = hours_describe(
-                spec=site.staff_hours, language=conv.language, time_zone=site.time_zone
-            )
-            notice_send(conv, NOTICE_CALLBACK_NOTED, hours=hours)
-    if promise:
-        core = core_promise_add(conversation_id=conversation_id, text=callback_promise(site))
-        Case.objects.filter(pk=case.pk).update(core=core.data, core_version=core.version)
-    log.info("case contact updated", extra={"case": case.pk, "kinds": [c["kind"] for c in new]})

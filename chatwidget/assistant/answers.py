@@ -13,7 +13,14 @@ from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from chatwidget.assistant.context import BuiltContext, context_build, context_trace_save
+from chatwidget.assistant.context import (
+    BuiltContext,
+    context_after_ack,
+    context_build,
+    context_build_after_ack,
+    context_trace_save,
+)
+from chatwidget.assistant.leases import lease_keep, lease_release
 from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
 from chatwidget.platform import cache_keys, metrics
 from chatwidget.platform.db import db_async
@@ -44,18 +51,6 @@ class AnswerResult(StrEnum):
 
 def answer_client_id(request_seq: int) -> str:
     return f"{ANSWER_ID_PREFIX}{request_seq}"
-
-
-def _lease_renew(key: str, owner: str) -> bool:
-    """Extend the lease while it is ours; False once it expired or another process took it."""
-    if cache.get(key) != owner:
-        return False
-    return bool(cache.touch(key, settings.ANSWER_LEASE_SECONDS))
-
-
-def _lease_release(key: str, owner: str) -> None:
-    if cache.get(key) == owner:
-        cache.delete(key)
 
 
 def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
@@ -98,20 +93,27 @@ def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
 @dataclass(frozen=True)
 class PreparedAnswer:
     """An answer made ready in the visitor turn's own thread hop (`answer_prepare`): its
-    lease taken, its seq reserved with the turn, its context built."""
+    lease taken, its seq reserved with the turn, its context built, or None when the build
+    waits for after the ack (the query embedding: `context_after_ack`)."""
 
-    built: BuiltContext
+    built: BuiltContext | None
     seq: int
     language: str
     owner: str
+    conversation: object = None  # the row the turn locked, for a build after the ack
+    message: str = ""  # the visitor's stored text, embedded while the build reads
 
 
-def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswer | None:
+def answer_prepare(
+    *, conversation, request_seq: int, seq: int, message: str = ""
+) -> PreparedAnswer | None:
     """Right after the visitor's turn committed with the answer's seq reserved
     (memory.services.visitor_message_receive(reserve_answer=True)), in the same thread hop:
     take the lease and build the context from the row the turn locked. The answer task then
     goes straight to the model: no second hop, no statement for the reservation, no second
-    read of the conversation.
+    read of the conversation. With embeddings (`context_after_ack`) only the lease is taken
+    here: the build embeds the message, which must not delay the ack, so it runs in the
+    answer task (`context_build_after_ack`), the conversation passed along.
 
     None when this socket must not answer (a recovering tab took the lease first) or the
     build failed: the answer task then takes the usual way (`_prepare`), which answers, waits
@@ -120,6 +122,8 @@ def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswe
     key = cache_keys.answer_lease(conversation.pk, request_seq)
     if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
         return None
+    if context_after_ack():
+        return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
     try:
         built = context_build(
             conversation_id=conversation.pk,
@@ -167,9 +171,9 @@ def _finish(
             context_trace_save(built=built)
     except BaseException:
         if not keep_lease_on_error:
-            _lease_release(key, owner)
+            lease_release(key, owner)
         raise
-    _lease_release(key, owner)
+    lease_release(key, owner)
 
 
 # Seconds between the tries to store a streamed answer while the database is away (a
@@ -206,20 +210,6 @@ class AnswerUnavailable(Exception):
         self.client_id = client_id
 
 
-async def _lease_keep(key: str, owner: str) -> None:
-    """Renew the lease every third of its life while the answer is on its way."""
-    while True:
-        await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 3)
-        try:
-            renewed = _lease_renew(key, owner)  # one cache round trip, no thread hop
-        except Exception as exc:  # noqa: BLE001 - the cache away: the answer goes on; the lease may lapse
-            log.warning("answer lease not renewed", extra={"error": type(exc).__name__})
-            continue
-        if not renewed:
-            log.warning("answer lease lost", extra={"key": key})
-            return
-
-
 async def answer_generate(
     *,
     conversation_id: int,
@@ -242,12 +232,16 @@ async def answer_generate(
     `address`: the visitor's client address, which shop lookups are limited by.
     A database error (after the store's retries) raises AnswerUnavailable(client_id)."""
     if prepared is not None:
-        built, seq, language, owner = (
-            prepared.built,
-            prepared.seq,
-            prepared.language,
-            prepared.owner,
-        )
+        seq, language, owner, built = prepared.seq, prepared.language, prepared.owner, None
+        try:  # embeddings on: the build (with the message's embedding) waited for the ack
+            built = prepared.built or await db_async(context_build_after_ack)(
+                conversation=prepared.conversation,
+                request_seq=request_seq,
+                message=prepared.message,
+            )
+        except DatabaseError as exc:
+            lease_release(cache_keys.answer_lease(conversation_id, request_seq), owner)
+            raise AnswerUnavailable(client_id) from exc
     else:
         owner = uuid.uuid4().hex
         try:
@@ -259,7 +253,7 @@ async def answer_generate(
         if isinstance(built, AnswerResult):
             return built
     key = cache_keys.answer_lease(conversation_id, request_seq)
-    keeper = asyncio.ensure_future(_lease_keep(key, owner))
+    keeper = asyncio.ensure_future(lease_keep(key, owner))
     try:
         return await _answer_stream(
             conversation_id=conversation_id,
@@ -276,7 +270,7 @@ async def answer_generate(
         raise AnswerUnavailable(client_id) from exc
     except asyncio.CancelledError:
         try:
-            _lease_release(key, owner)  # one cache round trip: the hand-over
+            lease_release(key, owner)  # one cache round trip: the hand-over
         except Exception as exc:  # noqa: BLE001 - the cache away: the lease lapses in seconds anyway
             log.info("answer lease not released", extra={"error": type(exc).__name__})
         raise

@@ -143,7 +143,10 @@ def visitor_turn_receive(
     prepared = None
     if result.answer_seq is not None:
         prepared = answer_prepare(
-            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
+            conversation=conv,
+            request_seq=result.turn.seq,
+            seq=result.answer_seq,
+            message=result.turn.text,
         )
     if new_token:
         # the first message was counted under this connection; count it for the session

@@ -16,7 +16,10 @@ import pytest
 from channels.db import database_sync_to_async
 
 from chatwidget.shop.knowledge import embedding_queue, embeddings, vectors
-from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
+from chatwidget.shop.knowledge.embedding_queue import (
+    knowledge_embed_pending,
+    knowledge_embed_sites,
+)
 from chatwidget.shop.knowledge.embeddings import EMBEDDING_SLOW, embed
 from chatwidget.shop.knowledge.query import knowledge_query_build
 from chatwidget.shop.knowledge.selectors import knowledge_search
@@ -142,3 +145,16 @@ async def test_a_slow_embedder_holds_neither_the_ack_nor_the_answer(
         m["content"] for m in fake_llm.requests[-1]["messages"] if "<<<excerpt" in m["content"]
     ]
     assert 'title="Returns and refunds"' in knowledge[0], "full text still found the page"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_beat_finds_the_sites_with_chunks_left_without_vectors(site, tmp_path, embedded):
+    entry = embedded.CELERY_BEAT_SCHEDULE["knowledge-embed-pending"]
+    assert entry["task"] == "chatwidget.shop.tasks.knowledge_embed_all"
+    _import(site, tmp_path)
+    assert knowledge_embed_sites() == [site.pk]
+    knowledge_embed_pending(site_id=site.pk)
+    assert knowledge_embed_sites() == []
+    _import(site, tmp_path, [*PAGES, {"id": "new", "title": "New", "text": "A new page."}])
+    embedded.EMBEDDING_MODEL = ""
+    assert knowledge_embed_sites() == [], "embeddings off: nothing to do"

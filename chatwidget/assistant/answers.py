@@ -10,14 +10,13 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from chatwidget.assistant.context import BuiltContext, context_trace_save
-from chatwidget.assistant.preparation import (
-    AnswerResult,
-    PreparedAnswer,
-    answer_lease_release,
-    answer_lease_renew,
-    answer_prepare_apart,
+from chatwidget.assistant.context import (
+    BuiltContext,
+    context_build_after_ack,
+    context_trace_save,
 )
+from chatwidget.assistant.leases import lease_keep, lease_release
+from chatwidget.assistant.preparation import AnswerResult, PreparedAnswer, answer_prepare_apart
 from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
 from chatwidget.platform import cache_keys, metrics
 from chatwidget.platform.db import db_async
@@ -73,9 +72,9 @@ def _finish(
             context_trace_save(built=built)
     except BaseException:
         if not keep_lease_on_error:
-            answer_lease_release(key, owner)
+            lease_release(key, owner)
         raise
-    answer_lease_release(key, owner)
+    lease_release(key, owner)
 
 
 # Seconds between the tries to store a streamed answer while the database is away (a
@@ -112,20 +111,6 @@ class AnswerUnavailable(Exception):
         self.client_id = client_id
 
 
-async def _lease_keep(key: str, owner: str) -> None:
-    """Renew the lease every third of its life while the answer is on its way."""
-    while True:
-        await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 3)
-        try:
-            renewed = answer_lease_renew(key, owner)  # one cache round trip, no thread hop
-        except Exception as exc:  # noqa: BLE001 - the cache away: the answer goes on; the lease may lapse
-            log.warning("answer lease not renewed", extra={"error": type(exc).__name__})
-            continue
-        if not renewed:
-            log.warning("answer lease lost", extra={"key": key})
-            return
-
-
 async def answer_generate(
     *,
     conversation_id: int,
@@ -148,12 +133,16 @@ async def answer_generate(
     `address`: the visitor's client address, which shop lookups are limited by.
     A database error (after the store's retries) raises AnswerUnavailable(client_id)."""
     if prepared is not None:
-        built, seq, language, owner = (
-            prepared.built,
-            prepared.seq,
-            prepared.language,
-            prepared.owner,
-        )
+        seq, language, owner, built = prepared.seq, prepared.language, prepared.owner, None
+        try:  # embeddings on: the build (with the message's embedding) waited for the ack
+            built = prepared.built or await db_async(context_build_after_ack)(
+                conversation=prepared.conversation,
+                request_seq=request_seq,
+                message=prepared.message,
+            )
+        except DatabaseError as exc:
+            lease_release(cache_keys.answer_lease(conversation_id, request_seq), owner)
+            raise AnswerUnavailable(client_id) from exc
     else:
         owner = uuid.uuid4().hex
         try:
@@ -165,7 +154,7 @@ async def answer_generate(
         if isinstance(built, AnswerResult):
             return built
     key = cache_keys.answer_lease(conversation_id, request_seq)
-    keeper = asyncio.ensure_future(_lease_keep(key, owner))
+    keeper = asyncio.ensure_future(lease_keep(key, owner))
     try:
         return await _answer_stream(
             conversation_id=conversation_id,
@@ -182,7 +171,7 @@ async def answer_generate(
         raise AnswerUnavailable(client_id) from exc
     except asyncio.CancelledError:
         try:
-            answer_lease_release(key, owner)  # one cache round trip: the hand-over
+            lease_release(key, owner)  # one cache round trip: the hand-over
         except Exception as exc:  # noqa: BLE001 - the cache away: the lease lapses in seconds anyway
             log.info("answer lease not released", extra={"error": type(exc).__name__})
         raise

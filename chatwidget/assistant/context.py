@@ -37,6 +37,7 @@ from chatwidget.assistant.sections import (
     verbatim_choose,
 )
 from chatwidget.platform.db import relaxed_durability
+from chatwidget.shop.knowledge.embeddings import embedding_model, query_embed_prefetch
 from chatwidget.shop.knowledge.window import KnowledgeSection
 from chatwidget.shop.models.knowledge import KnowledgeTrace
 from chatwidget.sites.models import Site
@@ -145,6 +146,25 @@ def _knowledge(site: Site, model: str, message: str, core, turns, *, room: int):
         rows=turns.rows,
         room=room,
         page_url=page.get("url", ""),
+    )
+
+
+def context_after_ack() -> bool:
+    """Whether a prepared answer's context is built after the ack rather than with the
+    visitor's turn: with embeddings, the build embeds the message (tens of ms, or up to
+    EMBEDDING_QUERY_TIMEOUT_MS from a slow embedder), which must never delay the ack."""
+    return bool(embedding_model())
+
+
+def context_build_after_ack(*, conversation, request_seq: int, message: str) -> BuiltContext:
+    """A prepared answer's build after the ack (`context_after_ack`): the message's embedding
+    starts first, on its own threads, and runs while the build reads the conversation."""
+    query_embed_prefetch(message)
+    return context_build(
+        conversation_id=conversation.pk,
+        request_seq=request_seq,
+        trace_save=False,
+        conversation=conversation,
     )
 
 

@@ -16,7 +16,8 @@ from enum import StrEnum
 from django.conf import settings
 from django.core.cache import cache
 
-from chatwidget.assistant.context import BuiltContext, context_build
+from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
+from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
 from memory.models import Turn, TurnRole
 from memory.services import answer_seq_reserve
@@ -29,18 +30,6 @@ class AnswerResult(StrEnum):
     BUSY = "busy"  # a live lease: another socket or process is answering this turn
     SILENT = "silent"  # answered already, or the bot may not answer (state, erased)
     FAILED = "failed"  # the model failed; the visitor got a model_unavailable error
-
-
-def answer_lease_renew(key: str, owner: str) -> bool:
-    """Extend the lease while it is ours; False once it expired or another process took it."""
-    if cache.get(key) != owner:
-        return False
-    return bool(cache.touch(key, settings.ANSWER_LEASE_SECONDS))
-
-
-def answer_lease_release(key: str, owner: str) -> None:
-    if cache.get(key) == owner:
-        cache.delete(key)
 
 
 def answer_prepare_apart(conversation_id: int, request_seq: int, retry: bool, owner: str):
@@ -83,28 +72,38 @@ def answer_prepare_apart(conversation_id: int, request_seq: int, retry: bool, ow
 @dataclass(frozen=True)
 class PreparedAnswer:
     """An answer made ready in the visitor turn's own thread hop (`answer_prepare`): its
-    lease taken, its seq reserved with the turn, its context built."""
+    lease taken, its seq reserved with the turn, its context built, or None when the build
+    waits for after the ack (the query embedding: `context_after_ack`)."""
 
-    built: BuiltContext
+    built: BuiltContext | None
     seq: int
     language: str
     owner: str
+    conversation: object = None  # the row the turn locked, for a build after the ack
+    message: str = ""  # the visitor's stored text, embedded while the build reads
 
 
-def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswer | None:
-    """Right after the visitor's turn committed with the answer's seq reserved
-    (memory.services.visitor_message_receive(reserve_answer=True)), in the same thread hop:
-    take the lease and build the context from the row the turn locked. The answer task then
-    goes straight to the model: no second hop, no statement for the reservation, no second
-    read of the conversation.
+def answer_prepare(
+    *, conversation, request_seq: int, seq: int, message: str = ""
+) -> PreparedAnswer | None:
+    """Inside the visitor turn's transaction, its answer's seq reserved
+    (memory.services.visitor_message_receive(reserve_answer=True, before_commit=...)): take
+    the lease and build the context from the row the turn locked and the turn it wrote. The
+    socket starts the model request with it before the commit (issue 30): no second hop, no
+    statement for the reservation, no second read of the conversation. With embeddings
+    (`context_after_ack`) only the lease is taken here: the build embeds the message, which
+    must not delay the ack, so it runs in the answer task after the ack
+    (`context_build_after_ack`, issue 26), the conversation passed along.
 
     None when this socket must not answer (a recovering tab took the lease first) or the
-    build failed: the answer task then takes the usual way (`answer_prepare_apart`), which answers, waits
-    or reports the error as it always did."""
+    build failed: the answer task then takes the usual way (`answer_prepare_apart`), which
+    answers, waits or reports the error as it always did."""
     owner = uuid.uuid4().hex
     key = cache_keys.answer_lease(conversation.pk, request_seq)
     if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
         return None
+    if context_after_ack():
+        return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
     try:
         built = context_build(
             conversation_id=conversation.pk,
@@ -126,6 +125,6 @@ def answer_prepared_release(conversation_id: int, request_seq: int, prepared: Pr
     """An answer made ready for a turn whose transaction then failed: its lease goes at once
     (the widget sends the message again, and its turn takes the same seq)."""
     try:
-        answer_lease_release(cache_keys.answer_lease(conversation_id, request_seq), prepared.owner)
+        lease_release(cache_keys.answer_lease(conversation_id, request_seq), prepared.owner)
     except Exception as exc:  # noqa: BLE001 - the cache away: the lease lapses in seconds
         log.info("answer lease not released", extra={"error": type(exc).__name__})

@@ -184,11 +184,16 @@ def _preparer(
         if result.answer_seq is None:
             return
         prepared = answer_prepare(
-            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
+            conversation=conv,
+            request_seq=result.turn.seq,
+            seq=result.answer_seq,
+            message=result.turn.text,
         )
         if prepared is not None:
             made.append((conv.pk, result.turn.seq, prepared))
-            if on_prepared is not None:
+            # built: the model request may start now; with embeddings the build waits for
+            # the ack (it reads the committed turn), so the socket starts it after the ack
+            if on_prepared is not None and prepared.built is not None:
                 on_prepared(conv.pk, result.turn.seq, prepared)
 
     return prepare

@@ -133,6 +133,18 @@ def knowledge_available(site_id: int) -> str:
     return f"knowledge:site:{site_id}:has-chunks"
 
 
+def knowledge_version(site_id: int) -> str:
+    """A token that changes whenever the site's chunks or their vectors change: the
+    per-process matrix of the site's vectors (chatwidget/shop/knowledge/vectors.py) is kept
+    while it stays the same."""
+    return f"knowledge:site:{site_id}:version"
+
+
+def knowledge_embed_lock(site_id: int) -> str:
+    """One background embedding run per site at a time (chatwidget/shop/tasks.py)."""
+    return f"knowledge:embed:lock:{site_id}"
+
+
 KNOWLEDGE_PG_COMMON_LEXEMES = "knowledge:pg:common-lexemes"
 KNOWLEDGE_SQLITE_CHUNKS = "knowledge:sqlite:chunks"
 

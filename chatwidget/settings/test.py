@@ -32,6 +32,10 @@ if os.environ.get("TEST_WORKER_QUEUE"):
 STAFF_PRESENCE_REQUIRED = False  # tests that need presence turn it on
 OPENAI_API_KEY = ""
 DEMO_MODE = True
+# The embedded model costs 0.1 s to load per process and tens of ms per query and passage:
+# the suite runs full text unless a test turns it on (tests/shop/knowledge/test_knowledge_dense.py);
+# EMBEDDING_MODEL in the environment wins (the held-out evaluation sets it).
+EMBEDDING_MODEL = env("EMBEDDING_MODEL", default="")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

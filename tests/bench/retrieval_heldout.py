@@ -10,7 +10,9 @@ category, part dev|test, turns, optional core {request, objects[, constraints]},
 [document ids]). Each conversation is replayed into a fresh conversation of one site that
 holds the imported catalogue: its turns stored through `turn_append` (visitor and assistant),
 its core stored as a condensed core when given, and the context for the last turn built by
-the product's context builder (`chatwidget.assistant.context.context_build`). A hit: any
+the product's context builder (`chatwidget.assistant.context.context_build`; with
+`--embeddings`, the catalogue's vectors are made first, as the worker's task would, and the
+query embedding has no tight time limit). A hit: any
 expected document among the first three knowledge excerpts the model would be sent.
 
 Prints hit@3 per category, language and part, and overall. SQLite in memory by default;
@@ -56,6 +58,7 @@ def _turn(raw) -> tuple[str, str]:
 
 
 def _site(catalogue: Path, language: str):
+    from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
     from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
     from chatwidget.sites.services import site_create
 
@@ -65,7 +68,47 @@ def _site(catalogue: Path, language: str):
     result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(catalogue)))
     if not result.ok:
         raise SystemExit(f"import failed: {result.failed or result.problems[:5]}")
+    if VECTOR_CACHE:
+        _vectors_from_cache(site)
+    knowledge_embed_pending(site_id=site.pk)  # the worker's background task, here in place
+    if VECTOR_CACHE:
+        _vectors_to_cache(site)
     return site
+
+
+# Tuning runs only (--vector-cache FILE): the passages' vectors kept between runs, keyed by
+# the model and the passage text, so that a run does not spend minutes embedding the same pages.
+VECTOR_CACHE: Path | None = None
+
+
+def _passages(site):
+    from django.conf import settings
+
+    from chatwidget.shop.knowledge.embedding_queue import passage_text
+    from chatwidget.shop.models.knowledge import KnowledgeChunk
+
+    for chunk in KnowledgeChunk.objects.filter(site=site):
+        yield chunk, f"{settings.EMBEDDING_MODEL}\n{passage_text(chunk.title, chunk.text)}"
+
+
+def _vectors_from_cache(site) -> None:
+    import pickle
+
+    if not VECTOR_CACHE or not VECTOR_CACHE.exists():
+        return
+    known = pickle.loads(VECTOR_CACHE.read_bytes())
+    for chunk, key in _passages(site):
+        if key in known and chunk.embedding is None:
+            chunk.embedding = known[key]
+            chunk.save(update_fields=["embedding"])
+
+
+def _vectors_to_cache(site) -> None:
+    import pickle
+
+    if VECTOR_CACHE:
+        known = {key: bytes(c.embedding) for c, key in _passages(site) if c.embedding is not None}
+        VECTOR_CACHE.write_bytes(pickle.dumps(known))
 
 
 def _replay(site, item: dict) -> list[str]:
@@ -174,12 +217,18 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--misses", action="store_true", help="list the dev part's misses")
     parser.add_argument("--json", type=Path, help="write the figures to this file")
+    parser.add_argument("--vector-cache", type=Path, help="tuning: keep passage vectors here")
     args = parser.parse_args(argv)
+    global VECTOR_CACHE
+    VECTOR_CACHE = args.vector_cache
     if args.pg and not os.environ.get("TEST_DATABASE_URL"):
         raise SystemExit("--pg needs TEST_DATABASE_URL")
     if not args.pg:
         os.environ.pop("TEST_DATABASE_URL", None)
     os.environ["EMBEDDING_MODEL"] = args.embeddings
+    # quality, not speed, is measured here: a busy machine must not turn a slow query
+    # embedding into a full-text turn (knowledge_bench measures the time)
+    os.environ.setdefault("EMBEDDING_QUERY_TIMEOUT_MS", "30000")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.test")
     import logging
 

@@ -8,7 +8,7 @@ from django.db.models import Sum
 
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
-from chatwidget.shop.knowledge.embeddings import cosine, embed, embedding_model
+from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model
 from chatwidget.shop.knowledge.query import (
     Candidate,
     KnowledgeQuery,
@@ -80,7 +80,12 @@ def knowledge_page(*, site: Site, url: str) -> PageChunks | None:
 
 
 def knowledge_search(
-    *, site: Site, query: KnowledgeQuery, limit: int = 8, page: PageChunks | None = None
+    *,
+    site: Site,
+    query: KnowledgeQuery,
+    limit: int = 8,
+    page: PageChunks | None = None,
+    vector: QueryVector | None = None,
 ) -> list[Candidate]:
     """The best chunks for the query, best first, with their final score and bonus.
 
@@ -88,10 +93,14 @@ def knowledge_search(
     message alone (a new subject is found even when the memory's words fill the first), and
     the active objects' chunks by their identifiers (ranked by the message in
     query.candidates_score, never left out because other chunks matched more words). With
-    EMBEDDING_MODEL set, one query embedding and the nearest chunks by vector join them
-    (hybrid: the similarity order is fused with the full-text one). `page`: the chunks of
-    the visitor's page's document are candidates too (query.candidates_score puts them
-    first when the message points at the page)."""
+    EMBEDDING_MODEL set, the nearest chunks to the query's vector join them (dense
+    retrieval: exact search over the site's vectors, vectors.py), so a question that shares
+    no word with its page still finds it; each candidate's similarity is fused with its
+    full-text score (query.candidates_score). `vector`: the query's vector made by the
+    caller within its time limit (window.py; a `QueryVector` without one: full text only);
+    None embeds here without a limit (evaluations, commands). `page`: the chunks of the
+    visitor's page's document are candidates too (query.candidates_score puts them first
+    when the message points at the page)."""
     searches = [query.backend_terms()]
     if query.lead and set(query.lead) != set(query.terms):
         searches.append(query.lead_terms())
@@ -109,9 +118,9 @@ def knowledge_search(
         hits += [h for h in page.hits if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in page.hits}
     similarity: dict[int, float] = {}
-    qvec = embed([query.embed_text or query.text], kind="query") if embedding_model() else None
+    qvec = vector.vector if vector is not None else _query_vector(query)
     if qvec:  # the nearest chunks also when no word of the question is in the shop's pages
-        similarity, dense = _similarities(site=site, qvec=qvec[0], hits=hits)
+        similarity, dense = _similarities(site=site, qvec=qvec, hits=hits)
         hits += dense
     if not hits:
         return []
@@ -131,24 +140,24 @@ def knowledge_search(
     return candidates_score(query=query, candidates=candidates)[:limit]
 
 
+def _query_vector(query: KnowledgeQuery) -> bytes | None:
+    if not embedding_model():
+        return None
+    found = embed([query.embed_text or query.text], kind="query")
+    return found[0] if found else None
+
+
 def _similarities(
     *, site: Site, qvec: bytes, hits: list[backends.Hit]
 ) -> tuple[dict[int, float], list[backends.Hit]]:
     """Cosine similarity of the query to each full-text candidate, and the chunks nearest
     to the query that full text did not find (exact search over the site's vectors, numpy:
-    vectors.py). Without numpy, the candidates' similarities only."""
+    vectors.py). A chunk without a vector yet (embedding_queue.py) has no similarity: it is
+    ranked by its words alone."""
     ids = [h.chunk_id for h in hits]
-    try:
-        nearest, similarity = vector_search(
-            site_id=site.pk, query=qvec, limit=DENSE_CANDIDATES, among=ids
-        )
-    except ImportError:
-        stored = dict(
-            KnowledgeChunk.objects.filter(pk__in=ids)
-            .exclude(embedding=None)
-            .values_list("pk", "embedding")
-        )
-        return {pk: cosine(qvec, bytes(v or b"")) for pk, v in stored.items()}, []
+    nearest, similarity = vector_search(
+        site_id=site.pk, query=qvec, limit=DENSE_CANDIDATES, among=ids
+    )
     extra = [pk for pk, _ in nearest if pk not in similarity]
     similarity.update(nearest)
     rows = KnowledgeChunk.objects.filter(pk__in=extra).values_list(

@@ -3,7 +3,10 @@
 An import reads a source document by document and writes in batches; each document is
 written in its own savepoint (document row, chunks and their full-text rows together), so
 a failure leaves either the old version or the new one searchable, never half of one.
-Unchanged documents (same content hash) are not re-processed. Documents the source no
+Unchanged documents (same content hash) are not re-processed. Chunks are stored without
+their vector and searchable by full text at once; the worker embeds them afterwards
+(embedding_queue.py), and a changed document's chunk whose title and text are unchanged
+keeps its vector (re-imports do not re-embed what they did not change). Documents the source no
 longer holds are deleted, but only after a complete read: a source that failed, or had
 lines that could not be read, deletes nothing (a broken feed must not empty the shop).
 """
@@ -25,7 +28,7 @@ from django.utils import timezone
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.chunking import chunk_text
-from chatwidget.shop.knowledge.embeddings import embed
+from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_schedule
 from chatwidget.shop.knowledge.query import identifier_key
 from chatwidget.shop.knowledge.readers import (
     Doc,
@@ -36,6 +39,7 @@ from chatwidget.shop.knowledge.readers import (
 )
 from chatwidget.shop.knowledge.render import excerpt_render
 from chatwidget.shop.knowledge.selectors import HINT_SECONDS
+from chatwidget.shop.knowledge.vectors import knowledge_version_bump
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
 from chatwidget.sites.models import Site
 from memory.extract import ids_extract
@@ -94,7 +98,6 @@ class _Prepared:
     doc: Doc
     digest: str
     chunks: list[tuple[str, int]]  # (text, tokens of the excerpt as sent)
-    vectors: list[bytes] | None = None
 
 
 def _prepare(doc: Doc, *, model: str) -> _Prepared:
@@ -125,12 +128,20 @@ def _store(
     *, site: Site, source: KnowledgeSource, item: _Prepared, existing: KnowledgeDocument | None
 ) -> None:
     doc = item.doc
+    kept: dict[tuple[str, str], bytes] = {}
     with transaction.atomic():
         if existing is None:
             document = KnowledgeDocument(site=site, external_id=doc.external_id)
         else:
             document = existing
-            KnowledgeChunk.objects.filter(document=document).delete()
+            old = KnowledgeChunk.objects.filter(document=document)
+            kept = {
+                (title, text): bytes(vector or b"")
+                for title, text, vector in old.exclude(embedding=None).values_list(
+                    "title", "text", "embedding"
+                )
+            }
+            old.delete()
         document.source = source
         document.title = doc.title[:500]
         document.url = doc.url[:1000]
@@ -150,7 +161,7 @@ def _store(
                     identifiers=doc.identifiers,
                     text=text,
                     token_count=tokens,
-                    embedding=item.vectors[i] if item.vectors else None,
+                    embedding=kept.get((document.title, text)),
                 )
                 for i, (text, tokens) in enumerate(item.chunks)
             ]
@@ -192,6 +203,20 @@ def knowledge_import_lock(source_id: int, *, run: str | None = None) -> Iterator
     if not held and run is not None and cache.get(key) == run:
         log.warning("knowledge import resumed after its run died", extra={"source": source_id})
         held = bool(cache.touch(key, timeout))
+    try:
+        yield held
+    finally:
+        if held and cache.get(key) == token:
+            cache.delete(key)
+
+
+@contextmanager
+def knowledge_embed_lock(site_id: int) -> Iterator[bool]:
+    """Yields whether this run holds the site's background-embedding lock (one run per site
+    at a time; it outlives the task's hard limit)."""
+    key = cache_keys.knowledge_embed_lock(site_id)
+    token = secrets.token_hex(8)
+    held = bool(cache.add(key, token, timeout=600))
     try:
         yield held
     finally:
@@ -264,12 +289,6 @@ def _import_batch(
         todo.append((_prepare(doc, model=model), old))
     if moved:
         KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
-    vectors = embed([f"{item.doc.title}\n{text}" for item, _ in todo for text, _ in item.chunks])
-    if vectors:
-        pos = 0
-        for item, _ in todo:
-            item.vectors = vectors[pos : pos + len(item.chunks)]
-            pos += len(item.chunks)
     with transaction.atomic():
         for item, old in todo:
             try:
@@ -287,20 +306,14 @@ def _import_batch(
 def knowledge_swap(
     *, site: Site, source: KnowledgeSource, changed: list[Doc], removed: list[str]
 ) -> ImportResult:
-    """Write a catalogue's changes at once (issue 29): the changed documents are chunked and
-    embedded first, outside any transaction; then ONE transaction stores them all and deletes
-    the removed ones, so searches see the old catalogue or the new one, never half of each.
-    A failure raises and changes nothing."""
+    """Write a catalogue's changes at once (issue 29): the changed documents are chunked
+    first, outside any transaction; then ONE transaction stores them all and deletes the
+    removed ones, so searches see the old catalogue or the new one, never half of each. The
+    new chunks' vectors follow on the worker (embedding_queue.py). A failure raises and
+    changes nothing."""
     model = _site_model(site)
     result = ImportResult(read=len(changed))
     prepared = [_prepare(doc, model=model) for doc in changed]
-    for batch in _batches(iter(prepared), BATCH):
-        vectors = embed([f"{i.doc.title}\n{t}" for i in batch for t, _ in i.chunks])
-        pos = 0
-        for item in batch:
-            if vectors:
-                item.vectors = vectors[pos : pos + len(item.chunks)]
-                pos += len(item.chunks)
     ids = [doc.external_id for doc in changed]
     existing: dict[str, KnowledgeDocument] = {}
     for i in range(0, len(ids), 500):
@@ -323,6 +336,8 @@ def knowledge_swap(
                 .get(KnowledgeDocument._meta.label, 0)
             )
         knowledge_hint_refresh(site.pk)
+        if prepared:
+            knowledge_embed_schedule(site.pk)
     if prepared or removed:
         backends.statistics_refresh()
     return result
@@ -341,7 +356,9 @@ def _remove_unseen(*, source: KnowledgeSource, seen: set[str]) -> int:
 
 
 def knowledge_hint_refresh(site_id: int) -> None:
-    """After commit: tell context builds (any process) whether the site has knowledge now."""
+    """After commit: tell context builds (any process) whether the site has knowledge now,
+    and that its chunks changed (the processes' vector matrices are read again)."""
+    knowledge_version_bump(site_id)
 
     def refresh() -> None:
         cache.set(
@@ -355,6 +372,8 @@ def knowledge_hint_refresh(site_id: int) -> None:
 
 def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
     knowledge_hint_refresh(source.site_id)
+    if result.created or result.updated:
+        knowledge_embed_schedule(source.site_id)
     status = (
         KnowledgeSource.Status.FAILED
         if result.failed

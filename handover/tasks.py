@@ -6,8 +6,11 @@ module, they enqueue by the registered name (chatwidget.platform.queue.task_enqu
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.core.cache import cache
 from django.db import OperationalError
 
+from chatwidget.platform import cache_keys
+from handover.inbound.imap import imap_poll
 from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
 from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
 from handover.services.transcript_email import (
@@ -38,9 +41,27 @@ def case_notify(case_id: int) -> bool:
     max_retries=5,
     ignore_result=True,
 )
-def continuation_email(case_id: int, seq: int) -> bool:
-    """E-mail a staff reply to a visitor who has left (issue 18)."""
+def continuation_email(case_id: int, seq: int | None = None) -> bool:
+    """E-mail the staff replies a visitor who has left has not had, as one e-mail (issues 18
+    and 32). `seq`: tasks queued before issue 32 name one reply; the batch takes all."""
     return continuation_email_send(case_id=case_id, seq=seq)
+
+
+INBOUND_IMAP_POLL_TASK = "handover.tasks.inbound_imap_poll"
+IMAP_LOCK_SECONDS = 300  # past the task's time limit: a killed poll frees it by expiry
+
+
+@shared_task(name=INBOUND_IMAP_POLL_TASK, ignore_result=True, acks_late=False)
+def inbound_imap_poll() -> int:
+    """Replies by e-mail from the mailbox (issue 32; beat, when INBOUND_IMAP_HOST is set). One
+    poll at a time; a failed poll is not retried: the next one comes within the interval."""
+    lock = cache_keys.inbound_imap_lock()
+    if not cache.add(lock, 1, timeout=IMAP_LOCK_SECONDS):
+        return 0
+    try:
+        return imap_poll()
+    finally:
+        cache.delete(lock)
 
 
 @shared_task(

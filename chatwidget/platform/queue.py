@@ -13,7 +13,9 @@ from django.db import transaction
 log = logging.getLogger(__name__)
 
 
-def task_enqueue_on_commit(name: str, *args, inline_when_broker_down: bool = False) -> None:
+def task_enqueue_on_commit(
+    name: str, *args, inline_when_broker_down: bool = False, countdown: float | None = None
+) -> None:
     """Queue the Celery task registered as `name` once the current transaction commits.
 
     The one way services start tasks. Tasks are transports (like views): they import
@@ -25,7 +27,8 @@ def task_enqueue_on_commit(name: str, *args, inline_when_broker_down: bool = Fal
     fails within about a second (one quick retry) and is logged. A task marked
     `inline_when_broker_down` (e-mails a person waits for) then runs here, in this process,
     at once; the others raise, and Django logs them (condensation: `condense-lagging`
-    catches up; a webhook delivery stays pending in admin)."""
+    catches up; a webhook delivery stays pending in admin). `countdown`: seconds the task
+    waits in the broker before a worker runs it (run inline, it runs at once)."""
 
     def enqueue() -> None:
         app = current_app
@@ -33,7 +36,7 @@ def task_enqueue_on_commit(name: str, *args, inline_when_broker_down: bool = Fal
             importlib.import_module(name.rpartition(".")[0])
         task = app.tasks[name]
         try:
-            task.delay(*args)
+            task.apply_async(args=args, countdown=countdown)
         except Exception as exc:
             log.warning(
                 "task not enqueued: broker unreachable",

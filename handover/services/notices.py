@@ -4,6 +4,12 @@ conversation's language when they are written."""
 from django.utils.translation import gettext_noop
 
 NOTICE_WAITING = gettext_noop("A member of the team will reply here.")
+# in hours without an e-mail address: the reply follows the visitor by e-mail (issue 32)
+NOTICE_WAITING_ASK = gettext_noop(
+    "A member of the team will reply here. If you have to leave, write your e-mail address "
+    "here: we will send you the answer by e-mail and use the address only for this "
+    "conversation."
+)
 NOTICE_OUTSIDE_HOURS_KNOWN = gettext_noop(
     "Our team is not available right now (hours: %(hours)s). We will get back to you at the "
     "contact details you gave us."

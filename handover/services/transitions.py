@@ -63,6 +63,7 @@ from handover.services.notices import (
     NOTICE_OUTSIDE_HOURS_KNOWN,
     NOTICE_RELEASED,
     NOTICE_WAITING,
+    NOTICE_WAITING_ASK,
 )
 from handover.services.notification import case_notify_later
 from handover.services.presence import staff_available
@@ -168,7 +169,8 @@ def handover_request(
             spec=site.staff_hours, language=conv.language, time_zone=site.time_zone
         )
         if open_now:
-            notice_send(conv, NOTICE_WAITING)
+            has_email = any(c["kind"] == "email" for c in contact)
+            notice_send(conv, NOTICE_WAITING if has_email else NOTICE_WAITING_ASK)
         elif in_hours:
             notice_send(conv, NOTICE_NOBODY_KNOWN if contact else NOTICE_NOBODY_ASK)
         elif contact:

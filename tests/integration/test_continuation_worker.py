@@ -99,6 +99,7 @@ def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     site.staff_hours = "mon-fri 09:00-17:00"
     site.save(update_fields=["allowed_origins", "staff_hours"])
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "chat.test"]
+    settings.CONTINUATION_BATCH_SECONDS = 1  # the batch window (issue 32), short for the test
     conv = ConversationFactory(site=site, texts=["Where is my parcel? anna@example.com"])
     case = services.handover_request(conversation_id=conv.pk, trigger="visitor", now=CLOSED_TIME)
     staff = UserFactory(username="sam", role="Staff", first_name="Sam")

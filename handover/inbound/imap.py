@@ -63,7 +63,7 @@ def _raw(data: list) -> bytes | None:
     return None
 
 
-def _handle(conn: imaplib.IMAP4, uid: bytes) -> bool:
+def _handle(conn: imaplib.IMAP4, uid: str) -> bool:
     """One message: True when it was stored (now or before)."""
     size_data = _ok(conn.uid("FETCH", uid, "(RFC822.SIZE)"), "fetch size")
     size = _SIZE.search(b" ".join(d for d in size_data if isinstance(d, bytes)))
@@ -89,8 +89,8 @@ def imap_poll() -> int:
     try:
         _ok(conn.login(settings.INBOUND_IMAP_USER, settings.INBOUND_IMAP_PASSWORD), "login")
         _ok(conn.select(settings.INBOUND_IMAP_FOLDER), "select")
-        found = _ok(conn.uid("SEARCH", None, "UNSEEN", "UNDELETED"), "search")
-        uids = (found[0] or b"").split()[:POLL_MAX]
+        found = _ok(conn.uid("SEARCH", "UNSEEN", "UNDELETED"), "search")
+        uids = [u.decode() for u in (found[0] or b"").split()[:POLL_MAX]]
         deleted = 0
         try:
             for uid in uids:

@@ -73,8 +73,9 @@ def _case_for(mail: InboundMail) -> Case:
         raise _Refused(Outcome.AUTOMATIC)
     if not mail.reply_addresses:
         raise _Refused(Outcome.NOT_A_REPLY)
-    case_ids = {reply_address_case(a) for a in mail.reply_addresses}
-    if None in case_ids or len(case_ids) != 1:
+    named = [reply_address_case(a) for a in mail.reply_addresses]
+    case_ids = {i for i in named if i is not None}
+    if len(case_ids) != 1 or len(case_ids) != len(set(named)):
         raise _Refused(Outcome.BAD_TOKEN)
     case = Case.objects.filter(pk=case_ids.pop()).first()
     if case is None or case.conversation_id is None:
@@ -97,13 +98,11 @@ def _sender_check(case: Case, sender: str) -> None:
         raise _Refused(Outcome.SENDER)
 
 
-def _store(case: Case, mail: InboundMail) -> tuple[int, bool]:
+def _store(conversation_id: int, mail: InboundMail) -> tuple[int, bool]:
     """The visitor turn, under the conversation's row lock; (seq, created)."""
     with transaction.atomic():
         conv = (
-            Conversation.objects.select_for_update(of=("self",))
-            .filter(pk=case.conversation_id)
-            .first()
+            Conversation.objects.select_for_update(of=("self",)).filter(pk=conversation_id).first()
         )
         if conv is None or conversation_is_expired(conversation=conv):
             raise _Refused(Outcome.GONE)
@@ -127,7 +126,7 @@ def _store(case: Case, mail: InboundMail) -> tuple[int, bool]:
 def inbound_mail_receive(*, raw: bytes) -> Outcome:
     """Take one raw RFC 822 message: a visitor turn when it is a valid reply, else nothing.
     Database errors propagate (the transport retries: the provider, the next poll)."""
-    case_id = None
+    case_id = conversation_id = None
     try:
         try:
             mail = mail_parse(raw)
@@ -138,13 +137,15 @@ def inbound_mail_receive(*, raw: bytes) -> Outcome:
         _sender_check(case, mail.sender)
         if not mail.text.strip():
             raise _Refused(Outcome.EMPTY)
-        seq, created = _store(case, mail)
+        conversation_id = case.conversation_id
+        assert conversation_id is not None  # _case_for refused a case without one
+        seq, created = _store(conversation_id, mail)
     except _Refused as refused:
         log.info("inbound e-mail refused", extra={"reason": refused.outcome, "case": case_id})
         return refused.outcome
     if not created:
         log.info("inbound e-mail already stored", extra={"case": case_id, "seq": seq})
         return Outcome.DUPLICATE
-    handover_visitor_message(conversation_id=case.conversation_id, seq=seq)
+    handover_visitor_message(conversation_id=conversation_id, seq=seq)
     log.info("inbound e-mail stored", extra={"case": case_id, "seq": seq})
     return Outcome.ACCEPTED

@@ -26,7 +26,7 @@ from handover.services.continuation import (
 )
 from memory.models import Conversation, LinkedSession
 from memory.selectors import conversation_get_by_token
-from tests.factories import CLOSED_TIME, OPEN_TIME, ConversationFactory, UserFactory
+from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory
 
 SHOP = "http://shop.test"
 

@@ -77,9 +77,7 @@ class Handler(socketserver.StreamRequestHandler):
         if sub == "SEARCH":
             assert "UNSEEN" in rest and "UNDELETED" in rest
             found = [
-                str(u)
-                for u, m in box.messages.items()
-                if not {"\\Seen", "\\Deleted"} & m["flags"]
+                str(u) for u, m in box.messages.items() if not {"\\Seen", "\\Deleted"} & m["flags"]
             ]
             self.send("* SEARCH " + " ".join(found))
         elif sub == "FETCH":
@@ -152,8 +150,9 @@ def test_the_poller_stores_replies_once_and_keeps_refused_mail(imap_server, repl
     assert good not in imap_server.messages, "stored: deleted and expunged"
     assert imap_server.messages[forged]["flags"] == {"\\Seen", "\\Flagged"}
     assert imap_server.messages[big]["flags"] == {"\\Seen", "\\Flagged"}
-    assert not any("BODY.PEEK" in c and c.startswith(f"UID FETCH {big} ") for c in
-                   imap_server.commands), "too large: never read"
+    assert not any(
+        "BODY.PEEK" in c and c.startswith(f"UID FETCH {big} ") for c in imap_server.commands
+    ), "too large: never read"
     assert imap_server.logins == [("replies@shop.test", "pw")]
 
     imap_server.commands.clear()

@@ -7,9 +7,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from handover import services
-from handover.services.notices import NOTICE_WAITING_ASK
 from handover.models import Case
 from handover.services import TRANSITIONS, CaseClosed, IllegalTransition
+from handover.services.notices import NOTICE_WAITING_ASK
 from memory.core import core_empty, core_latest, core_promise_add
 from memory.models import Conversation, ConversationState, Core, Turn
 from tests.factories import CLOSED_TIME, OPEN_TIME, ConversationFactory, UserFactory

@@ -21,11 +21,7 @@ from handover.models import Case
 from memory.models import Conversation, Turn
 from tests.factories import OPEN_TIME, ConversationFactory, UserFactory
 from tests.handover.sockets import recv_json, staff_socket
-from tests.integration.test_continuation_worker import (  # noqa: F401 - fixtures
-    smtp,
-    wait_for,
-    worker,
-)
+from tests.integration.cluster import wait_for
 
 SHOP = "http://shop.test"
 DOMAIN = "reply.shop.test"

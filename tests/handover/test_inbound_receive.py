@@ -10,6 +10,7 @@ from email.mime.text import MIMEText
 import pytest
 from django.core import mail
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from chatwidget.sites.services import site_create
@@ -175,3 +176,15 @@ def test_the_endpoint_needs_the_secret_and_takes_the_raw_message(emailed, settin
     settings.INBOUND_EMAIL_SECRET = ""
     assert post(client, raw).status_code == 404, "off without a secret"
     assert client.get("/inbound/email").status_code in (404, 405)
+
+
+@pytest.mark.django_db
+def test_the_case_page_says_replies_follow_by_email(emailed, client, settings):
+    owner = UserFactory(username="olga", role="Owner")
+    client.force_login(owner)
+    page = client.get(reverse("admin:handover_case_change", args=[emailed.pk])).content.decode()
+    assert "Replies reach the visitor by e-mail while they are away" in page
+    assert "their answers by e-mail appear here" in page
+    settings.INBOUND_EMAIL_DOMAIN = ""
+    page = client.get(reverse("admin:handover_case_change", args=[emailed.pk])).content.decode()
+    assert "their answers by e-mail appear here" not in page

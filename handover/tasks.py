@@ -3,6 +3,8 @@
 Tasks are transports: they import services at module level; services never import this
 module, they enqueue by the registered name (chatwidget.platform.queue.task_enqueue_on_commit)."""
 
+import imaplib
+import logging
 from smtplib import SMTPException
 
 from celery import shared_task
@@ -10,7 +12,7 @@ from django.core.cache import cache
 from django.db import OperationalError
 
 from chatwidget.platform import cache_keys
-from handover.inbound.imap import imap_poll
+from handover.inbound.imap import ImapError, imap_poll
 from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
 from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
 from handover.services.transcript_email import (
@@ -19,6 +21,8 @@ from handover.services.transcript_email import (
     transcript_confirm_send,
     transcript_email_send,
 )
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -60,6 +64,10 @@ def inbound_imap_poll() -> int:
         return 0
     try:
         return imap_poll()
+    except (ImapError, imaplib.IMAP4.error, OSError) as exc:
+        # the mailbox away or refusing: said once per poll, without the server's words
+        log.warning("inbound mailbox not read", extra={"error": type(exc).__name__})
+        return 0
     finally:
         cache.delete(lock)
 

@@ -163,3 +163,44 @@ def test_the_poller_stores_replies_once_and_keeps_refused_mail(imap_server, repl
 def test_no_host_no_poll(settings):
     settings.INBOUND_IMAP_HOST = ""
     assert imap_poll() == 0
+
+
+def test_the_task_polls_once_at_a_time_and_outlives_a_mailbox_that_is_away(settings, monkeypatch):
+    from django.core.cache import cache
+
+    from chatwidget.platform import cache_keys
+    from handover import tasks
+    from tests.procs import free_port
+
+    settings.INBOUND_IMAP_HOST = "127.0.0.1"
+    settings.INBOUND_IMAP_PORT = free_port()  # nobody listens: connection refused
+    settings.INBOUND_IMAP_SSL = False
+    assert tasks.inbound_imap_poll.run() == 0
+    assert cache.add(cache_keys.inbound_imap_lock(), 1), "the lock is given back"
+    monkeypatch.setattr(tasks, "imap_poll", lambda: pytest.fail("polled while another polls"))
+    assert tasks.inbound_imap_poll.run() == 0
+    cache.delete(cache_keys.inbound_imap_lock())
+
+
+@pytest.mark.parametrize(("host", "scheduled"), [("imap.example.com", True), ("", False)])
+def test_beat_polls_the_mailbox_only_with_a_host(host, scheduled):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("INBOUND_")}
+    env.update({"DJANGO_SETTINGS_MODULE": "chatwidget.settings.test", "INBOUND_IMAP_HOST": host})
+    code = (
+        "import django; django.setup(); from django.conf import settings as s; "
+        "print('inbound-imap-poll' in s.CELERY_BEAT_SCHEDULE)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip().splitlines()[-1] == str(scheduled)

@@ -13,7 +13,9 @@ is stored:
 - the sender (From) is an address a continuation e-mail of this case went to (the keyed
   hashes of the case's ContinuationCode rows) and the case still holds it (erased or
   changed: refused). The reply address is a secret only the e-mail carried; From alone can be
-  forged, so neither is enough alone.
+  forged, so neither is enough alone;
+- the newest e-mail to that address is at most CONTINUATION_LINK_MAX_AGE old (its code
+  row's expiry): an old e-mail's address stops working as its link does.
 
 The turn is stored by the same service as a widget message
 (memory.services.visitor_message_receive): redacted at ingestion (never-kept values removed,
@@ -30,6 +32,7 @@ import logging
 from enum import StrEnum
 
 from django.db import transaction
+from django.utils import timezone
 
 from handover.inbound.message import InboundMail, MailUnreadable, mail_parse
 from handover.models import Case, ContinuationCode
@@ -86,16 +89,20 @@ def _case_for(mail: InboundMail) -> Case:
 
 
 def _sender_check(case: Case, sender: str) -> None:
+    """From is an address a continuation e-mail of the case went to, the case still holds
+    it, and the newest such e-mail is at most CONTINUATION_LINK_MAX_AGE old."""
     sender_hash = mail_address_hash(sender)
-    sent_to = ContinuationCode.objects.filter(case=case, address_hash=sender_hash).exists()
+    codes = ContinuationCode.objects.filter(case=case, address_hash=sender_hash)
     held = continuation_address(case)
     held_hashes = {
         mail_address_hash(c.get("value", ""))
         for c in case.contact or []
         if c.get("kind") == "email" and c.get("value")
     }
-    if not (sent_to and held and sender_hash in held_hashes):
+    if not (held and sender_hash in held_hashes and codes.exists()):
         raise _Refused(Outcome.SENDER)
+    if not codes.filter(expires_at__gt=timezone.now()).exists():
+        raise _Refused(Outcome.GONE)
 
 
 def _store(conversation_id: int, mail: InboundMail) -> tuple[int, bool]:

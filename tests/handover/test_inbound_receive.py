@@ -16,7 +16,7 @@ from django.utils import timezone
 from chatwidget.sites.services import site_create
 from handover import services
 from handover.inbound.receive import Outcome, inbound_mail_receive
-from handover.models import Case
+from handover.models import Case, ContinuationCode
 from handover.services.continuation import continuation_email_send
 from handover.services.reply_address import reply_address_case
 from memory.models import Conversation, Turn
@@ -140,6 +140,15 @@ def test_an_open_but_expired_conversation_takes_nothing(emailed, monkeypatch):
     assert inbound_mail_receive(raw=reply(emailed.reply_to)) is Outcome.GONE
     assert len(visitor_texts(emailed)) == 1
     assert Conversation.objects.count() == 1, "no new conversation either"
+
+
+@pytest.mark.django_db
+def test_a_reply_to_an_email_older_than_its_link_is_refused(emailed):
+    ContinuationCode.objects.filter(case=emailed).update(
+        expires_at=timezone.now() - timedelta(minutes=1)
+    )
+    assert inbound_mail_receive(raw=reply(emailed.reply_to)) is Outcome.GONE
+    assert len(visitor_texts(emailed)) == 1
 
 
 @pytest.mark.django_db

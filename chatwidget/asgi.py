@@ -2,9 +2,15 @@
 
 import os
 
+import django
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
+django.setup(set_prefix=False)
+
+from chatwidget.observability import traces_setup  # noqa: E402
+
+traces_setup()  # when OTEL_EXPORTER_OTLP_ENDPOINT is set; before the handler loads middleware
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

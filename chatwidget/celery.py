@@ -25,3 +25,12 @@ def _tell_supervisor(**kwargs) -> None:
     ready_file = os.environ.get("CHATWIDGET_WORKER_READY_FILE")
     if ready_file:
         Path(ready_file).touch()
+
+
+@signals.worker_process_init.connect
+def _traces(**kwargs) -> None:
+    """OpenTelemetry in each pool process (its exporter's thread does not survive the fork),
+    when OTEL_EXPORTER_OTLP_ENDPOINT is set (chatwidget/observability.py)."""
+    from chatwidget.observability import traces_setup  # noqa: PLC0415  (after Django's setup)
+
+    traces_setup(service=f"{settings.OTEL_SERVICE_NAME}-worker")

@@ -14,6 +14,8 @@ from django.db import OperationalError
 from chatwidget.platform import cache_keys
 from handover.inbound.imap import ImapError, imap_poll
 from handover.services.continuation import CONTINUATION_EMAIL_TASK, continuation_email_send
+from handover.services.inactivity import INACTIVITY_SCAN_TASK
+from handover.services.inactivity import inactivity_scan as scan
 from handover.services.notification import CASE_NOTIFY_TASK, case_notify_staff
 from handover.services.transcript_email import (
     TRANSCRIPT_CONFIRM_TASK,
@@ -101,3 +103,12 @@ def transcript_email_unconfirmed(conversation_id: int) -> bool:
     """The task name of issue 18, which mailed an unconfirmed address: messages still queued
     from before the upgrade are dropped, not sent."""
     return False
+
+
+@shared_task(name=INACTIVITY_SCAN_TASK, ignore_result=True)
+def inactivity_scan() -> dict:
+    """Beat, every minute: follow up quiet conversations, then close those
+    whose follow-up went unanswered (issue 32). Not retried: the next scan is the retry, and
+    every conversation is decided again under its lock."""
+    result = scan()
+    return {"followups": result.followups, "resolved": result.resolved}

@@ -22,7 +22,7 @@ What goes here, per site and under the site's *current* policy:
 import logging
 import time
 from dataclasses import asdict, dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -291,3 +291,22 @@ def _delete_in_batches(queryset, *, model: str, batch_size: int) -> int:
         with transaction.atomic():
             _, counts = queryset.model.objects.filter(pk__in=ids).delete()
         deleted += counts.get(model, 0)
+
+
+def conversation_hold_set(
+    *,
+    conversation_id: int,
+    open: bool,  # the case is open
+    resolved_at: datetime | None = None,
+) -> None:
+    """Record what the conversation's cases mean for its transcript (handover calls this on
+    every case transition, in the transition's transaction).
+
+    `open=True`: a case was opened; the transcript is held while it is open. `open=False`
+    with `resolved_at`: the case was resolved; the transcript is held for the site's case
+    run-off after that time. `open=False` without `resolved_at`: the case was released to
+    the bot; the hold of the open case ends (an earlier resolved case's run-off stays)."""
+    update: dict = {"case_hold": open}
+    if resolved_at is not None:
+        update["case_resolved_at"] = resolved_at
+    Conversation.objects.filter(pk=conversation_id).update(**update)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -251,25 +252,6 @@ def _profile_after_turn(conversation_id: int, seq: int) -> None:
     profile_update_after_turn(conversation_id=conversation_id, seq=seq)
 
 
-def conversation_hold_set(
-    *,
-    conversation_id: int,
-    open: bool,  # the case is open
-    resolved_at: datetime | None = None,
-) -> None:
-    """Record what the conversation's cases mean for its transcript (handover calls this on
-    every case transition, in the transition's transaction).
-
-    `open=True`: a case was opened; the transcript is held while it is open. `open=False`
-    with `resolved_at`: the case was resolved; the transcript is held for the site's case
-    run-off after that time. `open=False` without `resolved_at`: the case was released to
-    the bot; the hold of the open case ends (an earlier resolved case's run-off stays)."""
-    update: dict = {"case_hold": open}
-    if resolved_at is not None:
-        update["case_resolved_at"] = resolved_at
-    Conversation.objects.filter(pk=conversation_id).update(**update)
-
-
 def answer_seq_reserve(*, conversation_id: int) -> tuple[int, str] | None:
     """Reserve the seq of the bot's answer while the conversation is still with the bot.
 
@@ -323,6 +305,7 @@ def visitor_message_receive(
     page_url: str | None = None,
     page_title: str = "",
     customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
+    before_commit: Callable[[AppendResult, Conversation], None] | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -336,7 +319,12 @@ def visitor_message_receive(
     conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
     its own before the model call. One transaction, one row lock: on a socket that holds the
     conversation (`conversation_id`), one statement reads and locks it. `page_url`: the
-    page the visitor is on, kept with the turn as the site allows (memory.pages)."""
+    page the visitor is on, kept with the turn as the site allows (memory.pages).
+
+    `before_commit(result, conversation)`: called inside the transaction, the turn stored
+    and the answer's seq reserved but not yet committed, under the row lock; it reads what
+    the transaction wrote (the answer's context is built there, so the model request starts
+    while the commit runs). An exception from it rolls the turn back."""
     new_token = None
     found = None
     if conversation_id is None and token:
@@ -375,19 +363,27 @@ def visitor_message_receive(
         )
         hint = None
         if result.created and hinted:
-            # the hint comes right after the visitor's turn, the answer after the hint
-            hint_text = removed_hint(removed=result.removed, language=conv.language)
-            hint_redacted, hint_tokens = redacted_new(None, hint_text)
-            last = _append_locked(
-                conv,
-                role=TurnRole.SYSTEM,
-                redacted=hint_redacted,
-                tokens=hint_tokens,
-                reserve_answer=reserve_answer,
-            )
-            hint = last.turn
-            result = replace(result, answer_seq=last.answer_seq)
+            result, hint = _removal_hint_append(conv, result, reserve_answer=reserve_answer)
+        if before_commit is not None:
+            before_commit(result, conv)
     return result, conv, new_token, hint
+
+
+def _removal_hint_append(
+    conv: Conversation, result: AppendResult, *, reserve_answer: bool
+) -> tuple[AppendResult, Turn]:
+    """The system turn that tells the visitor what was removed: right after the visitor's
+    turn, the answer (its seq reserved here) after the hint."""
+    hint_text = removed_hint(removed=result.removed, language=conv.language)
+    hint_redacted, hint_tokens = redacted_new(None, hint_text)
+    last = _append_locked(
+        conv,
+        role=TurnRole.SYSTEM,
+        redacted=hint_redacted,
+        tokens=hint_tokens,
+        reserve_answer=reserve_answer,
+    )
+    return replace(result, answer_seq=last.answer_seq), last.turn
 
 
 def _expired_on_socket(conv: Conversation) -> bool:

@@ -5,24 +5,28 @@ import contextlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from enum import StrEnum
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from chatwidget.assistant.context import BuiltContext, context_build, context_trace_save
+from chatwidget.assistant.context import BuiltContext, context_trace_save
+from chatwidget.assistant.preparation import (
+    AnswerResult,
+    PreparedAnswer,
+    answer_lease_release,
+    answer_lease_renew,
+    answer_prepare_apart,
+)
 from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
 from chatwidget.platform import cache_keys, metrics
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode, Frame, error_frame
 from handover.models import Case
 from handover.services import handover_request
-from memory.models import Turn, TurnRole
+from memory.models import TurnRole
 from memory.selectors import turn_unanswered
-from memory.services import answer_seq_reserve, turn_append
+from memory.services import turn_append
 
 log = logging.getLogger(__name__)
 
@@ -35,106 +39,8 @@ Send = Callable[[Frame], Awaitable[None]]
 ANSWER_ID_PREFIX = "~a:"
 
 
-class AnswerResult(StrEnum):
-    STORED = "stored"  # streamed (to this socket) and stored
-    BUSY = "busy"  # a live lease: another socket or process is answering this turn
-    SILENT = "silent"  # answered already, or the bot may not answer (state, erased)
-    FAILED = "failed"  # the model failed; the visitor got a model_unavailable error
-
-
 def answer_client_id(request_seq: int) -> str:
     return f"{ANSWER_ID_PREFIX}{request_seq}"
-
-
-def _lease_renew(key: str, owner: str) -> bool:
-    """Extend the lease while it is ours; False once it expired or another process took it."""
-    if cache.get(key) != owner:
-        return False
-    return bool(cache.touch(key, settings.ANSWER_LEASE_SECONDS))
-
-
-def _lease_release(key: str, owner: str) -> None:
-    if cache.get(key) == owner:
-        cache.delete(key)
-
-
-def _prepare(conversation_id: int, request_seq: int, retry: bool, owner: str):
-    """Everything before the model call in one thread hop: take the lease on "this turn is
-    being answered" (one answer per visitor turn, across sockets and processes), reserve the
-    answer's seq while the conversation is with the bot (one statement), then build the
-    context. Returns (built, seq, language), or (AnswerResult, None, None) when this socket
-    does not answer.
-
-    The lease lives ANSWER_LEASE_SECONDS and is renewed while the answer streams: a process
-    that dies (SIGKILL, OOM) holds it for seconds, not minutes, and then any process may
-    answer the turn (answer_recover).
-
-    `retry`: the turn was stored before (a re-sent message whose ack was lost, or a recovery
-    after a crash). It is answered only if no answer is stored yet."""
-    key = cache_keys.answer_lease(conversation_id, request_seq)
-    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
-        return AnswerResult.BUSY, None, None
-    if (
-        retry
-        and Turn.objects.filter(
-            conversation_id=conversation_id, seq__gt=request_seq, role=TurnRole.ASSISTANT
-        ).exists()
-    ):
-        cache.delete(key)
-        return AnswerResult.SILENT, None, None
-    # The authority on "may the bot answer?" at the moment it matters: the reservation runs
-    # only while the state is `bot` (a take-over between the turn and here wins).
-    reserved = answer_seq_reserve(conversation_id=conversation_id)
-    if reserved is None:
-        cache.delete(key)
-        return AnswerResult.SILENT, None, None
-    seq, language = reserved
-    built = context_build(
-        conversation_id=conversation_id, request_seq=request_seq, trace_save=False
-    )  # stored after the answer, in _finish
-    return built, seq, language
-
-
-@dataclass(frozen=True)
-class PreparedAnswer:
-    """An answer made ready in the visitor turn's own thread hop (`answer_prepare`): its
-    lease taken, its seq reserved with the turn, its context built."""
-
-    built: BuiltContext
-    seq: int
-    language: str
-    owner: str
-
-
-def answer_prepare(*, conversation, request_seq: int, seq: int) -> PreparedAnswer | None:
-    """Right after the visitor's turn committed with the answer's seq reserved
-    (memory.services.visitor_message_receive(reserve_answer=True)), in the same thread hop:
-    take the lease and build the context from the row the turn locked. The answer task then
-    goes straight to the model: no second hop, no statement for the reservation, no second
-    read of the conversation.
-
-    None when this socket must not answer (a recovering tab took the lease first) or the
-    build failed: the answer task then takes the usual way (`_prepare`), which answers, waits
-    or reports the error as it always did."""
-    owner = uuid.uuid4().hex
-    key = cache_keys.answer_lease(conversation.pk, request_seq)
-    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
-        return None
-    try:
-        built = context_build(
-            conversation_id=conversation.pk,
-            request_seq=request_seq,
-            trace_save=False,
-            conversation=conversation,
-        )
-    except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
-        cache.delete(key)
-        log.warning(
-            "answer not prepared with the turn",
-            extra={"conversation": conversation.pk, "error": type(exc).__name__},
-        )
-        return None
-    return PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
 
 
 def _finish(
@@ -167,9 +73,9 @@ def _finish(
             context_trace_save(built=built)
     except BaseException:
         if not keep_lease_on_error:
-            _lease_release(key, owner)
+            answer_lease_release(key, owner)
         raise
-    _lease_release(key, owner)
+    answer_lease_release(key, owner)
 
 
 # Seconds between the tries to store a streamed answer while the database is away (a
@@ -211,7 +117,7 @@ async def _lease_keep(key: str, owner: str) -> None:
     while True:
         await asyncio.sleep(settings.ANSWER_LEASE_SECONDS / 3)
         try:
-            renewed = _lease_renew(key, owner)  # one cache round trip, no thread hop
+            renewed = answer_lease_renew(key, owner)  # one cache round trip, no thread hop
         except Exception as exc:  # noqa: BLE001 - the cache away: the answer goes on; the lease may lapse
             log.warning("answer lease not renewed", extra={"error": type(exc).__name__})
             continue
@@ -251,7 +157,7 @@ async def answer_generate(
     else:
         owner = uuid.uuid4().hex
         try:
-            built, seq, language = await db_async(_prepare)(
+            built, seq, language = await db_async(answer_prepare_apart)(
                 conversation_id, request_seq, retry, owner
             )
         except DatabaseError as exc:
@@ -276,7 +182,7 @@ async def answer_generate(
         raise AnswerUnavailable(client_id) from exc
     except asyncio.CancelledError:
         try:
-            _lease_release(key, owner)  # one cache round trip: the hand-over
+            answer_lease_release(key, owner)  # one cache round trip: the hand-over
         except Exception as exc:  # noqa: BLE001 - the cache away: the lease lapses in seconds anyway
             log.info("answer lease not released", extra={"error": type(exc).__name__})
         raise

@@ -9,6 +9,7 @@ take-over between the turn and the answer still wins.
 """
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -16,7 +17,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from chatwidget.assistant.answers import PreparedAnswer, answer_prepare
+from chatwidget.assistant.preparation import (
+    PreparedAnswer,
+    answer_prepare,
+    answer_prepared_release,
+)
 from chatwidget.platform import cache_keys
 from chatwidget.platform.client_address import address_key
 from chatwidget.platform.ratelimit import (
@@ -103,6 +108,7 @@ def visitor_turn_receive(
     page_url: str | None = None,
     page_title: str = "",
     customer_id: int | None = None,
+    on_prepared: Callable[[int, int, PreparedAnswer], None] | None = None,
 ) -> VisitorTurn:
     """One thread hop per message: the rate limits, the stored turn (memory), the decision.
     A message that costs nothing is not counted: a resend of a stored one (same client id)
@@ -113,11 +119,18 @@ def visitor_turn_receive(
     before this turn's answer): the answer's seq is reserved with the turn and its context
     built in this same hop (`VisitorTurn.prepared`), so the answer goes straight to the
     model. `page_url`, `page_title`: where the visitor is (the frame's `page`), kept with
-    the turn (memory.pages)."""
+    the turn (memory.pages).
+
+    The context is built inside the turn's transaction, before its commit, and handed to
+    `on_prepared(conversation_id, request_seq, prepared)` there (from this thread): the
+    socket starts the model request at once, so the commit runs while the model thinks
+    (issue 30). The socket sends no delta before the ack, which follows the commit; a turn
+    whose commit fails raises here, and the socket cancels the request it started."""
     at = time.time()
     if visitor_rate_limited(address=address, session_key=session_key, at=at):
         return RATE_LIMITED
     hits = _visitor_hits(address=address, session_key=session_key)
+    made: list[tuple[int, int, PreparedAnswer]] = []
     try:
         result, conv, new_token, hint = visitor_message_receive(
             site_id=site_id,
@@ -131,20 +144,20 @@ def visitor_turn_receive(
             conversation_id=conversation_id,
             reserve_answer=prepare_answer,
             customer_id=customer_id,
+            before_commit=_preparer(made, on_prepared) if prepare_answer else None,
         )
     except DatabaseError:
-        # nothing stored: the widget sends the same id again, which is counted then
+        # nothing stored: the widget sends the same id again, which is counted then; the
+        # answer made ready for it lets go of its lease (the same seq comes again)
+        for conversation_id_, request_seq, prepared in made:
+            answer_prepared_release(conversation_id_, request_seq, prepared)
         rate_limits_refund_fail_open(hits=hits, at=at)
         raise
     if not result.created and _first_resend(session_key=session_key, client_id=client_id):
         # a resend of a stored message (its ack or its answer was lost in an outage): free
         # once per message, so resending one id cannot buy model calls past the limits
         rate_limits_refund_fail_open(hits=hits, at=at)
-    prepared = None
-    if result.answer_seq is not None:
-        prepared = answer_prepare(
-            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
-        )
+    ready = made[-1][2] if made else None
     if new_token:
         # the first message was counted under this connection; count it for the session
         rate_limit_hit_fail_open(
@@ -156,8 +169,29 @@ def visitor_turn_receive(
         seq=result.turn.seq,
         new_token=new_token,
         hint=turn_public(hint) if hint is not None else None,
-        prepared=prepared,
+        prepared=ready,
     )
+
+
+def _preparer(
+    made: list[tuple[int, int, PreparedAnswer]],
+    on_prepared: Callable[[int, int, PreparedAnswer], None] | None,
+) -> Callable:
+    """`before_commit` for visitor_message_receive: the answer made ready in the turn's
+    transaction, kept in `made` and handed to `on_prepared` (the socket) at once."""
+
+    def prepare(result, conv) -> None:
+        if result.answer_seq is None:
+            return
+        prepared = answer_prepare(
+            conversation=conv, request_seq=result.turn.seq, seq=result.answer_seq
+        )
+        if prepared is not None:
+            made.append((conv.pk, result.turn.seq, prepared))
+            if on_prepared is not None:
+                on_prepared(conv.pk, result.turn.seq, prepared)
+
+    return prepare
 
 
 def visitor_turn_case_update(*, turn: VisitorTurn) -> None:

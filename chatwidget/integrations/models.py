@@ -25,6 +25,8 @@ class WebhookEvent(models.TextChoices):
     CASE_WAITING = "case.waiting", _("Case waiting")
     CASE_RESOLVED = "case.resolved", _("Case resolved")
     CONVERSATION_STARTED = "conversation.started", _("Conversation started")
+    CONVERSATION_FOLLOWUP = "conversation.followup", _("Follow-up asked after inactivity")
+    CONVERSATION_RESOLVED = "conversation.resolved", _("Conversation resolved after inactivity")
     RATING_GIVEN = "rating.given", _("Rating given")
 
 

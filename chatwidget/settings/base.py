@@ -11,6 +11,8 @@ from pathlib import Path
 import environ
 from django.utils.translation import gettext_lazy as _
 
+from chatwidget.observability import errors_setup
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 # A .env file is optional: read it only when there is one (django-environ logs "not found"
@@ -281,6 +283,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chatwidget.shop.tasks.knowledge_sync_all",
         "schedule": timedelta(seconds=env.int("SHOP_SYNC_INTERVAL_SECONDS", default=3600)),
     },
+    # follow-ups and automatic resolution of quiet conversations (handover.services.inactivity)
+    "inactivity-scan": {
+        "task": "handover.tasks.inactivity_scan",
+        "schedule": timedelta(seconds=60),
+    },
     "condense-lagging": {
         "task": "memory.tasks.condense_lagging",
         "schedule": timedelta(
@@ -383,3 +390,10 @@ RATING_WINDOW_DAYS = env.int("RATING_WINDOW_DAYS", default=7)
 
 # --- logging: never message text (settings/logs.py) ----------------------------------------
 from .logs import *  # noqa: E402, F403
+
+# --- error reports (Sentry, when SENTRY_DSN is set): every process, scrubbed ------------------
+errors_setup(
+    dsn=SENTRY_DSN,  # noqa: F405  (settings/operations.py)
+    environment=SENTRY_ENVIRONMENT,  # noqa: F405
+    traces_rate=SENTRY_TRACES_SAMPLE_RATE,  # noqa: F405
+)

@@ -58,6 +58,16 @@ BEAT_HEARTBEAT_SECONDS = env.int("BEAT_HEARTBEAT_SECONDS", default=30)
 BEAT_HEARTBEAT_STALE_SECONDS = env.int("BEAT_HEARTBEAT_STALE_SECONDS", default=180)
 CELERY_BEAT_SCHEDULER = "chatwidget.beat:HeartbeatScheduler"
 
+# --- error reports and traces (chatwidget/observability.py; the `observability` extra) ---------
+# Sentry: off while empty. Reports carry no personal data (scrubbed before they leave).
+SENTRY_DSN = env("SENTRY_DSN", default="")
+SENTRY_ENVIRONMENT = env("SENTRY_ENVIRONMENT", default="")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+# OpenTelemetry traces by OTLP over HTTP: off while empty; e.g. http://otel-collector:4318.
+# The exporter also reads the standard OTEL_EXPORTER_OTLP_HEADERS (an authorization header).
+OTEL_EXPORTER_OTLP_ENDPOINT = env("OTEL_EXPORTER_OTLP_ENDPOINT", default="")
+OTEL_SERVICE_NAME = env("OTEL_SERVICE_NAME", default="chatwidget")
+
 # --- PgBouncer in transaction mode (deploy/compose.yaml, deploy/k8s/pgbouncer.yaml) -----------
 # A transaction pooler hands each transaction to any server connection: no server-side
 # cursors (they outlive the transaction) and no persistent client connections.

@@ -2,8 +2,9 @@
 run there and write their progress to the source row, which the admin page shows. The shop
 connection's catalogue sync (the schedule) and product webhook refreshes (issue 29).
 
-One run per source at a time (`knowledge_import_lock`): a second delivery of the task while
-one runs (a re-import asked meanwhile, a broker redelivery) is skipped and logged. The broker's
+One run per source at a time (`knowledge_import_lock`): another import of the source asked
+while one runs is skipped and logged; the same task delivered again after its run died (its
+pool process killed, its worker killed) takes the dead run's lock over and imports. The broker's
 visibility timeout outlives the lock and the time limit (settings: long_tasks_check), so a
 task is redelivered only after the run that held it has ended, killed or not.
 """
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 
 @shared_task(
+    bind=True,
     name="memory.knowledge.import_source",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
@@ -33,8 +35,8 @@ log = logging.getLogger(__name__)
     soft_time_limit=max(settings.KNOWLEDGE_IMPORT_TIME_LIMIT_SECONDS - 300, 1),
     time_limit=settings.KNOWLEDGE_IMPORT_TIME_LIMIT_SECONDS,
 )
-def knowledge_import_source(source_id: int) -> dict:
-    with knowledge_import_lock(source_id) as held:
+def knowledge_import_source(self, source_id: int) -> dict:
+    with knowledge_import_lock(source_id, run=self.request.id) as held:
         if not held:
             log.warning("knowledge import already running; skipped", extra={"source": source_id})
             return {"skipped": True}

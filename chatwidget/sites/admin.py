@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from chatwidget.sites.forms import SiteForm
 from chatwidget.sites.identity import identity_secret_get, identity_secret_hint
-from chatwidget.sites.models import Site
+from chatwidget.sites.models import AwayMessage, ClosedDay, Site
 from chatwidget.sites.services import embed_snippet
 from chatwidget.sites.theme import DEFAULT_PRIMARY, contrast_ratio
 
@@ -21,9 +21,26 @@ admin.site.site_title = _("Shop chat assistant")
 admin.site.index_title = _("Conversations, handovers and settings")
 
 
+class ClosedDayInline(admin.TabularInline):
+    """Days the team is away besides public holidays (chatwidget.sites.availability)."""
+
+    model = ClosedDay
+    extra = 0
+    fields = ("first_day", "last_day", "reason")
+
+
+class AwayMessageInline(admin.TabularInline):
+    """What a visitor reads while the team is away, per language (handover notices)."""
+
+    model = AwayMessage
+    extra = 0
+    fields = ("language", "text")
+
+
 @admin.register(Site)
 class SiteAdmin(admin.ModelAdmin):
     form = SiteForm
+    inlines = (ClosedDayInline, AwayMessageInline)
     list_display = ("name", "key", "default_language", "context_budget", "created_at")
     search_fields = ("name", "key")
     readonly_fields = ("key", "embed_code", "created_at", "theme_preview", "identity_secret_hint")
@@ -58,7 +75,27 @@ class SiteAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (_("Handover"), {"fields": ("staff_hours", "time_zone")}),
+        (
+            _("Handover"),
+            {
+                "fields": (
+                    "staff_hours",
+                    "time_zone",
+                    "holiday_country",
+                    "holiday_subdivision",
+                )
+            },
+        ),
+        (
+            _("Inactivity"),
+            {
+                "fields": (
+                    "inactivity_followup_minutes",
+                    "inactivity_resolve_minutes",
+                    "inactivity_staff_cases",
+                )
+            },
+        ),
         (
             _("Widget appearance"),
             {

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
@@ -126,6 +127,11 @@ def validate_staff_hours(value: str) -> None:
         raise ValidationError(str(exc)) from exc
 
 
+def hours_zone(time_zone: str) -> ZoneInfo:
+    """The zone the hours are read in (UTC when the name is unknown)."""
+    return _zone(time_zone)
+
+
 def _zone(time_zone: str) -> ZoneInfo:
     try:
         return ZoneInfo(time_zone or "UTC")
@@ -134,8 +140,20 @@ def _zone(time_zone: str) -> ZoneInfo:
         return ZoneInfo("UTC")
 
 
-def hours_is_open(*, spec: str, time_zone: str, at: datetime) -> bool:
-    """Is a person available at `at` (an aware datetime)? Empty hours: always.
+ClosedDay = Callable[[date], bool]
+"""Is this local date closed (a public holiday, a day the owner closed)? See
+chatwidget.sites.availability, which builds it from the site's settings."""
+
+#: How far ahead the next opening is looked for: long enough for a closure of several weeks
+#: (a shop's summer break), short enough to stay cheap.
+HORIZON_DAYS = 62
+
+
+def hours_is_open(
+    *, spec: str, time_zone: str, at: datetime, closed: ClosedDay | None = None
+) -> bool:
+    """Is a person available at `at` (an aware datetime)? Empty hours: always, unless the
+    local day is `closed`.
 
     Unreadable hours count as open: a configuration slip must not hide the team."""
     try:
@@ -143,9 +161,11 @@ def hours_is_open(*, spec: str, time_zone: str, at: datetime) -> bool:
     except HoursError:
         log.warning("unreadable staff hours treated as always open")
         return True
+    local = at.astimezone(_zone(time_zone))
+    if closed is not None and closed(local.date()):
+        return False
     if not segments:
         return True
-    local = at.astimezone(_zone(time_zone))
     minute = local.hour * 60 + local.minute
     day = local.weekday()
     return any(
@@ -154,10 +174,28 @@ def hours_is_open(*, spec: str, time_zone: str, at: datetime) -> bool:
     )
 
 
-def hours_next_open(*, spec: str, time_zone: str, at: datetime) -> datetime | None:
-    """The next moment (aware, in the site's zone) at which staff hours begin, within a week.
-    `at` itself when open now; None when the hours never open."""
-    if hours_is_open(spec=spec, time_zone=time_zone, at=at):
+def _day_starts(segments: tuple[Segment, ...], day: date, zone: ZoneInfo) -> list[datetime]:
+    """When the day's windows begin, as aware local times (midnight when the hours are
+    "always"). A start in a gap of a daylight-saving change (02:30 on the last Sunday of
+    March in Berlin) is read as the clock shows it after the change, as zoneinfo does."""
+    if not segments:
+        return [datetime.combine(day, time(0, 0), tzinfo=zone)]
+    return [
+        datetime.combine(day, time(start // 60, start % 60), tzinfo=zone)
+        for seg in segments
+        if seg.covers_day(day.weekday())
+        for start, _end in seg.windows
+        if start < 24 * 60
+    ]
+
+
+def hours_next_open(
+    *, spec: str, time_zone: str, at: datetime, closed: ClosedDay | None = None
+) -> datetime | None:
+    """The next moment (aware, in the site's zone) at which staff hours begin on a day that
+    is not `closed`, within HORIZON_DAYS. `at` itself when open now; None when the hours
+    never open in that time."""
+    if hours_is_open(spec=spec, time_zone=time_zone, at=at, closed=closed):
         return at.astimezone(_zone(time_zone))
     try:
         segments = hours_parse(spec)
@@ -165,20 +203,13 @@ def hours_next_open(*, spec: str, time_zone: str, at: datetime) -> datetime | No
         return None
     zone = _zone(time_zone)
     local = at.astimezone(zone)
-    best: datetime | None = None
-    for offset in range(8):
-        date = (local + timedelta(days=offset)).date()
-        for seg in segments:
-            if not seg.covers_day(date.weekday()):
-                continue
-            for start, _end in seg.windows:
-                if start >= 24 * 60:
-                    continue
-                candidate = datetime.combine(date, time(start // 60, start % 60), tzinfo=zone)
-                if candidate > local and (best is None or candidate < best):
-                    best = candidate
-        if best is not None:
-            return best
+    for offset in range(HORIZON_DAYS + 1):
+        day = local.date() + timedelta(days=offset)
+        if closed is not None and closed(day):
+            continue
+        later = [start for start in _day_starts(segments, day, zone) if start > local]
+        if later:
+            return min(later)
     return None
 
 

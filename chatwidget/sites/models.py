@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from chatwidget.sites.closures import country_choices, validate_holiday_region
 from chatwidget.sites.hours import validate_staff_hours
 from chatwidget.sites.theme import validate_primary_colour
 
@@ -148,6 +149,51 @@ class Site(models.Model):
         ),
     )
     time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Berlin")
+    # public holidays close the hours (chatwidget.sites.closures: the `holidays` package)
+    holiday_country = models.CharField(
+        _("public holidays of"),
+        max_length=3,
+        blank=True,
+        choices=country_choices,
+        help_text=_("The team is away on this country's public holidays. Empty: none."),
+    )
+    holiday_subdivision = models.CharField(
+        _("region"),
+        max_length=10,
+        blank=True,
+        help_text=_(
+            "A region's holidays too, as its code in the holidays calendar, e.g. BY for "
+            "Bavaria or NW for North Rhine-Westphalia. Empty: national holidays only."
+        ),
+    )
+    # inactivity (handover.services.inactivity): off by default, as in Chatwoot and Intercom,
+    # so an upgrade never starts closing conversations by itself
+    inactivity_followup_minutes = models.PositiveIntegerField(
+        _("follow-up after (minutes)"),
+        default=0,
+        validators=[MaxValueValidator(7 * 24 * 60)],
+        help_text=_(
+            "When the visitor has not answered the assistant or the team for this long, ask "
+            "once whether there is anything else. 0: never."
+        ),
+    )
+    inactivity_resolve_minutes = models.PositiveIntegerField(
+        _("resolve after the follow-up (minutes)"),
+        default=0,
+        validators=[MaxValueValidator(7 * 24 * 60)],
+        help_text=_(
+            "Close the conversation (and resolve its case, with the rating request) when the "
+            "visitor has not answered the follow-up for this long. 0: never."
+        ),
+    )
+    inactivity_staff_cases = models.BooleanField(
+        _("also for conversations with a person"),
+        default=False,
+        help_text=_(
+            "Off: a conversation a team member has taken gets neither the follow-up nor the "
+            "automatic resolution; the team resolves it."
+        ),
+    )
     # the widget's look (chatwidget/theme.py checks the colour's contrast)
     theme_primary = models.CharField(
         _("primary colour"),
@@ -218,7 +264,68 @@ class Site(models.Model):
             validate_staff_hours(self.staff_hours)
         except ValidationError as exc:
             raise ValidationError({"staff_hours": exc.messages}) from None
+        validate_holiday_region(country=self.holiday_country, subdivision=self.holiday_subdivision)
+        if self.inactivity_resolve_minutes and not self.inactivity_followup_minutes:
+            raise ValidationError(
+                {
+                    "inactivity_resolve_minutes": _(
+                        "Set the follow-up first: a conversation is resolved only after it."
+                    )
+                }
+            )
         if self.answer_reserve >= self.context_budget // 2:
             raise ValidationError(
                 {"answer_reserve": _("The answer reserve must be under half the budget.")}
             )
+
+
+class ClosedDay(models.Model):
+    """Days the owner closed (a company outing, the summer break): the team is away all of
+    them, whatever the weekly hours say. `last_day` empty: one day."""
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="closed_days")
+    first_day = models.DateField(_("from"))
+    last_day = models.DateField(_("until"), null=True, blank=True)
+    reason = models.CharField(
+        _("reason"), max_length=200, blank=True, help_text=_("For the team; visitors see none.")
+    )
+
+    class Meta:
+        verbose_name = _("closed day")
+        verbose_name_plural = _("closed days")
+        ordering = ["first_day"]
+        indexes = [models.Index(fields=["site", "first_day"], name="sites_closed_site_first")]
+
+    def __str__(self) -> str:
+        return (
+            str(self.first_day) if not self.last_day else f"{self.first_day}\u2013{self.last_day}"
+        )
+
+    def clean(self) -> None:
+        if self.last_day and self.first_day and self.last_day < self.first_day:
+            raise ValidationError({"last_day": _("The last day comes after the first.")})
+
+
+class AwayMessage(models.Model):
+    """What a visitor reads when they ask for a person while the team is away, in one
+    language. Without one for the visitor's language they read the standard sentence in
+    it (handover.services.notices); the time the team is back follows either."""
+
+    site = models.ForeignKey(Site, on_delete=models.CASCADE, related_name="away_messages")
+    language = models.CharField(_("language"), max_length=2, choices=Site.Language.choices)
+    text = models.CharField(
+        _("away message"),
+        max_length=500,
+        help_text=_("E.g. 'Our team is on holiday.' When the team is back is added to it."),
+    )
+
+    class Meta:
+        verbose_name = _("away message")
+        verbose_name_plural = _("away messages")
+        ordering = ["language"]
+        constraints = [
+            models.UniqueConstraint(fields=["site", "language"], name="sites_away_one_per_language")
+        ]
+
+    def __str__(self) -> str:
+        return self.get_language_display()

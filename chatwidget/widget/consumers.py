@@ -11,6 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.assistant.answers import AnswerUnavailable, answer_generate, answer_recover
+from chatwidget.assistant.preparation import PreparedAnswer
 from chatwidget.assistant.turns import (
     TurnOutcome,
     VisitorTurn,
@@ -24,6 +25,7 @@ from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode
 from chatwidget.sites.identity import Identity, identity_verify
 from chatwidget.widget import protocol
+from chatwidget.widget.early import EarlyAnswer
 from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
 from chatwidget.widget.protocol import ProtocolError
@@ -189,35 +191,54 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             )
 
     async def on_message(self, frame: protocol.Message) -> None:
-        turn = await db_async(visitor_turn_receive)(
-            site_id=self.site.id,
-            address=self.address,
-            session_key=str(self.conversation_id or self.channel_name),
-            token=self.token,
-            client_id=frame.id,
-            text=frame.text,
-            page_url=frame.page.url if frame.page else None,
-            page_title=frame.page.title if frame.page else "",
-            language=self.language,
-            profile_id=self.profile_id,
-            conversation_id=self.conversation_id,
-            prepare_answer=not self._answer_running(),
-            customer_id=self.customer_id,
+        """Store the turn, ack it, answer it. The answer's model request starts from the
+        database thread as soon as its context is built, before the turn's commit
+        (chatwidget.widget.early); its deltas wait for the ack, which follows the commit."""
+        early = EarlyAnswer(
+            spawn=lambda conversation_id, seq, prepared, send: self._spawn(
+                self._answer(conversation_id, seq, frame.id, prepared=prepared, send=send)
+            ),
+            send=self._send,
         )
-        outcome = turn.outcome
-        if outcome is TurnOutcome.RATE_LIMITED:
-            await self._error(ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT, frame.id))
-            return
-        if turn.new_token:
-            self.token = turn.new_token
-        await self._join(turn.conversation_id)  # also renews the membership before the answer
-        await self._send(frames.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
-        if turn.hint is not None and turn.new_token:  # published before this socket joined
-            await self._send(frames.message_frame(turn.hint))
+        try:
+            turn = await db_async(visitor_turn_receive)(
+                site_id=self.site.id,
+                address=self.address,
+                session_key=str(self.conversation_id or self.channel_name),
+                token=self.token,
+                client_id=frame.id,
+                text=frame.text,
+                page_url=frame.page.url if frame.page else None,
+                page_title=frame.page.title if frame.page else "",
+                language=self.language,
+                profile_id=self.profile_id,
+                conversation_id=self.conversation_id,
+                prepare_answer=not self._answer_running(),
+                customer_id=self.customer_id,
+                on_prepared=early.start_threadsafe,
+            )
+            outcome = turn.outcome
+            if outcome is TurnOutcome.RATE_LIMITED:
+                await self._error(
+                    ProtocolError(ErrorCode.RATE_LIMITED, RATE_LIMITED_TEXT, frame.id)
+                )
+                return
+            if turn.new_token:
+                self.token = turn.new_token
+            await self._join(turn.conversation_id)  # renews the membership before the answer
+            await self._send(frames.ack_frame(client_id=frame.id, seq=turn.seq, session=self.token))
+            if turn.hint is not None and turn.new_token:  # published before this socket joined
+                await self._send(frames.message_frame(turn.hint))
+        except BaseException:
+            early.cancel()  # the turn rolled back, or its ack never went: nothing streams
+            raise
         if outcome in (TurnOutcome.ANSWER, TurnOutcome.ANSWER_IF_UNANSWERED):
-            self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, turn))
-        elif outcome is TurnOutcome.CASE_UPDATE:
-            await db_async(visitor_turn_case_update)(turn=turn)
+            if not early.go():
+                self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, turn=turn))
+        else:
+            early.cancel()
+            if outcome is TurnOutcome.CASE_UPDATE:
+                await db_async(visitor_turn_case_update)(turn=turn)
 
     async def on_handover(self, frame: protocol.HandoverRequest) -> None:
         if self.conversation_id is None:
@@ -317,17 +338,24 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     # --- answers ------------------------------------------------------------------------------
 
     async def _answer(
-        self, conversation_id: int, seq: int, client_id: str, turn: VisitorTurn
+        self,
+        conversation_id: int,
+        seq: int,
+        client_id: str,
+        *,
+        turn: VisitorTurn | None = None,
+        prepared: PreparedAnswer | None = None,
+        send=None,
     ) -> None:
         async with self.answer_lock:
             try:
                 await answer_generate(
                     conversation_id=conversation_id,
                     request_seq=seq,
-                    send=self._send,
+                    send=send or self._send,
                     client_id=client_id,
-                    retry=turn.outcome is TurnOutcome.ANSWER_IF_UNANSWERED,
-                    prepared=turn.prepared,
+                    retry=turn is not None and turn.outcome is TurnOutcome.ANSWER_IF_UNANSWERED,
+                    prepared=prepared or (turn.prepared if turn is not None else None),
                     address=self.address,
                 )
             except AnswerUnavailable as exc:

@@ -34,6 +34,11 @@ def notice_send(conv: Conversation, message: str, **params: str) -> None:
     turn_append(conversation_id=conv.pk, role=TurnRole.SYSTEM, text=text)
 
 
+def notice_text_send(conv: Conversation, text: str) -> None:
+    """A system turn for the visitor whose text is composed already (in their language)."""
+    turn_append(conversation_id=conv.pk, role=TurnRole.SYSTEM, text=text)
+
+
 def waiting_count_publish() -> None:
     """The live badge in admin: how many cases wait per site, sent to every staff socket,
     which counts the sites its user may see."""

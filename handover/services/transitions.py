@@ -11,6 +11,7 @@ edges (TRANSITIONS); anything else raises IllegalTransition:
     waiting -> bot       case_release: hand the conversation back to the assistant
     human   -> bot       case_release
     human   -> closed    case_resolve, with a case note
+    bot     -> closed    quiet after the follow-up question (handover.services.inactivity)
 
 `closed` is final for that conversation: the widget disables its input in that state and
 the bot never answers; a visitor who wants to start again uses "forget" (or a new session).
@@ -36,7 +37,8 @@ from chatwidget.integrations.emit import webhook_emit
 from chatwidget.integrations.models import WebhookEvent
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import state_frame
-from chatwidget.sites.hours import hours_describe, hours_is_open
+from chatwidget.sites.availability import site_availability
+from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import Site
 from handover.models import Case
 from handover.services.cases import (
@@ -47,6 +49,7 @@ from handover.services.cases import (
     contact_merge,
     inbox_publish,
     notice_send,
+    notice_text_send,
     reason_clean,
     text_masked,
     waiting_count_publish,
@@ -59,24 +62,24 @@ from handover.services.notices import (
     NOTICE_JOINED_NAMED,
     NOTICE_NOBODY_ASK,
     NOTICE_NOBODY_KNOWN,
-    NOTICE_OUTSIDE_HOURS_ASK,
-    NOTICE_OUTSIDE_HOURS_KNOWN,
     NOTICE_RELEASED,
     NOTICE_WAITING,
     NOTICE_WAITING_ASK,
+    away_notice_text,
 )
 from handover.services.notification import case_notify_later
 from handover.services.presence import staff_available
 from memory.analytics import stat_record
 from memory.core import core_promise_add
 from memory.models import Conversation, ConversationState, Turn, TurnRole
-from memory.services import conversation_hold_set, turn_append
+from memory.retention import conversation_hold_set
+from memory.services import turn_append
 
 log = logging.getLogger(__name__)
 
 S = ConversationState
 TRANSITIONS: dict[str, frozenset[str]] = {
-    S.BOT: frozenset({S.WAITING, S.HUMAN}),
+    S.BOT: frozenset({S.WAITING, S.HUMAN, S.CLOSED}),
     S.WAITING: frozenset({S.HUMAN, S.BOT}),
     S.HUMAN: frozenset({S.BOT, S.CLOSED}),
     S.CLOSED: frozenset(),
@@ -141,16 +144,18 @@ def handover_request(
     """bot -> waiting. The visitor asked for a person or the model requested a handover.
 
     Returns the new case, or None when the conversation is not with the bot (a second click
-    or a repeated tool call changes nothing). Outside the site's staff hours the visitor is
-    offered a call back; once contact details are known the call back is a promise in the
-    core. Then a fresh core is stored with the case and staff are notified."""
+    or a repeated tool call changes nothing). Outside the site's staff hours (a public
+    holiday and a day the owner closed count as outside) the visitor is told when the team
+    is back and offered a call back; once contact details are known the call back is a
+    promise in the core. Then a fresh core is stored with the case and staff are notified."""
     now = now or timezone.now()
     with transaction.atomic():
         conv = Conversation.objects.select_for_update().get(pk=conversation_id)
         if conv.state != S.BOT:
             return None
         site = Site.objects.get(pk=conv.site_id)
-        in_hours = hours_is_open(spec=site.staff_hours, time_zone=site.time_zone, at=now)
+        availability = site_availability(site=site, at=now)
+        in_hours = availability.open
         # within staff hours, someone must also be online (the staff socket's presence)
         open_now = in_hours and staff_available(site_id=site.pk)
         contact = contact_from_turns(conversation_id=conv.pk)
@@ -165,18 +170,19 @@ def handover_request(
         )
         _move(conv, S.WAITING)
         conversation_hold_set(conversation_id=conv.pk, open=True)  # the case holds the transcript
-        hours = hours_describe(
-            spec=site.staff_hours, language=conv.language, time_zone=site.time_zone
-        )
         if open_now:
             has_email = any(c["kind"] == "email" for c in contact)
             notice_send(conv, NOTICE_WAITING if has_email else NOTICE_WAITING_ASK)
         elif in_hours:
             notice_send(conv, NOTICE_NOBODY_KNOWN if contact else NOTICE_NOBODY_ASK)
-        elif contact:
-            notice_send(conv, NOTICE_OUTSIDE_HOURS_KNOWN, hours=hours)
         else:
-            notice_send(conv, NOTICE_OUTSIDE_HOURS_ASK, hours=hours)
+            away = away_notice_text(
+                site=site,
+                availability=availability,
+                language=conv.language,
+                contact_known=bool(contact),
+            )
+            notice_text_send(conv, away)
         waiting_count_publish()
         inbox_publish(case_id=case.pk, site_id=site.pk)
         stat_record(site_id=site.pk, handovers=1)

@@ -59,10 +59,11 @@ def test_message_to_model_ready_in_one_transaction(site):
         "content": "Is the kurta KU-2291-M in size L?",
     }
     # one transaction: lock+read (with the site), client-id check, insert, the counters (with
-    # the reservation) and the day's count in one statement on PostgreSQL; then the context:
-    # no core yet, so only the newest turns
+    # the reservation) and the day's count in one statement on PostgreSQL; then the context
+    # (no core yet, so only the newest turns), still inside it: the model request starts
+    # before the commit (issue 30)
     counters = 1 if connection.vendor == "postgresql" else 2
-    assert sql[0] == "BEGIN" and sql[4 + counters] == "COMMIT", sql
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT", sql
     assert len(sql) == 6 + counters, sql
     assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
     assert not any("memory_core" in s for s in sql), "no core yet: none is read"
@@ -213,3 +214,52 @@ async def test_messages_renew_the_group_but_mark_presence_once(
     assert marks == [True], "one mark on joining, none per message"
     conv_id = await database_sync_to_async(lambda: Conversation.objects.get().pk)()
     assert await database_sync_to_async(presence.visitor_online)(conversation_id=conv_id)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_answer_is_handed_over_before_the_commit_and_let_go_when_it_fails(site):
+    """`on_prepared` runs inside the turn's transaction; a failure after it rolls the turn
+    back and releases the answer's lease, so the resend (the same seq) is answered."""
+    from django.db import OperationalError
+
+    conv = _conversation(site)
+    handed = []
+
+    def on_prepared(conversation_id, request_seq, prepared):
+        handed.append((connection.in_atomic_block, request_seq, prepared.owner))
+
+    turn = visitor_turn_receive(
+        site_id=site.id,
+        address="10.0.0.9",
+        session_key=str(conv.pk),
+        token=None,
+        client_id="m1",
+        text="Do you ship to Vienna?",
+        language="en",
+        profile_id=None,
+        conversation_id=conv.pk,
+        prepare_answer=True,
+        on_prepared=on_prepared,
+    )
+    assert handed == [(True, turn.seq, turn.prepared.owner)], "inside the transaction"
+
+    def failing(conversation_id, request_seq, prepared):
+        raise OperationalError("the commit failed")
+
+    with pytest.raises(OperationalError):
+        visitor_turn_receive(
+            site_id=site.id,
+            address="10.0.0.9",
+            session_key=str(conv.pk),
+            token=None,
+            client_id="m2",
+            text="And to Graz?",
+            language="en",
+            profile_id=None,
+            conversation_id=conv.pk,
+            prepare_answer=True,
+            on_prepared=failing,
+        )
+    assert not Turn.objects.filter(conversation=conv, text="And to Graz?").exists()
+    next_seq = Conversation.objects.get(pk=conv.pk).next_seq
+    assert cache.get(f"answering:{conv.pk}:{next_seq}") is None, "the lease was let go"

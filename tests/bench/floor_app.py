@@ -3,7 +3,10 @@
 A bare Channels consumer under the same Daphne as the product, talking the widget protocol
 the load client needs: `hello` -> `welcome`; `message` -> `ack`, then the model's answer
 (the same fake model, through the same openai SDK for the request) streamed straight to the
-socket, one `delta` per chunk, and the complete `message`. No database, no channel layer, no
+socket, its deltas coalesced like the product's (the first at once, then at most one frame
+per `FLOOR_DELTA_INTERVAL_MS`, default 40, the product's `WS_DELTA_INTERVAL_MS`: a floor that
+sent a frame per chunk would do several times the product's frame work and flatter it), and
+the complete `message`. No database, no channel layer, no
 cache, no rate limits, no context: whatever the product costs above this is ours.
 
 The stream is read raw (server-sent events split by hand, each chunk parsed with orjson),
@@ -16,6 +19,7 @@ but the floor keeps its own copy so that changes to the product never move the f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from datetime import UTC, datetime
@@ -32,6 +36,8 @@ if not settings.configured:
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.routing import ProtocolTypeRouter, URLRouter
 from django.urls import re_path
+
+INTERVAL = float(os.environ.get("FLOOR_DELTA_INTERVAL_MS", "40")) / 1000.0
 
 _client = openai.AsyncOpenAI(
     api_key=os.environ.get("OPENAI_API_KEY", "floor"),
@@ -79,10 +85,20 @@ class FloorConsumer(AsyncWebsocketConsumer):
             await self._send(
                 {"type": "ack", "id": frame.get("id"), "seq": seq - 1, "session": "floor"}
             )
-            parts = []
+            parts: list[str] = []
+            pending: list[str] = []
+            last = -INTERVAL
+            loop = asyncio.get_running_loop()
             async for text in model_stream([{"role": "user", "content": frame.get("text")}]):
                 parts.append(text)
-                await self._send({"type": "delta", "seq": seq, "text": text})
+                pending.append(text)
+                now = loop.time()
+                if now - last >= INTERVAL:  # the first at once, then one frame per interval
+                    last = now
+                    await self._send({"type": "delta", "seq": seq, "text": "".join(pending)})
+                    pending.clear()
+            if pending:
+                await self._send({"type": "delta", "seq": seq, "text": "".join(pending)})
             await self._send(
                 {
                     "type": "message",

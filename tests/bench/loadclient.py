@@ -83,6 +83,7 @@ class Stats:
         self.connect_failed = 0
         self.connected = 0
         self.answered = 0  # answers completed inside the measurement window
+        self.frames: list[int] = []  # frames per answer (ack, deltas, message), in the window
 
 
 async def _conversation(
@@ -123,6 +124,7 @@ async def _conversation(
             await ws.send(json.dumps({"type": "message", "id": cid, "text": text}))
             stats.sent += 1
             ack_at = first_at = None
+            frames = 0
             try:
                 async with asyncio.timeout(args.timeout):
                     while True:
@@ -130,6 +132,7 @@ async def _conversation(
                         at = time.perf_counter()
                         frame = json.loads(raw)
                         kind = frame.get("type")
+                        frames += 1
                         if kind == "ack" and frame.get("id") == cid:
                             ack_at = at
                         elif kind == "delta" and first_at is None:
@@ -137,6 +140,7 @@ async def _conversation(
                         elif kind == "message" and frame.get("role") == "assistant":
                             if measure_from <= loop.time() < measure_to:
                                 stats.answered += 1
+                                stats.frames.append(frames)
                             break
                         elif kind == "error":
                             stats.errors[str(frame.get("code"))] += 1
@@ -238,6 +242,7 @@ async def active(args) -> dict:
         "first_ms": stats.first,
         "ack_ms": stats.ack,
         "total_ms": stats.total,
+        "frames": stats.frames,
         "client_lag_ms": lag,
         "client_cpu_s": round(cpu, 3),
     }

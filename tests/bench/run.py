@@ -57,6 +57,7 @@ FULL = {
     "side_load": 50,
     "side_rounds": 3,
     "side_duration": 20.0,
+    "side_200_load": 200,
     "two_max": 1000,
 }
 QUICK = {
@@ -76,6 +77,7 @@ QUICK = {
     "side_load": 10,
     "side_rounds": 1,
     "side_duration": 6.0,
+    "side_200_load": 20,
     "two_max": 40,
 }
 
@@ -183,6 +185,7 @@ def load_run(
         "ack_p50": pct(data["ack_ms"], 50),
         "ack_p99": pct(data["ack_ms"], 99),
         "answer_p50": pct(data["total_ms"], 50),
+        "frames_per_answer": pct(data.get("frames") or [], 50),
         "client_lag_p99": pct(data["client_lag_ms"], 99),
         "client_cpu_pct": round(100 * data["client_cpu_s"] / wall, 1),
         "server_cpu_pct": cpu["server"],
@@ -219,8 +222,17 @@ def load_run(
 
 
 def section_capacity(
-    procs, server, ws_url, llm_pid, cfg, levels: list[dict], cap_max: int | None = None
+    procs,
+    server,
+    ws_url,
+    llm_pid,
+    cfg,
+    levels: list[dict],
+    cap_max: int | None = None,
+    limit_ms: float = P99_CAPACITY_MS,
 ) -> dict:
+    """The largest number of conversations (a message every 5 s) at which the p99 overhead
+    stays within `limit_ms`: doubling, then bisecting."""
     tried = {
         r["conversations"]: r
         for r in levels
@@ -230,7 +242,7 @@ def section_capacity(
     def ok(row: dict) -> bool:
         return (
             row["overhead_p99"] is not None
-            and row["overhead_p99"] <= P99_CAPACITY_MS
+            and row["overhead_p99"] <= limit_ms
             and row["samples"] > 0
             and not row["connect_failed"]
             and not row["errors"].get("timeout")
@@ -272,7 +284,7 @@ def section_capacity(
     return {
         "largest_ok": best,
         "first_failing": worst,
-        "p99_limit_ms": P99_CAPACITY_MS,
+        "p99_limit_ms": limit_ms,
         "runs": sorted(
             ({k: v for k, v in r.items() if k != "overhead_ms"} for r in tried.values()),
             key=lambda r: r["conversations"],
@@ -598,6 +610,27 @@ def main(argv: list[str] | None = None) -> int:
                 n=cfg["side_load"],
             )
             log(f"side by side: {results['side']['ratios']}")
+            if "floor" in servers:
+                # issue 30: capacity at p99 within twice the floor's (from the rounds above),
+                # product and floor alike; then CPU per message at 200, side by side
+                limit = floor.capacity_limit(results["side"])
+
+                def capacity_of(name: str) -> dict:
+                    url_of = f"{servers[name].ws_base}/ws/chat/{keys.get(name, site_key)}/"
+                    return section_capacity(
+                        procs, servers[name], url_of, llm.pid, cfg, [], limit_ms=limit
+                    )
+
+                results["side_capacity"] = {
+                    name: capacity_of(name) for name in ("product", "floor")
+                }
+                log(f"capacity at p99 <= {limit} ms: {floor.capacity_summary(results)}")
+                results["side_200"] = floor.side_by_side(
+                    lambda name, n: run(name, n, cfg["side_duration"]),
+                    servers={k: v for k, v in servers.items() if k in ("product", "floor")},
+                    rounds=1,
+                    n=cfg["side_200_load"],
+                )
         if "profile" in only or args.profile:
             n = args.profile or cfg["side_load"]
             results["profiles"] = [

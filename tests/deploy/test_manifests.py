@@ -705,3 +705,26 @@ def test_nginx_upstream_ports_match_the_web_unit_instances():
     readme = (DEPLOY / "README.md").read_text()
     for port in ports:
         assert f"chatwidget-web@{port}" in readme
+
+
+def test_compose_networks_keep_the_stores_inside_and_nginx_away_from_them(tmp_path):
+    """issue 31: the stores sit on an internal network (no route out, nothing else on it but
+    the application), nginx shares a network with web only, the worker reaches outside on its
+    own network, and beat and migrate reach nothing but the stores."""
+    env, env_file = _compose_env(tmp_path, **REQUIRED)
+    result = _compose(["config"], env, env_file)
+    assert result.returncode == 0, result.stderr
+    config = yaml.safe_load(result.stdout)
+    networks = config["networks"]
+    assert networks["data"].get("internal") is True
+    assert not networks["default"].get("internal") and not networks["egress"].get("internal")
+    on = {name: set(service.get("networks") or {}) for name, service in config["services"].items()}
+    for store in ("postgres", "redis", "pgbouncer", "minio", "minio-bucket"):
+        assert on[store] == {"data"}, store
+    assert on["nginx"] == {"default"}
+    assert on["web"] == {"default", "data"}
+    assert on["worker"] == {"egress", "data"}
+    assert on["beat"] == {"data"} and on["migrate"] == {"data"}
+    outside = {n for n, net in networks.items() if not net.get("internal")}
+    reach_out = {name for name, nets in on.items() if nets & outside}
+    assert reach_out == {"nginx", "web", "worker"}

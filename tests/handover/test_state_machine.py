@@ -20,6 +20,7 @@ STATES = [s.value for s in ConversationState]
 ALLOWED = {
     ("bot", "waiting"),
     ("bot", "human"),
+    ("bot", "closed"),  # inactivity (handover.services.inactivity)
     ("waiting", "human"),
     ("waiting", "bot"),
     ("human", "bot"),

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from handover.models import Case
 from memory.models import ContextTrace, Conversation, Core, Profile, Turn
-from memory.services import conversation_hold_set
+from memory.retention import conversation_hold_set
 from tests.integration.cluster import Worker
 
 ROOT = Path(__file__).resolve().parents[2]

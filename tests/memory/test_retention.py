@@ -30,9 +30,9 @@ from memory.models import (
     RetentionPolicy,
     Turn,
 )
-from memory.retention import retention_purge_expired
+from memory.retention import conversation_hold_set, retention_purge_expired
 from memory.selectors import conversation_get_by_token, conversations_live
-from memory.services import conversation_hold_set, conversation_start, turn_append
+from memory.services import conversation_start, turn_append
 
 pytestmark = pytest.mark.django_db
 

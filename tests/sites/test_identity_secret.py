@@ -102,4 +102,6 @@ def _site_form(**values) -> dict:
     data = {k: v for k, v in model_to_dict(Site(name="x")).items() if v is not None}
     data.update(allowed_origins="https://new.example", **values)
     data.pop("id", None)
+    for inline in ("closed_days", "away_messages"):  # the inlines' empty formsets
+        data.update({f"{inline}-TOTAL_FORMS": "0", f"{inline}-INITIAL_FORMS": "0"})
     return data

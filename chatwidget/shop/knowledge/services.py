@@ -174,14 +174,24 @@ def _batches(items: Iterator, size: int) -> Iterator[list]:
 
 
 @contextmanager
-def knowledge_import_lock(source_id: int) -> Iterator[bool]:
+def knowledge_import_lock(source_id: int, *, run: str | None = None) -> Iterator[bool]:
     """Yields whether this run holds the source's lock (a cache key that outlives the task's
     hard time limit: KNOWLEDGE_IMPORT_LOCK_SECONDS). A second run of the same source, a
-    redelivered task or a re-import asked meanwhile, gets False and must not import. The lock
-    is released before a retry is published, so retries never overlap either."""
+    re-import asked meanwhile, gets False and must not import. The lock is released before a
+    retry is published, so retries never overlap either.
+
+    `run` names the task message (its id). The broker hands the same message out again only
+    when the run that had it is gone: its pool process was killed (reject on worker lost:
+    requeued at once) or its whole worker was (the visibility timeout, longer than the lock).
+    So a lock held under the same name is a dead run's, and the redelivery takes it over
+    instead of being skipped: skipped, the import would never finish."""
     key = cache_keys.knowledge_import_lock(source_id)
-    token = secrets.token_hex(8)
-    held = bool(cache.add(key, token, timeout=settings.KNOWLEDGE_IMPORT_LOCK_SECONDS))
+    token = run or secrets.token_hex(8)
+    timeout = settings.KNOWLEDGE_IMPORT_LOCK_SECONDS
+    held = bool(cache.add(key, token, timeout=timeout))
+    if not held and run is not None and cache.get(key) == run:
+        log.warning("knowledge import resumed after its run died", extra={"source": source_id})
+        held = bool(cache.touch(key, timeout))
     try:
         yield held
     finally:

@@ -116,3 +116,20 @@ def test_the_lock_outlives_the_task_and_the_broker_outlives_the_lock(settings):
 
     assert settings.KNOWLEDGE_IMPORT_LOCK_SECONDS > task.time_limit > task.soft_time_limit
     assert cache_keys.knowledge_import_lock(7) != cache_keys.condense_lock(7)
+
+
+def test_the_same_task_delivered_again_takes_its_dead_runs_lock_over(object_storage, site):
+    """A redelivery of the very message whose run died (its pool process killed) imports;
+    another import of the source asked while the lock is held is still skipped."""
+    from django.core.cache import cache
+
+    source = knowledge_source_upload(
+        site=site, name="feed.jsonl", content=SimpleUploadedFile("feed.jsonl", FEED)
+    )
+    key = cache_keys.knowledge_import_lock(source.pk)
+    cache.set(key, "message-1", timeout=600)  # the dead run's lock, as it left it
+    other = knowledge_import_source.apply(args=[source.pk], task_id="message-2").get()
+    assert other == {"skipped": True}
+    again = knowledge_import_source.apply(args=[source.pk], task_id="message-1").get()
+    assert again["read"] == 3 and KnowledgeDocument.objects.filter(site=site).count() == 3
+    assert cache.get(key) is None, "released when the run ends"

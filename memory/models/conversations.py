@@ -1,4 +1,5 @@
-"""Conversations, turns, condensed cores, context traces, retention, consent and profiles.
+"""Conversations, their turns, condensed cores and context traces, signed-in customers and
+linked sessions (memory.models).
 
 Text columns hold *redacted* text only: never-kept values (cards, codes, passwords) are
 replaced before a row is written; kept-but-marked values (e-mail, phone, IBAN, address) are
@@ -6,7 +7,6 @@ listed in `spans` so staff views can mask them.
 """
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -50,7 +50,7 @@ class Conversation(models.Model):
         on_delete=models.SET_NULL,
         related_name="conversations",
     )
-    # The transcript hold, written by handover through `memory.services.conversation_hold_set`
+    # The transcript hold, written by handover through `memory.retention.conversation_hold_set`
     # on every case transition: an open case keeps the raw transcript alive, and a resolved
     # case keeps it for the site's case run-off (`RetentionPolicy.case_days`) after
     # `case_resolved_at`. Data, so memory's expiry rules need not query handover's tables.
@@ -60,11 +60,25 @@ class Conversation(models.Model):
     # comma-separated, memory.redaction.sequence): "pin" after "do you need my PIN?", "card"
     # after a message with part of a card number. Words, never a value.
     redaction_open = models.CharField(max_length=120, blank=True, default="")
+    # Inactivity (handover.services.inactivity): the seq of the follow-up question sent after
+    # the visitor went quiet (null: none). While it is the newest turn the conversation may
+    # be resolved; a visitor turn after it means the visitor came back.
+    followup_seq = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("conversation")
         verbose_name_plural = _("conversations")
         ordering = ["-last_activity_at"]
+        indexes = [
+            # the inactivity scan: open conversations quiet since a time (a range per state)
+            models.Index(fields=["state", "last_activity_at"], name="memory_conv_state_activity"),
+            # and those whose follow-up went out, for the resolution
+            models.Index(
+                fields=["last_activity_at"],
+                name="memory_conv_followed_up",
+                condition=Q(followup_seq__isnull=False),
+            ),
+        ]
         permissions = [
             ("export_conversation", _("Can export a conversation")),
             ("erase_conversation", _("Can erase a conversation")),
@@ -226,173 +240,3 @@ class ContextTrace(models.Model):
 
     def __str__(self) -> str:
         return f"trace #{self.conversation_id}:{self.request_seq}"
-
-
-def _bounded(low: int, high: int) -> list:
-    return [MinValueValidator(low), MaxValueValidator(high)]
-
-
-class RetentionPolicy(models.Model):
-    """Per-site retention periods. Editable only with the owner permission."""
-
-    site = models.OneToOneField("sites.Site", on_delete=models.CASCADE, related_name="retention")
-    session_hours = models.PositiveIntegerField(
-        _("session transcript (hours after the last turn)"), default=24, validators=_bounded(1, 720)
-    )
-    case_days = models.PositiveIntegerField(
-        _("case transcript run-off (days after a handover is resolved)"),
-        default=30,
-        validators=_bounded(1, 365),
-    )
-    profile_months = models.PositiveIntegerField(
-        _("recognition profile (months after the last visit)"),
-        default=12,
-        validators=_bounded(1, 24),
-    )
-    audit_days = models.PositiveIntegerField(
-        _("reveal and audit log (days)"), default=365, validators=_bounded(30, 3650)
-    )
-    updated_at = models.DateTimeField(auto_now=True)
-    updated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-
-    class Meta:
-        verbose_name = _("retention policy")
-        verbose_name_plural = _("retention policies")
-
-    def __str__(self) -> str:
-        return str(_("Retention for %(site)s") % {"site": self.site})
-
-
-class AuditEvent(models.Model):
-    """Who did what to which data, and why. No message text."""
-
-    class Action(models.TextChoices):
-        REVEAL = "reveal", _("Plaintext revealed")
-        EXPORT = "export", _("Exported")
-        ERASE = "erase", _("Erased")
-        RETENTION = "retention", _("Retention policy changed")
-        PROFILE = "profile", _("Profile changed")
-        PURGE = "purge", _("Expired data purged")
-
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
-    )
-    actor_label = models.CharField(max_length=150, blank=True)  # survives user deletion
-    action = models.CharField(max_length=12, choices=Action.choices)
-    site = models.ForeignKey("sites.Site", null=True, blank=True, on_delete=models.CASCADE)
-    conversation_ref = models.PositiveBigIntegerField(null=True, blank=True)  # id, not FK
-    target = models.CharField(max_length=200, blank=True)  # e.g. "case 12 / field email"
-    reason = models.TextField(blank=True)
-    details = models.JSONField(default=dict, blank=True)  # counts and ids only
-
-    class Meta:
-        verbose_name = _("audit event")
-        verbose_name_plural = _("audit log")
-        ordering = ["-at"]
-
-    def __str__(self) -> str:
-        return f"{self.action} {self.target}"
-
-
-class Profile(models.Model):
-    """A recognition profile: exists only with consent. Fixed, structured fields."""
-
-    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE, related_name="profiles")
-    token_hash = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_visit_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        verbose_name = _("recognition profile")
-        verbose_name_plural = _("recognition profiles")
-        permissions = [("approve_profilefact", _("Can approve proposed profile facts"))]
-
-    def __str__(self) -> str:
-        return f"profile #{self.pk}"
-
-
-class ProfileFact(models.Model):
-    """One field of a profile. Overwritten, not accumulated: one row per (field, key)."""
-
-    class Field(models.TextChoices):
-        """The labels are visitor-facing too: the widget's "What do you know about me?"."""
-
-        # Translators: visitor
-        LANGUAGE = "language", _("Preferred language")
-        # Translators: visitor
-        CONTACT_PREFERENCE = "contact_preference", _("Contact preference")
-        # Translators: visitor
-        OBJECT = "object", _("Named object")
-        # Translators: visitor
-        PAST_CASE = "past_case", _("Past case")
-        # Translators: visitor
-        PROMISE = "promise", _("Open promise")
-        # Translators: visitor
-        EMAIL = "email", _("E-mail address")
-        # Translators: visitor
-        PHONE = "phone", _("Phone number")
-        # Translators: visitor
-        NAME = "name", _("Name")
-
-    class Status(models.TextChoices):
-        ACTIVE = "active", _("Active")
-        PROPOSED = "proposed", _("Proposed, needs approval")
-
-    SENSITIVE = {Field.EMAIL, Field.PHONE, Field.NAME}
-
-    profile = models.ForeignKey(Profile, on_delete=models.CASCADE, related_name="facts")
-    field = models.CharField(max_length=24, choices=Field.choices)
-    key = models.CharField(max_length=64, blank=True, default="")  # e.g. object kind
-    value = models.CharField(max_length=500)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
-    source_conversation = models.PositiveBigIntegerField(null=True, blank=True)
-    source_seq = models.PositiveIntegerField(null=True, blank=True)
-    recorded_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        verbose_name = _("profile fact")
-        verbose_name_plural = _("profile facts")
-        constraints = [
-            models.UniqueConstraint(fields=["profile", "field", "key"], name="fact_unique_field")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.field}:{self.key}"
-
-
-class Consent(models.Model):
-    """Evidence of a recognition consent: when and which wording. Kept after withdrawal."""
-
-    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE)
-    profile = models.ForeignKey(Profile, null=True, blank=True, on_delete=models.SET_NULL)
-    wording_version = models.CharField(max_length=20)
-    granted_at = models.DateTimeField(auto_now_add=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("consent record")
-        verbose_name_plural = _("consent records")
-
-    def __str__(self) -> str:
-        return f"consent {self.wording_version} ({self.granted_at:%Y-%m-%d})"
-
-
-class DailyStat(models.Model):
-    """Analytics: counts only, no text and no person."""
-
-    site = models.ForeignKey("sites.Site", on_delete=models.CASCADE)
-    day = models.DateField()
-    conversations = models.PositiveIntegerField(default=0)
-    visitor_turns = models.PositiveIntegerField(default=0)
-    assistant_turns = models.PositiveIntegerField(default=0)
-    handovers = models.PositiveIntegerField(default=0)
-    redactions = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["site", "day"], name="stat_unique_day")]
-
-    def __str__(self) -> str:
-        return f"{self.site_id} {self.day}"

@@ -22,6 +22,7 @@ urlpatterns = [
     # e-mails from before issue 25 carried the code in the path: answered, never exchanged
     path("continue/<str:code>/", handover_views.continuation_old_link, name="continuation-old"),
     path("transcript/confirm/", handover_views.transcript_confirm, name="transcript-confirm"),
+    path("inbound/email", handover_views.inbound_email, name="inbound-email"),
     path("privacy/<str:site_key>/", views.privacy, name="privacy"),
     path("shop/webhooks/<str:key>/", shop_views.shop_webhook, name="shop-webhook"),
     path("privacy/", views.privacy, name="privacy-default"),

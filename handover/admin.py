@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
@@ -26,6 +27,7 @@ from chatwidget.sites.access import queryset_for_staff, staff_site_ids
 from handover import admin_alerts, admin_inbox, selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import AlertPreference, Case, RevealEvent
+from handover.services.continuation import continuation_address
 from memory.core import CORE_LABELS
 from memory.models import Conversation
 
@@ -197,6 +199,9 @@ class CaseAdmin(admin.ModelAdmin):
             "ws_path": f"/ws/staff/case/{case.pk}/",
             "canned": selectors.canned_replies_for_site(site_id=case.site_id) if can_act else [],
             "open_promises": services.case_open_promises(case) if is_open else [],
+            # replies made while the visitor is away go by e-mail (issue 32)
+            "email_follows": is_open and bool(continuation_address(case)),
+            "replies_by_email": bool(settings.INBOUND_EMAIL_DOMAIN),
         }
         for action in ("claim", "assign", "reply", "release", "resolve", "note"):
             context[f"{action}_url"] = reverse("admin:handover_case_action", args=[case.pk, action])

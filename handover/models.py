@@ -54,6 +54,11 @@ class Case(models.Model):
     first_reply_at = models.DateTimeField(_("first staff reply"), null=True, blank=True)
     note = models.TextField(_("case note"), blank=True)
     transcript_purged_at = models.DateTimeField(null=True, blank=True)
+    # E-mail continuation (issue 32; handover.services.continuation): staff turns up to this
+    # seq reached the visitor (e-mailed, or shown live while a widget was open); a batch
+    # e-mail of the later ones is due at `mail_batch_at` (None: none pending).
+    mail_through_seq = models.PositiveIntegerField(default=0)
+    mail_batch_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("handover case")

@@ -3,11 +3,16 @@
 Tasks are transports: they import services at module level; services never import this
 module, they enqueue by the registered name (chatwidget.platform.queue.task_enqueue_on_commit)."""
 
+import imaplib
+import logging
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.core.cache import cache
 from django.db import OperationalError
 
+from chatwidget.platform import cache_keys
+from handover.inbound.imap import ImapError, imap_poll
 from handover.services import alert_send, alerts
 from handover.services.alerts import (
     ALERT_DISPATCH_TASK,
@@ -25,6 +30,8 @@ from handover.services.transcript_email import (
     transcript_confirm_send,
     transcript_email_send,
 )
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -47,9 +54,31 @@ def case_notify(case_id: int) -> bool:
     max_retries=5,
     ignore_result=True,
 )
-def continuation_email(case_id: int, seq: int) -> bool:
-    """E-mail a staff reply to a visitor who has left (issue 18)."""
+def continuation_email(case_id: int, seq: int | None = None) -> bool:
+    """E-mail the staff replies a visitor who has left has not had, as one e-mail (issues 18
+    and 32). `seq`: tasks queued before issue 32 name one reply; the batch takes all."""
     return continuation_email_send(case_id=case_id, seq=seq)
+
+
+INBOUND_IMAP_POLL_TASK = "handover.tasks.inbound_imap_poll"
+IMAP_LOCK_SECONDS = 300  # past the task's time limit: a killed poll frees it by expiry
+
+
+@shared_task(name=INBOUND_IMAP_POLL_TASK, ignore_result=True, acks_late=False)
+def inbound_imap_poll() -> int:
+    """Replies by e-mail from the mailbox (issue 32; beat, when INBOUND_IMAP_HOST is set). One
+    poll at a time; a failed poll is not retried: the next one comes within the interval."""
+    lock = cache_keys.inbound_imap_lock()
+    if not cache.add(lock, 1, timeout=IMAP_LOCK_SECONDS):
+        return 0
+    try:
+        return imap_poll()
+    except (ImapError, imaplib.IMAP4.error, OSError) as exc:
+        # the mailbox away or refusing: said once per poll, without the server's words
+        log.warning("inbound mailbox not read", extra={"error": type(exc).__name__})
+        return 0
+    finally:
+        cache.delete(lock)
 
 
 @shared_task(

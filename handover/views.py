@@ -1,16 +1,26 @@
 """Public views of handover (issues 18 and 25). Thin: parse, call one service, answer."""
 
+import base64
+import binascii
+import hmac
+import logging
+
+from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
-from django.http import Http404, HttpRequest, HttpResponse
+from django.db import DatabaseError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from chatwidget.platform.languages import language_from_request
+from handover.inbound.receive import inbound_mail_receive
 from handover.services.transcript_email import transcript_email_confirm
+
+log = logging.getLogger(__name__)
 
 
 def _private(response: HttpResponse) -> HttpResponse:
@@ -81,3 +91,51 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response["Service-Worker-Allowed"] = "/admin/"
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def _inbound_authorised(header: str, secret: str) -> bool:
+    """`Bearer <secret>`, or HTTP Basic with the secret as the password (providers that
+    take credentials in the URL), compared in constant time."""
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() == "basic":
+        try:
+            value = base64.b64decode(value, validate=True).decode().partition(":")[2]
+        except (binascii.Error, UnicodeDecodeError):
+            return False
+    elif scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(value.strip().encode(), secret.encode())
+
+
+@csrf_exempt  # a mail provider posts here; the shared secret is the credential, no cookie
+@require_POST
+@never_cache
+def inbound_email(request: HttpRequest) -> HttpResponse:
+    """A visitor's reply to a continuation e-mail, forwarded by the owner's mail provider as
+    the raw RFC 822 message in the body (issue 32). Off (404) while INBOUND_EMAIL_SECRET is
+    unset. 202 with the outcome once read, stored or refused (a refusal is not an error to
+    retry); 503 when the database is away, so the provider tries again."""
+    secret = settings.INBOUND_EMAIL_SECRET
+    if not secret:
+        raise Http404
+    if not _inbound_authorised(request.headers.get("Authorization", ""), secret):
+        response = JsonResponse({"error": "unauthorised"}, status=401)
+        response["WWW-Authenticate"] = 'Bearer realm="inbound-email"'
+        return response
+    limit = settings.INBOUND_EMAIL_MAX_BYTES
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    raw = b"" if declared > limit else request.read(limit + 1)
+    if declared > limit or len(raw) > limit:
+        log.info("inbound e-mail refused", extra={"reason": "too_large"})
+        return JsonResponse({"error": "too_large"}, status=413)
+    if not raw.strip():
+        return JsonResponse({"error": "empty"}, status=400)
+    try:
+        outcome = inbound_mail_receive(raw=raw)
+    except DatabaseError as exc:
+        log.warning("inbound e-mail not stored", extra={"error": type(exc).__name__})
+        return JsonResponse({"error": "unavailable"}, status=503)
+    return JsonResponse({"result": outcome.value, "stored": outcome.stored}, status=202)

@@ -162,3 +162,8 @@ def readiness_probe(token: str) -> str:
 def shop_sync_lock(site_id: int) -> str:
     """One catalogue sync per site at a time (the command, the schedule, a retry)."""
     return f"shopsync:lock:{site_id}"
+
+
+def inbound_imap_lock() -> str:
+    """One IMAP poll of the replies mailbox at a time (handover.tasks.inbound_imap_poll)."""
+    return "lock:inbound-imap"

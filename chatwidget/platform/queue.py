@@ -27,8 +27,8 @@ def task_enqueue_on_commit(
     fails within about a second (one quick retry) and is logged. A task marked
     `inline_when_broker_down` (e-mails a person waits for) then runs here, in this process,
     at once; the others raise, and Django logs them (condensation: `condense-lagging`
-    catches up; a webhook delivery stays pending in admin). `countdown`: run it that many
-    seconds later (a batch that collects what arrives meanwhile); inline, it runs at once."""
+    catches up; a webhook delivery stays pending in admin). `countdown`: seconds the task
+    waits in the broker before a worker runs it (run inline, it runs at once)."""
 
     def enqueue() -> None:
         app = current_app

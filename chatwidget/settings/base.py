@@ -393,6 +393,13 @@ CONTENT_SECURITY_POLICY = {
 
 # --- what leaves the server: e-mail, webhooks, owner-configured requests --------------------
 from .outbound import *  # noqa: E402, F403
+from .outbound import INBOUND_IMAP_HOST, INBOUND_IMAP_INTERVAL_SECONDS  # noqa: E402
+
+if INBOUND_IMAP_HOST:  # replies by e-mail from a mailbox (issue 32; handover/inbound/imap.py)
+    CELERY_BEAT_SCHEDULE["inbound-imap-poll"] = {
+        "task": "handover.tasks.inbound_imap_poll",
+        "schedule": timedelta(seconds=INBOUND_IMAP_INTERVAL_SECONDS),
+    }
 
 # --- satisfaction ratings (issue 18) ---------------------------------------------------------------
 # A resolved case may be rated this many days after it was resolved.

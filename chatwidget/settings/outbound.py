@@ -20,6 +20,25 @@ TRANSCRIPT_EMAIL_PER_ADDRESS = env("TRANSCRIPT_EMAIL_PER_ADDRESS", default="3/86
 TRANSCRIPT_EMAIL_PER_SITE = env("TRANSCRIPT_EMAIL_PER_SITE", default="30/3600")
 TRANSCRIPT_EMAIL_INTERVAL = env.int("TRANSCRIPT_EMAIL_INTERVAL", default=600)
 TRANSCRIPT_REQUEST_KEEP_DAYS = env.int("TRANSCRIPT_REQUEST_KEEP_DAYS", default=7)
+# E-mail continuation for every handover (issue 32): staff replies made while the visitor is
+# away are gathered this many seconds after the first of them and sent as one e-mail.
+CONTINUATION_BATCH_SECONDS = env.int("CONTINUATION_BATCH_SECONDS", default=120)
+# Replies by e-mail (issue 32; handover/inbound/): each continuation e-mail's Reply-To is
+# reply+<signed case token>@INBOUND_EMAIL_DOMAIN (unset: no Reply-To, the link only). Mail to
+# it reaches the service by POST to /inbound/email with `Authorization: Bearer
+# INBOUND_EMAIL_SECRET` (unset: the endpoint answers 404), or by IMAP polling of a mailbox
+# (INBOUND_IMAP_HOST unset: no polling). Messages larger than INBOUND_EMAIL_MAX_BYTES are
+# refused.
+INBOUND_EMAIL_DOMAIN = env("INBOUND_EMAIL_DOMAIN", default="")
+INBOUND_EMAIL_SECRET = env("INBOUND_EMAIL_SECRET", default="")
+INBOUND_EMAIL_MAX_BYTES = env.int("INBOUND_EMAIL_MAX_BYTES", default=10_000_000)
+INBOUND_IMAP_HOST = env("INBOUND_IMAP_HOST", default="")
+INBOUND_IMAP_PORT = env.int("INBOUND_IMAP_PORT", default=993)
+INBOUND_IMAP_SSL = env.bool("INBOUND_IMAP_SSL", default=True)  # off: STARTTLS is required
+INBOUND_IMAP_USER = env("INBOUND_IMAP_USER", default="")
+INBOUND_IMAP_PASSWORD = env("INBOUND_IMAP_PASSWORD", default="")
+INBOUND_IMAP_FOLDER = env("INBOUND_IMAP_FOLDER", default="INBOX")
+INBOUND_IMAP_INTERVAL_SECONDS = env.int("INBOUND_IMAP_INTERVAL_SECONDS", default=60)
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="chat@localhost")
 

@@ -50,6 +50,11 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "waiting": _("Waiting for a member of the team."),
     "human": _("You are now chatting with a member of the team."),
     "closed": _("This conversation has been closed."),
+    # under the banner while a person is to answer, until the visitor wrote an address
+    "email_offer": _(
+        "Have to go? Write your e-mail address in the chat and the team's answer will follow "
+        "by e-mail."
+    ),
     "new_conversation": _("Start a new conversation"),
     # connection status
     "reconnecting": _("Reconnecting…"),
@@ -133,6 +138,10 @@ _DE_REFERENCE: dict[str, str] = {
     "waiting": "Warten auf ein Mitglied unseres Teams.",
     "human": "Sie chatten jetzt mit einem Mitglied unseres Teams.",
     "closed": "Dieses Gespräch wurde beendet.",
+    "email_offer": (
+        "Sie müssen gehen? Schreiben Sie Ihre E-Mail-Adresse in den Chat, dann kommt die "
+        "Antwort des Teams per E-Mail."
+    ),
     "new_conversation": "Neues Gespräch beginnen",
     "reconnecting": "Verbindung wird wiederhergestellt…",
     "offline": "Sie sind offline. Ihre Nachrichten werden gesendet, sobald die Verbindung wieder steht.",

@@ -10,6 +10,12 @@ from chatwidget.sites.hours import hours_describe
 from chatwidget.sites.models import AwayMessage, Site
 
 NOTICE_WAITING = gettext_noop("A member of the team will reply here.")
+# in hours without an e-mail address: the reply follows the visitor by e-mail (issue 32)
+NOTICE_WAITING_ASK = gettext_noop(
+    "A member of the team will reply here. If you have to leave, write your e-mail address "
+    "here: we will send you the answer by e-mail and use the address only for this "
+    "conversation."
+)
 NOTICE_NOBODY_ASK = gettext_noop(
     "Nobody from our team is free right now. If you would like the answer by e-mail, leave "
     "your e-mail address here: we use it only to answer this conversation."

@@ -61,6 +61,7 @@ from handover.services.notices import (
     NOTICE_NOBODY_KNOWN,
     NOTICE_RELEASED,
     NOTICE_WAITING,
+    NOTICE_WAITING_ASK,
     away_notice_text,
 )
 from handover.services.notification import case_notify_later
@@ -166,7 +167,8 @@ def handover_request(
         _move(conv, S.WAITING)
         conversation_hold_set(conversation_id=conv.pk, open=True)  # the case holds the transcript
         if open_now:
-            notice_send(conv, NOTICE_WAITING)
+            has_email = any(c["kind"] == "email" for c in contact)
+            notice_send(conv, NOTICE_WAITING if has_email else NOTICE_WAITING_ASK)
         elif in_hours:
             notice_send(conv, NOTICE_NOBODY_KNOWN if contact else NOTICE_NOBODY_ASK)
         else:

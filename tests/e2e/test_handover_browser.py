@@ -53,6 +53,8 @@ def test_visitor_asks_for_a_person_and_staff_replies_from_admin(
         has_text="A member of the team will reply here."
     ).wait_for()
     assert shadow(page, ".handover-bar").is_hidden(), "the control goes once a person is asked for"
+    # the address is in the chat already: no offer to leave one (issue 32)
+    assert shadow(page, ".email-offer").is_hidden()
 
     # --- staff in admin -----------------------------------------------------------------------
     staff_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})

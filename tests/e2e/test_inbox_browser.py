@@ -82,6 +82,9 @@ def test_inbox_presence_and_a_canned_reply(presence_stack, browser):
         shadow(visitor2, ".message.system").filter(
             has_text="A member of the team will reply here."
         ).wait_for()
+        # no address yet: the widget offers the answer by e-mail (issue 32)
+        offer = shadow(visitor2, ".email-offer")
+        assert offer.is_visible() and "e-mail address" in offer.inner_text()
         row = inbox.locator("#inbox-rows tr[data-status='waiting']").nth(1)
         row.wait_for()
         assert inbox.evaluate("window.__notes") == ["A visitor is waiting for a person"]

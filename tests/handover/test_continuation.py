@@ -26,7 +26,7 @@ from handover.services.continuation import (
 )
 from memory.models import Conversation, LinkedSession
 from memory.selectors import conversation_get_by_token
-from tests.factories import CLOSED_TIME, OPEN_TIME, ConversationFactory, UserFactory
+from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory
 
 SHOP = "http://shop.test"
 
@@ -106,9 +106,9 @@ def test_no_email_while_the_widget_is_open_or_without_consent(shop):
     assert not continuation_email_send(case_id=case.pk, seq=_reply(case, staff).seq)
     visitor_presence_mark(conversation_id=case.conversation_id, channel="w1", present=False)
     assert continuation_email_send(case_id=case.pk, seq=_reply(case, staff, "More.").seq)
-    # inside staff hours with someone there: the address was not asked for this purpose
-    staffed, staff2 = _case(shop, now=OPEN_TIME)
-    assert not continuation_email_send(case_id=staffed.pk, seq=_reply(staffed, staff2).seq)
+    # without an e-mail address among the contact details: nothing to send to
+    phone, staff2 = _case(shop, now=CLOSED_TIME, text="Call me on +49 30 1234567")
+    assert not continuation_email_send(case_id=phone.pk, seq=_reply(phone, staff2).seq)
     assert len(mail.outbox) == 1
 
 

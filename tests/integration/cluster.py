@@ -557,3 +557,13 @@ class Visitor:
                 await asyncio.wait_for(self.ws.close(), 5)
             except Exception:
                 pass
+
+
+def wait_for(check, *, what: str, worker: Worker, timeout: float = 60):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}; worker log:\n{worker.log_text()[-4000:]}")

@@ -5,24 +5,16 @@ its fragment, the code is exchanged (POST body) for a linked session, and the wi
 with that session reopens the same conversation, the staff reply in its transcript and the
 visitor's contact details masked (issue 25)."""
 
-import email
-import os
 import re
-import secrets
-import time
 from pathlib import Path
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from handover import services
-from tests.celery_app import publishing_to
 from tests.factories import CLOSED_TIME, ConversationFactory, UserFactory
-from tests.integration.cluster import Worker
-from tests.procs import free_port
+from tests.integration.cluster import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOP = "http://shop.test"
@@ -33,64 +25,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def smtp():
-    from aiosmtpd.controller import Controller
-
-    class Inbox:
-        def __init__(self) -> None:
-            self.messages: list = []
-
-        async def handle_DATA(self, server, session, envelope):
-            self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content)))
-            return "250 OK"
-
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield inbox, controller.port
-    controller.stop()
-
-
-@pytest.fixture
-def worker(tmp_path, smtp):
-    if connection.vendor != "postgresql" or not settings.TEST_REDIS_URL:
-        pytest.skip("needs PostgreSQL (TEST_DATABASE_URL) and Redis (TEST_REDIS_URL)")
-    db = connection.settings_dict
-    env = {k: v for k, v in os.environ.items() if k != "TEST_DB_NAME"}
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test",
-            "TEST_DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:"
-            f"{db['PORT'] or 5432}/{db['NAME']}",
-            "TEST_WORKER_EMAIL_URL": f"smtp://127.0.0.1:{smtp[1]}",
-            "PUBLIC_URL": "http://chat.test",
-            "PYTHONUNBUFFERED": "1",
-        }
-    )
-    # a queue of its own: a worker another test left on the same Redis cannot take the task
-    queue = f"continuation-{secrets.token_hex(4)}"
-    worker = Worker(
-        env, tmp_path, broker=settings.TEST_REDIS_URL, args=["-Q", queue, "--pool", "solo"]
-    ).start(wait=False)
-    # this process queues on the same broker (the web process's role), on the worker's queue
-    try:
-        with publishing_to(settings.TEST_REDIS_URL, task_default_queue=queue):
-            yield worker
-    finally:
-        worker.stop()
-
-
-def wait_for(check, *, what: str, worker: Worker, timeout: float = 60):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        result = check()
-        if result:
-            return result
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}; worker log:\n{worker.log_text()[-4000:]}")
-
-
 def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     site, smtp, worker, settings
 ):
@@ -99,6 +33,7 @@ def test_the_worker_emails_the_reply_and_the_link_reopens_the_conversation(
     site.staff_hours = "mon-fri 09:00-17:00"
     site.save(update_fields=["allowed_origins", "staff_hours"])
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "chat.test"]
+    settings.CONTINUATION_BATCH_SECONDS = 1  # the batch window (issue 32), short for the test
     conv = ConversationFactory(site=site, texts=["Where is my parcel? anna@example.com"])
     case = services.handover_request(conversation_id=conv.pk, trigger="visitor", now=CLOSED_TIME)
     staff = UserFactory(username="sam", role="Staff", first_name="Sam")

@@ -26,8 +26,12 @@ export function createFrameHandlers(parts) {
       // `earlier`: turns this page asked for did not fit (a long conversation, or a reconnect
       // far behind): start from the newest, contiguous, and offer the rest on demand
       if (!frame.resumed || frame.earlier) log.dropHistory();
+      if (!frame.resumed) banners.resetEmail();
       session.welcomed(frame.session);
-      (frame.turns || []).forEach((turn) => log.putTurn(turn, false));
+      (frame.turns || []).forEach((turn) => {
+        log.putTurn(turn, false);
+        if (turn.role === "visitor") banners.noteVisitorText(turn.text);
+      });
       log.welcomeEarlier(frame.earlier);
       parts.setState(frame.state);
       outbox.flush();
@@ -39,6 +43,7 @@ export function createFrameHandlers(parts) {
       if (!item) return;
       outbox.settle(frame.id);
       log.acknowledge(item.record, frame.seq, frame.text);
+      banners.noteVisitorText(frame.text ?? item.record.sentText);
       if (parts.state() === "bot" && frame.seq >= log.lastCompleteSeq()) log.showTyping(true);
     },
     [FrameType.DELTA](frame) {
@@ -49,7 +54,7 @@ export function createFrameHandlers(parts) {
       if (frame.role !== "visitor") {
         log.showTyping(false);
         if (!parts.isOpen() && !log.isComplete(frame.seq)) parts.countUnread();
-      }
+      } else banners.noteVisitorText(frame.text);
       log.putTurn(frame, true);
     },
     [FrameType.STATE](frame) {

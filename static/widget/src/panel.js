@@ -109,6 +109,7 @@ function createPanel(shell) {
     menu.element,
     banners.status,
     banners.banner,
+    banners.offer,
     log.scroller,
     banners.handoverBar,
     rating.element,

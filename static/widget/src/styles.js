@@ -57,6 +57,7 @@ a{color:var(--cw-link)}
 .status,.banner.waiting{background:#fff4d6;color:#5c4200}
 .banner.human{background:#e3f5e9;color:#14532d}
 .banner.closed{background:#eee;color:#333}
+.email-offer{margin:0;padding:6px 16px;font-size:13px;background:#f6f6f6;color:#333}
 .scroller{flex:1;overflow-y:auto;padding:14px 12px;overscroll-behavior:contain}
 .transcript{display:flex;flex-direction:column;gap:10px}
 .message{display:flex;flex-direction:column;align-items:flex-start;max-width:85%}

@@ -279,6 +279,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = 90
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULE_FILENAME = str(RUN_DIR / "celerybeat-schedule")
 # The periodic tasks of every app (settings/schedule.py).
+from .schedule import CELERY_BEAT_SCHEDULE  # noqa: E402, F401
 
 # --- conversation memory: condensation (memory/condense.py) -----------------------------------
 # One condensation per conversation at a time: a cache lock that outlives the task's hard

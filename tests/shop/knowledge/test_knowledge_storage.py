@@ -128,8 +128,8 @@ def test_the_same_task_delivered_again_takes_its_dead_runs_lock_over(object_stor
     )
     key = cache_keys.knowledge_import_lock(source.pk)
     cache.set(key, "message-1", timeout=600)  # the dead run's lock, as it left it
-    other = knowledge_import_source.apply(args=[source.pk], task_id="message-2").get()
+    other = knowledge_import_source.apply(args=[source.pk], task_id="message-2").result
     assert other == {"skipped": True}
-    again = knowledge_import_source.apply(args=[source.pk], task_id="message-1").get()
+    again = knowledge_import_source.apply(args=[source.pk], task_id="message-1").result
     assert again["read"] == 3 and KnowledgeDocument.objects.filter(site=site).count() == 3
     assert cache.get(key) is None, "released when the run ends"

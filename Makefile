@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
 # Real PostgreSQL and Redis for the tests where they run (CI has both); else SQLite and skips.
 export TEST_DATABASE_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/test)
-export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/13)
+export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/12)
 
 .PHONY: demo test test-long setup setup-test browser lint bench clean messages widget lock
 
@@ -68,13 +68,12 @@ lint: setup-test
 	else echo "npm missing: the widget's ESLint and JS unit tests are skipped"; fi
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist). Worker N uses the Redis database
-# of TEST_REDIS_URL plus N (default 13 to 15) and a PostgreSQL test database of its own; the
-# tests that start servers, workers or a browser keep to one process per group
-# (tests/conftest.py). `--durations` prints the slowest tests.
-# Three processes on two cores: the integration and browser tests mostly wait on the
-# processes they start, so a third worker keeps both cores busy (measured: 234 s against 339 s
-# with two on this 2-core machine).
-TEST_WORKERS ?= 3
+# of TEST_REDIS_URL plus N (default 12 to 15) and a PostgreSQL test database of its own; the
+# tests that start servers, workers or a browser keep to their groups (tests/conftest.py:
+# the browser, and the multi-process tests in two halves), one worker each.
+# Four processes on two cores: the browser and multi-process groups mostly wait on the
+# processes they start, so the fourth keeps both cores busy with the other tests meanwhile.
+TEST_WORKERS ?= 4
 PYTEST_RUN := $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --durations=25
 test: setup-test browser lint
 	$(PYTEST_RUN) || [ $$? = 5 ]

@@ -40,6 +40,19 @@ SHOP = "http://shop.test"
 # other tests go one by one to whichever worker is free. (A scheduler of our own: xdist's
 # `xdist_group` marks do not reach its scheduler under pytest 9.)
 XDIST_GROUPS = {"integration": "processes", "e2e": "browser"}
+# The multi-process tests mostly wait on the processes they start: two groups of them, each
+# module in one (a module's processes are started once), run side by side. Balanced by
+# their `--durations` (about half each); a new module goes to the second group.
+PROCESSES_FIRST = frozenset(
+    {
+        "test_multi_process.py",
+        "test_demo.py",
+        "test_uploads_two_process.py",
+        "test_webhooks_worker.py",
+        "test_continuation_worker.py",
+        "test_knowledge_embed_worker.py",
+    }
+)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -52,6 +65,8 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             parts = nodeid.split("::", 1)[0].split("/")
             group = XDIST_GROUPS.get(parts[1]) if len(parts) > 2 and parts[0] == "tests" else None
+            if group == "processes":
+                group += "-1" if parts[-1] in PROCESSES_FIRST else "-2"
             return group or nodeid
 
     return GroupScheduling(config, log)

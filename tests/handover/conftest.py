@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests.egress_stubs import egress_net  # noqa: F401
 from tests.factories import ConversationFactory, UserFactory
 
 

@@ -166,7 +166,7 @@ def test_the_subscription_endpoint_takes_staff_with_csrf_only(staff_user, outsid
     ],
 )
 def test_a_push_endpoint_on_a_private_address_or_over_http_is_refused(
-    client, staff_user, vapid, settings, endpoint
+    client, staff_user, vapid, settings, endpoint, egress_net
 ):
     settings.EGRESS_ALLOW_HOSTS = []  # as in production
     client.force_login(staff_user)
@@ -177,6 +177,7 @@ def test_a_push_endpoint_on_a_private_address_or_over_http_is_refused(
     )
     assert response.status_code == 400
     assert not PushSubscription.objects.exists()
+    assert egress_net.outside() == [], "nothing was even tried outside 127.0.0.0/8"
 
 
 def test_the_service_worker_is_served_for_the_admin_scope(client):

@@ -19,6 +19,7 @@ from django.core.cache import cache
 from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
 from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
+from chatwidget.shop.knowledge.embeddings import query_embed_prefetch
 from memory.models import Turn, TurnRole
 from memory.services import answer_seq_reserve
 
@@ -103,6 +104,10 @@ def answer_prepare(
     if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
         return None
     if context_after_ack():
+        # the message's embedding starts now on its own threads (a submit, no wait): it runs
+        # while the turn commits and the ack goes out; the build after the ack finds it
+        # running or done (issue 30 with issue 26's default)
+        query_embed_prefetch(message)
         return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
     try:
         built = context_build(

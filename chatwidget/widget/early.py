@@ -8,6 +8,7 @@ follows the commit, and cancels it when the turn rolled back or was never acked.
 """
 
 import asyncio
+import contextvars
 from collections.abc import Awaitable, Callable
 
 from chatwidget.assistant.preparation import PreparedAnswer, answer_prepared_release
@@ -30,13 +31,19 @@ class EarlyAnswer:
         self.spawn = spawn  # starts the answer task (conversation, seq, prepared, its send)
         self.send = send
         self.loop = asyncio.get_running_loop()
+        # the socket's own context: a callback scheduled from the database thread would run
+        # in a copy of that thread's context, and asgiref would then take the answer task for
+        # code inside the database thread (SQLite's single thread: "would deadlock")
+        self.context = contextvars.copy_context()
         self.acked = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.prepared: tuple[int, int, PreparedAnswer] | None = None
 
     def start_threadsafe(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
         self.prepared = (conversation_id, seq, prepared)
-        self.loop.call_soon_threadsafe(self._start, conversation_id, seq, prepared)
+        self.loop.call_soon_threadsafe(
+            self._start, conversation_id, seq, prepared, context=self.context
+        )
 
     def _start(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
         self.task = self.spawn(conversation_id, seq, prepared, self._send)

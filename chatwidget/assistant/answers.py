@@ -21,6 +21,7 @@ from chatwidget.assistant.replies import demo_stream, model_stream, model_unavai
 from chatwidget.platform import cache_keys, metrics
 from chatwidget.platform.db import db_async
 from chatwidget.platform.frames import ErrorCode, Frame, error_frame
+from chatwidget.platform.llm import stream_gate_wait
 from handover.models import Case
 from handover.services import handover_request
 from memory.models import TurnRole
@@ -193,6 +194,7 @@ async def _answer_stream(
 ) -> AnswerResult:
     started = timezone.now()
     if settings.DEMO_MODE:
+        await stream_gate_wait()  # no model to wait for: an early answer waits for its commit
         streamed = await demo_stream(
             built=built,
             conversation_id=conversation_id,

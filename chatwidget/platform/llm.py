@@ -11,6 +11,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -57,6 +58,19 @@ def get_client() -> openai.AsyncOpenAI:
     return _client(settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY or "demo")
 
 
+# An answer started before its visitor's turn committed (chatwidget.widget.early, issue 30)
+# holds the model's events here until the commit: the request and the model's thinking
+# overlap the commit, and nothing the answer does with the events (frames, shop lookups,
+# their writes and checks against the stored conversation) runs before it.
+stream_gate: ContextVar[asyncio.Event | None] = ContextVar("stream_gate", default=None)
+
+
+async def stream_gate_wait() -> None:
+    gate = stream_gate.get()
+    if gate is not None and not gate.is_set():
+        await gate.wait()
+
+
 async def stream_reply(
     *, messages: list[dict], model: str, tools: list[dict] | None = None
 ) -> AsyncIterator[Delta | ToolCall]:
@@ -94,6 +108,7 @@ async def stream_reply(
         except TimeoutError:
             raise TimeoutError("no first token") from None
         metrics.FIRST_TOKEN_SECONDS.observe(time.monotonic() - started)
+        await stream_gate_wait()  # an early answer's events wait for its turn's commit
         if first is not None:
             for event in _events(first, calls):
                 yield event

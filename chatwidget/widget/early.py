@@ -12,6 +12,7 @@ import contextvars
 from collections.abc import Awaitable, Callable
 
 from chatwidget.assistant.preparation import PreparedAnswer, answer_prepared_release
+from chatwidget.platform.llm import stream_gate
 
 Send = Callable[[dict], Awaitable[None]]
 
@@ -46,6 +47,9 @@ class EarlyAnswer:
         )
 
     def _start(self, conversation_id: int, seq: int, prepared: PreparedAnswer) -> None:
+        # runs in `self.context`: the task created here copies it, gate included, so the
+        # model's first event (and whatever the answer does with it) waits for the ack
+        stream_gate.set(self.acked)
         self.task = self.spawn(conversation_id, seq, prepared, self._send)
 
     async def _send(self, frame: dict) -> None:

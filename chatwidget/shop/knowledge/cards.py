@@ -25,7 +25,8 @@ MAX_CARDS = 6  # more products than this in one answer is a list, not a choice
 _TEXT_CHARS = 4000  # of a document's excerpts, read for its facts
 
 _PRICE = re.compile(
-    r"\bPrice:\s*(?P<amount>\d[\d.,]*(?:\s?[–-]\s?\d[\d.,]*)?)\s*(?P<cur>[A-Z]{3})?"
+    r"\bPrice:\s*(?:(?P<before>[A-Z]{3})\s?)?"
+    r"(?P<amount>\d[\d.,]*(?:\s?[–-]\s?\d[\d.,]*)?)\s*(?P<cur>[A-Z]{3}\b)?"
 )
 _AVAILABILITY = re.compile(r"\bAvailability:\s*(?P<v>[^.;\n]{1,40})", re.IGNORECASE)
 _IMAGE = re.compile(r"\bImage:\s*(?P<url>https?://[^\s<>\"']{1,1000}?)(?=\.?(?:\s|$))")
@@ -72,8 +73,8 @@ def card_facts(*, title: str, url: str, identifier: str, product_id: str, text: 
         "sku": identifier,
         "title": title[:200],
         "url": web_url(url),
-        "price": price.group("amount").strip() if price else "",
-        "currency": (price.group("cur") or "") if price else "",
+        "price": price.group("amount").strip().rstrip(".,") if price else "",
+        "currency": (price.group("cur") or price.group("before") or "") if price else "",
         "stock": _stock(text),
         "image": web_url(image.group("url")) if image else "",
     }

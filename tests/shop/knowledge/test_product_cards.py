@@ -121,3 +121,49 @@ async def test_an_answer_naming_no_known_product_has_no_cards(demo_site, connect
     assert "cards" not in message
     assert await c.nothing(0.5), "no cards frame follows"
     assert not [f for f in frames if f["type"] == "cards"]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_demo_mode_answers_get_cards_too(demo_site, connect):
+    c = await connect(demo_site.key)
+    await c.hello()
+    await c.say("Is the KU-2291-M cotton kurta in mint nice?", "m1")
+    frames = await _frames_until_both(c)
+    message = next(f for f in frames if f["type"] == "message" and f.get("role") == "assistant")
+    assert "Demo mode" in message["text"]
+    assert [(x["sku"], x["price"], x["currency"]) for x in message["cards"]] == [
+        ("KU-2291-M", "49.90", "EUR")
+    ]
+
+
+def test_a_json_ld_products_image_reaches_its_card():
+    from chatwidget.shop.knowledge.jsonld import product_facts
+
+    block = (
+        '{"@type": "Product", "name": "Trail shoe", "sku": "TS-100",'
+        ' "image": [{"@type": "ImageObject", "url": "https://cdn.example.test/ts.jpg"}],'
+        ' "offers": {"price": "89.00", "priceCurrency": "EUR",'
+        ' "availability": "https://schema.org/PreOrder"}}'
+    )
+    bad = '{"@type": "Product", "name": "X", "sku": "X-1", "image": "javascript:alert(1)"}'
+    text = "\n".join(product_facts([block, bad]).lines)
+    assert "Image: https://cdn.example.test/ts.jpg." in text
+    assert "javascript" not in text
+    card = card_facts(
+        title="Trail shoe", url="", identifier="TS-100", product_id="TS-100", text=text
+    )
+    assert (card["image"], card["price"], card["currency"], card["stock"]) == (
+        "https://cdn.example.test/ts.jpg",
+        "89.00",
+        "EUR",
+        "preorder",
+    )
+
+
+def test_a_price_written_currency_first_is_read():
+    text = "Colour: camel. Price: EUR 119.00 incl. VAT. Availability: in stock."
+    card = card_facts(title="Scarf", url="", identifier="CS-077-CA", product_id="CS", text=text)
+    assert (card["price"], card["currency"], card["stock"]) == ("119.00", "EUR", "in_stock")
+    card = card_facts(title="t", url="", identifier="x", product_id="x", text="Price: 39.90.")
+    assert (card["price"], card["currency"]) == ("39.90", "")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from django.db import connection
 from django.db.models import Q
 
 from chatwidget.shop.models import KnowledgeChunk, KnowledgeDocument
@@ -91,9 +92,14 @@ def product_cards(*, site_id: int, text: str) -> list[dict]:
     wanted = answer_identifiers(text)[: MAX_CARDS * 2]
     if not wanted:
         return []
+    # PostgreSQL: JSON containment; SQLite (the demo) has none: the JSON text is matched and
+    # the exact identifier checked below
+    lookup = (
+        "identifiers__contains" if connection.vendor == "postgresql" else "identifiers__icontains"
+    )
     match = Q()
     for identifier in wanted:
-        match |= Q(identifiers__contains=[identifier])
+        match |= Q(**{lookup: [identifier] if lookup.endswith("__contains") else identifier})
     documents = list(
         KnowledgeDocument.objects.filter(match, site_id=site_id).only(
             "pk", "external_id", "title", "url", "identifiers"

@@ -112,6 +112,7 @@ async def _finish_retrying(
                 "answer not stored yet", extra={"error": type(exc).__name__, "retry_in": delay}
             )
             await asyncio.sleep(delay)
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 class AnswerUnavailable(Exception):

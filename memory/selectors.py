@@ -204,7 +204,7 @@ def turns_for_visitor_page(
     qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role=TurnRole.TOOL)
     if after_seq:
         qs = qs.filter(seq__gt=after_seq)
-    qs = qs.order_by("-seq").only("seq", "role", "text", "spans", "created_at")
+    qs = qs.order_by("-seq").only("seq", "role", "text", "spans", "cards", "choices", "created_at")
     picked: list[dict] = []
     used = 0
     cursor = before_seq
@@ -241,12 +241,18 @@ def _turn_cut(public: dict, max_bytes: int) -> dict:
 def turn_public(turn: Turn, *, masked: bool = False) -> dict:
     """A turn as the widget shows it; `masked` for a linked session (contact details masked
     as in staff views)."""
-    return {
+    public = {
         "seq": turn.seq,
         "role": turn.role,
         "text": mask(turn.text, turn.spans or []) if masked else turn.text,
         "at": turn.created_at.isoformat(),
     }
+    # only when there are some: the frames of every other turn stay as they were
+    if turn.cards:
+        public["cards"] = turn.cards
+    if turn.choices:
+        public["choices"] = turn.choices
+    return public
 
 
 def event_masked(*, conversation_id: int, event: dict) -> dict:

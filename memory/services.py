@@ -122,6 +122,8 @@ def turn_append(
     seq: int | None = None,
     publish: bool = True,
     savepoint: bool = True,
+    cards: list[dict] | None = None,
+    choices: list[str] | None = None,
 ) -> AppendResult:
     """Redact, count tokens, and commit one turn. Idempotent per (conversation, client_id).
 
@@ -145,6 +147,8 @@ def turn_append(
             author_id=author_id,
             seq=seq,
             publish=publish,
+            cards=cards,
+            choices=choices,
         )
 
 
@@ -160,6 +164,8 @@ def _append_locked(
     publish: bool = True,
     reserve_answer: bool = False,
     page: dict | None = None,
+    cards: list[dict] | None = None,
+    choices: list[str] | None = None,
 ) -> AppendResult:
     """The turn, under the conversation's row lock (the caller's transaction): the client id
     checked, the turn inserted, the conversation's counters moved in one UPDATE (with
@@ -182,6 +188,8 @@ def _append_locked(
         client_id=client_id,
         author_id=author_id,
         page=page,
+        cards=cards or [],
+        choices=choices or [],
     )
     conv.next_seq = max(conv.next_seq, seq + 1)
     answer_seq = None

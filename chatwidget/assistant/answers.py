@@ -20,8 +20,9 @@ from chatwidget.assistant.preparation import AnswerResult, PreparedAnswer, answe
 from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
 from chatwidget.platform import cache_keys, metrics
 from chatwidget.platform.db import db_async
-from chatwidget.platform.frames import ErrorCode, Frame, error_frame
+from chatwidget.platform.frames import ErrorCode, Frame, cards_frame, error_frame
 from chatwidget.platform.llm import stream_gate_wait
+from chatwidget.shop.knowledge.cards import product_cards
 from handover.models import Case
 from handover.services import handover_request
 from memory.models import TurnRole
@@ -51,13 +52,19 @@ def _finish(
     owner: str,
     built: BuiltContext | None = None,
     keep_lease_on_error: bool = False,
-) -> None:
+    choices: list[str] | None = None,
+) -> list[dict]:
     """After the answer, one thread hop: the context trace (before the turn, so it exists
-    once the visitor sees the stored answer), the answer, the request's lease released.
-    `keep_lease_on_error`: a failed store keeps the lease (it is tried again)."""
+    once the visitor sees the stored answer), the answer with its product cards (read from
+    the site's knowledge, chatwidget.shop.knowledge.cards) and quick replies, the request's
+    lease released. Returns the cards. `keep_lease_on_error`: a failed store keeps the
+    lease (it is tried again)."""
     key = cache_keys.answer_lease(conversation_id, request_seq)
+    cards: list[dict] = []
     try:
         if text:  # the trace and the answer in one transaction: one commit
+            if built is not None:
+                cards = product_cards(site_id=built.site_id, text=text)
             with transaction.atomic():
                 if built is not None:
                     context_trace_save(built=built)
@@ -68,6 +75,8 @@ def _finish(
                     seq=seq,
                     client_id=answer_client_id(request_seq),
                     savepoint=False,
+                    cards=cards,
+                    choices=choices,
                 )
         elif built is not None:
             context_trace_save(built=built)
@@ -76,6 +85,7 @@ def _finish(
             lease_release(key, owner)
         raise
     lease_release(key, owner)
+    return cards
 
 
 # Seconds between the tries to store a streamed answer while the database is away (a
@@ -85,14 +95,17 @@ def _finish(
 STORE_RETRY_DELAYS = (0.5, 1.5, 3.0)
 
 
-async def _finish_retrying(*args, built: BuiltContext | None) -> None:
+async def _finish_retrying(
+    *args, built: BuiltContext | None, choices: list[str] | None = None
+) -> list[dict]:
     """`_finish`, tried again after a database error (issue 25: a blip mid-stream must not
     lose the answer the visitor has just watched appear); the answer turn's client id makes a
     try that did commit but failed to report so harmless to repeat."""
     for delay in (*STORE_RETRY_DELAYS, None):
         try:
-            await db_async(_finish)(*args, built=built, keep_lease_on_error=delay is not None)
-            return
+            return await db_async(_finish)(
+                *args, built=built, keep_lease_on_error=delay is not None, choices=choices
+            )
         except DatabaseError as exc:
             if delay is None:
                 raise
@@ -100,6 +113,7 @@ async def _finish_retrying(*args, built: BuiltContext | None) -> None:
                 "answer not stored yet", extra={"error": type(exc).__name__, "retry_in": delay}
             )
             await asyncio.sleep(delay)
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 class AnswerUnavailable(Exception):
@@ -228,9 +242,12 @@ async def _answer_stream(
     # The state may have changed while streaming (staff took over): still store what the
     # visitor has already seen, so the transcript matches the screen.
     _trace_outcome(built, started, answered=bool(streamed.parts))
-    await _finish_retrying(
-        conversation_id, request_seq, seq, "".join(streamed.parts).strip(), owner, built=built
+    text = "".join(streamed.parts).strip()
+    cards = await _finish_retrying(
+        conversation_id, request_seq, seq, text, owner, built=built, choices=streamed.choices
     )
+    if cards:  # this socket at once; every tab reads them on the stored turn's `message`
+        await send(cards_frame(seq=seq, cards=cards))
     log.info(
         "answer stored",
         extra={

@@ -4,7 +4,7 @@ coalesced into delta frames. Storing it is chatwidget.assistant.answers'."""
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.utils import translation
@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from chatwidget.assistant.demo import DemoFound, demo_answer, person_asked
 from chatwidget.assistant.streaming import DeltaCoalescer
+from chatwidget.assistant.tools import choices_clean
 from chatwidget.assistant.tools_loop import demo_lookup_lines, reply_events, request_text
 from chatwidget.platform import llm
 from chatwidget.platform.db import db_async
@@ -25,6 +26,7 @@ class Streamed:
     parts: list[str]
     handover_reason: str | None = None  # the model asked for a person
     visitor_asked: bool = False  # demo mode: the visitor asked for a person in words
+    choices: list[str] = field(default_factory=list)  # quick replies (offer_choices), checked
 
 
 async def demo_stream(
@@ -100,6 +102,8 @@ async def model_stream(
                 await out.add(event.text)
             elif event.name == "request_handover":
                 streamed.handover_reason = str(event.arguments.get("reason", ""))[:500]
+            elif event.name == "offer_choices":
+                streamed.choices = choices_clean(event.arguments)
     except llm.ModelUnavailable:
         await out.close()
         return None

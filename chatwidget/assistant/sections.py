@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from chatwidget.assistant.tools import HANDOVER_TOOL
+from chatwidget.assistant.tools import HANDOVER_TOOL, OFFER_CHOICES_TOOL
 from chatwidget.platform.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES
 from chatwidget.shop.actions.tools import SiteActions, site_actions
 from chatwidget.shop.knowledge.window import KnowledgeSection, knowledge_cap, knowledge_select
@@ -51,7 +51,7 @@ def _owner_text_tokens(text: str, model: str) -> int:
 @functools.lru_cache(maxsize=8)
 def tools_tokens(model: str) -> int:
     """The tool definitions sent with every model call take budget too."""
-    return count_tokens(json.dumps([HANDOVER_TOOL]), model=model)
+    return count_tokens(json.dumps([HANDOVER_TOOL, OFFER_CHOICES_TOOL]), model=model)
 
 
 # With a verified identity (memory.customers) shop lookups take the account's e-mail from

@@ -1,7 +1,7 @@
 """The model rounds of one answer with shop actions, and demo mode's lookup.
 
 `reply_events` stands in for `llm.stream_reply` in the answer flow: it offers the site's
-actions as tools next to `request_handover`, makes the calls the model asks for
+actions as tools next to `request_handover` and `offer_choices`, makes the calls the model asks for
 (chatwidget.shop.actions.services), sends their results (or the failure) in the next request,
 and yields the same `Delta`/`ToolCall` events, so the caller streams and stores as before.
 At most `ROUNDS` rounds with calls; the last round offers no action tools, so the model has
@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator
 from django.utils import translation
 from django.utils.translation import gettext
 
-from chatwidget.assistant.tools import HANDOVER_TOOL
+from chatwidget.assistant.tools import HANDOVER_TOOL, OFFER_CHOICES_TOOL
 from chatwidget.platform import llm
 from chatwidget.platform.db import db_async
 from chatwidget.shop.actions.services import (
@@ -82,7 +82,7 @@ async def reply_events(
         calls: list[llm.ToolCall] = []
         text: list[str] = []
         async for event in llm.stream_reply(
-            messages=messages, model=built.model, tools=[HANDOVER_TOOL, *offer]
+            messages=messages, model=built.model, tools=[HANDOVER_TOOL, OFFER_CHOICES_TOOL, *offer]
         ):
             if isinstance(event, llm.ToolCall) and event.name in actions.config:
                 calls.append(event)

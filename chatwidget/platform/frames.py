@@ -42,6 +42,7 @@ class FrameType(StrEnum):
     STATE = "state"
     ERROR = "error"
     FORGOTTEN = "forgotten"
+    CARDS = "cards"  # an answer's product cards (issue 33), after the answer is stored
     CASES = "cases"
     INBOX = "inbox"  # staff: one case of the live inbox changed (row) or left it (None)
 
@@ -136,6 +137,11 @@ def message_frame(turn: dict) -> Frame:
 
 def delta_frame(*, seq: int, text: str) -> Frame:
     return {"type": FrameType.DELTA.value, "seq": seq, "text": text}
+
+
+def cards_frame(*, seq: int, cards: list[dict]) -> Frame:
+    """The product cards of the stored answer `seq` (chatwidget.shop.knowledge.cards)."""
+    return {"type": FrameType.CARDS.value, "seq": seq, "cards": cards}
 
 
 def state_frame(state: str | None) -> Frame:

@@ -108,6 +108,13 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "err_closed": _("This conversation has been closed."),
     "err_generic": _("Something went wrong. Please try again."),
     "retry": _("Ask again"),  # the button under a message the assistant could not answer
+    # an answer's product cards and quick replies (issue 33, static/widget/src/rich.js)
+    "cards_label": _("Products"),
+    "add_to_cart": _("Add to cart"),
+    "stock_in": _("In stock"),
+    "stock_out": _("Out of stock"),
+    "stock_preorder": _("Pre-order"),
+    "choices_label": _("Suggested replies"),
 }
 
 # German reference translations, for whoever writes locale/de/LC_MESSAGES/django.po.
@@ -194,4 +201,10 @@ _DE_REFERENCE: dict[str, str] = {
     "err_closed": "Dieses Gespräch wurde beendet.",
     "err_generic": "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",
     "retry": "Erneut fragen",
+    "cards_label": "Produkte",
+    "add_to_cart": "In den Warenkorb",
+    "stock_in": "Auf Lager",
+    "stock_out": "Ausverkauft",
+    "stock_preorder": "Vorbestellbar",
+    "choices_label": "Antwortvorschläge",
 }

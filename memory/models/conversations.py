@@ -162,6 +162,11 @@ class Turn(models.Model):
     # a visitor turn's page (the `message` frame's `page`), as memory.pages.page_clean keeps
     # it: {"url", "title", "url_spans", "title_spans", "tokens"}; None without one
     page = models.JSONField(null=True, blank=True)
+    # an answer's product cards (chatwidget.assistant.cards: built from the site's knowledge
+    # documents, never from the answer's text) and quick replies (the `offer_choices` tool's
+    # checked labels); shown again with the turn in welcome and history
+    cards = models.JSONField(default=list, blank=True)
+    choices = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -83,9 +83,13 @@ async def test_a_call_with_the_visitors_arguments_and_its_result_in_the_next_req
         ("/orders/10452", {"postcode": "10115"})
     ]
     assert shop.requests[0]["headers"]["X-Api-Key"] == SECRET
-    # first request: the action offered as a tool beside the handover
+    # first request: the action offered as a tool beside the handover and quick replies
     first, second = obeying.requests
-    assert {t["function"]["name"] for t in first["tools"]} == {"request_handover", "order_status"}
+    assert {t["function"]["name"] for t in first["tools"]} == {
+        "request_handover",
+        "offer_choices",
+        "order_status",
+    }
     # next request: the call and its result
     call, result = second["messages"][-2:]
     assert (

@@ -82,6 +82,18 @@ def _offer_line(offers: Any) -> str:
     return ""
 
 
+def _image(value: Any) -> str:
+    """The product's first image URL (a string, a list, or an ImageObject), http(s) only."""
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    if isinstance(value, dict):
+        value = value.get("url") or value.get("contentUrl") or ""
+    url = value.strip() if isinstance(value, str) else ""
+    if url.startswith(("https://", "http://")) and len(url) <= 1000 and " " not in url:
+        return url
+    return ""
+
+
 def _product(obj: dict, facts: Facts) -> None:
     name = _text(obj.get("name"))
     line = [f"Product: {name}." if name else ""]
@@ -97,6 +109,9 @@ def _product(obj: dict, facts: Facts) -> None:
     if brand:
         line.append(f"Brand: {brand}.")
     line.append(_offer_line(obj.get("offers")))
+    image = _image(obj.get("image"))
+    if image:  # for the widget's product card (chatwidget.shop.knowledge.cards)
+        line.append(f"Image: {image}.")
     text = " ".join(part for part in line if part)
     if text:
         facts.lines.append(text)

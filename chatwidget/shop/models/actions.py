@@ -26,7 +26,7 @@ from chatwidget.shop.models.action_request import (
 )
 
 NAME_RE = re.compile(r"^[a-zA-Z][a-zA-Z0-9_]{0,63}$")
-RESERVED_NAMES = frozenset({"request_handover"})
+RESERVED_NAMES = frozenset({"request_handover", "offer_choices"})
 FIELD_PATH_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,4}$")
 
 

@@ -4,14 +4,15 @@
 
 import { element, icon } from "./dom.js";
 
-/** `onSubmit(text)` sends and returns true if it did; the field is emptied then. */
-export function createComposer({ strings: text, maxLength, onSubmit }) {
+/** `onSubmit(text)` sends and returns true if it did; the field is emptied then. `onInput`:
+ * the visitor typed (quick replies go away). */
+export function createComposer({ strings: text, maxLength, onSubmit, onInput }) {
   const field = element("textarea", {
     rows: 1,
     maxlength: maxLength,
     "aria-label": text.message_label,
     "aria-describedby": "cw-counter",
-    oninput: () => resize(),
+    oninput: () => (resize(), onInput && onInput()),
     onkeydown: (event) => {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
         event.preventDefault();

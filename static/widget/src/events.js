@@ -2,7 +2,9 @@
 // listener is logged and does not stop the others or the widget. A `ready` listener added
 // after ready is called at once.
 
-export const EVENTS = ["ready", "open", "close", "message", "unread", "handover", "state"];
+export const EVENTS = [
+  "ready", "open", "close", "message", "unread", "handover", "state", "cart_add",
+];
 
 export function createEvents() {
   const listeners = new Map(EVENTS.map((name) => [name, new Set()]));

@@ -62,6 +62,7 @@ export function createFrameHandlers(parts) {
       parts.setState(frame.state);
     },
     [FrameType.RATING]: (frame) => rating.show(frame),
+    [FrameType.CARDS]: (frame) => log.putCards(frame.seq, frame.cards),
     [FrameType.HISTORY]: (frame) => log.putHistory(frame.turns || [], !!frame.earlier),
     [FrameType.FORGOTTEN]() {
       connection.stop();

@@ -23,6 +23,7 @@ export const FrameType = Object.freeze({
   STATE: "state",
   ERROR: "error",
   FORGOTTEN: "forgotten",
+  CARDS: "cards", // an answer's product cards (issue 33)
 });
 
 /** Error codes of `error` frames the widget acts on (ErrorCode in chatwidget/platform/frames.py). */

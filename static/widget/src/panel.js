@@ -47,6 +47,7 @@ function createPanel(shell) {
     emit,
     greeting: config.greeting,
     disclosure: config.ai_disclosure || text.ai_disclosure,
+    onChoose: (label) => (send(label), composer.focus()),
     requestEarlier: (beforeSeq) => {
       if (!connection.isReady()) return connection.connect(), false;
       connection.send(historyFrame({ beforeSeq }));
@@ -68,7 +69,9 @@ function createPanel(shell) {
       forget: () => (sendControl(forgetFrame()), composer.focus()),
     },
   });
-  const composer = createComposer({ strings: text, maxLength: config.max_length, onSubmit: send });
+  const composer = createComposer({
+    strings: text, maxLength: config.max_length, onSubmit: send, onInput: () => log.clearChoices(),
+  });
   const banners = createBanners({
     strings: text,
     announce,
@@ -189,6 +192,7 @@ function createPanel(shell) {
     const value = messageText.trim().slice(0, config.max_length);
     if (!value || conversationState === "closed") return false;
     session.markActed();
+    log.clearChoices();
     outbox.send(randomId(), value, log.addPending(value), shell.page());
     return true;
   }

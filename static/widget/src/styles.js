@@ -87,6 +87,17 @@ h3{margin:0 0 6px;font-size:14px}dl{margin:0 0 8px}dt{font-weight:600}dd{margin:
 .typing i{width:7px;height:7px;border-radius:50%;background:var(--cw-muted);animation:cw-dot 1.2s infinite}
 .typing i:nth-child(2){animation-delay:.2s}.typing i:nth-child(3){animation-delay:.4s}
 @keyframes cw-dot{50%{opacity:.25}}
+.cards{list-style:none;margin:6px 0 0;padding:2px 2px 6px;display:flex;gap:8px;overflow-x:auto;max-width:100%;scroll-snap-type:x proximity}
+.card{flex:0 0 170px;scroll-snap-align:start;display:flex;flex-direction:column;border:1px solid var(--cw-border);border-radius:10px;overflow:hidden;background:var(--cw-bg);font-size:14px}
+.card img{width:100%;height:110px;object-fit:cover;background:var(--cw-bubble)}
+.card-body{display:flex;flex-direction:column;gap:3px;padding:8px 10px 10px;flex:1}
+.card-title{font-weight:600;color:var(--cw-link);overflow-wrap:anywhere}
+.card-price{font-weight:600}.card-stock{font-size:13px;color:var(--cw-muted)}
+.card-add{margin-top:auto;min-height:36px;border-radius:8px;background:var(--cw-primary);color:#fff}
+.card-add:disabled{background:#6b6b6b;cursor:default}
+.choices{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}
+.choice{min-height:36px;padding:6px 12px;border:1px solid var(--cw-primary);border-radius:18px;background:var(--cw-bg);color:var(--cw-fg)}
+.choice:hover{background:var(--cw-hover)}
 .handover-bar,.restart-bar{padding:0 12px 8px}
 .rating{padding:4px 12px 8px}.rating p{margin:0 0 6px}.rating input{display:block;width:100%;box-sizing:border-box;margin:6px 0;padding:8px 10px;border:1px solid var(--cw-field);border-radius:8px;font-size:16px;background:var(--cw-bg);color:inherit}
 .scores{display:flex;gap:6px}.score{min-width:36px;min-height:36px;border-radius:8px;border:1px solid var(--cw-field)}.score[aria-pressed=true]{background:var(--cw-primary);color:#fff;border-color:var(--cw-primary)}

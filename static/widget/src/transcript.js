@@ -6,11 +6,12 @@
 import { element } from "./dom.js";
 import { createEarlier } from "./earlier.js";
 import { renderMarkdown } from "./markdown.js";
+import { renderCards, renderChoices } from "./rich.js";
 
 const ROLES = ["visitor", "assistant", "staff"];
 
 // `requestEarlier(beforeSeq)`: sends `history` for the page below `beforeSeq`; false when
-// it could not (not connected).
+// it could not (not connected). `onChoose(label)`: a quick reply was clicked (send it).
 export function createTranscript({
   strings: text,
   announce,
@@ -18,8 +19,10 @@ export function createTranscript({
   greeting,
   disclosure,
   requestEarlier,
+  onChoose,
 }) {
   const turns = new Map(); // seq -> record
+  let choices = null; // the newest answer's quick replies while unused: {seq, node}
   const records = new WeakMap(); // row element -> record, for ordering
   let stickToBottom = true;
   const list = element("div", { class: "transcript" });
@@ -124,6 +127,9 @@ export function createTranscript({
     }
     if (record.sentText != null && turn.text !== record.sentText) addRemovedHint(record);
     showText(record, turn.text);
+    if (choices && turn.seq > choices.seq) clearChoices(); // the conversation moved on
+    showCards(record, turn.cards);
+    showChoices(record, turn.choices);
     record.row.removeAttribute("aria-busy");
     record.complete = true;
     follow(record);
@@ -134,6 +140,34 @@ export function createTranscript({
       }
     }
     return record;
+  }
+  // an answer's product cards, once (the `cards` frame and the stored turn carry the same)
+  function showCards(record, cards) {
+    if (record.cards || !Array.isArray(cards) || !cards.length) return;
+    record.cards = renderCards(cards, {
+      strings: text,
+      onAdd: (detail) => emit("cart_add", detail),
+    });
+    if (record.cards) record.row.append(record.cards), follow(record);
+  }
+  function putCards(seq, cards) {
+    const record = turns.get(seq);
+    if (record) showCards(record, cards);
+  }
+  // quick replies: only under the newest turn, once; gone when used or the visitor types
+  function showChoices(record, labels) {
+    if (record.choicesShown || !Array.isArray(labels) || !labels.length) return;
+    for (const seq of turns.keys()) if (seq > record.seq) return; // an older answer's
+    record.choicesShown = true;
+    clearChoices();
+    const node = renderChoices(labels, {
+      strings: text,
+      onChoose: (label) => (clearChoices(), onChoose && onChoose(label)),
+    });
+    if (node) record.row.append(node), (choices = { seq: record.seq, node }), follow(record);
+  }
+  function clearChoices() {
+    if (choices) choices.node.remove(), (choices = null);
   }
   // streamed text of an answer: shown as it comes, announced only when complete
   function appendDelta(seq, delta) {
@@ -246,6 +280,8 @@ export function createTranscript({
     scroller,
     list,
     putTurn,
+    putCards,
+    clearChoices,
     appendDelta,
     addPending,
     acknowledge,

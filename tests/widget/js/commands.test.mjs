@@ -152,7 +152,7 @@ test("off removes a listener; unknown events and non-functions are refused with 
   events.on("nonsense", listener);
   events.on("open", "not a function");
   assert.equal(warnings.mock.callCount(), 2);
-  assert.deepEqual(EVENTS, ["ready", "open", "close", "message", "unread", "handover", "state"]);
+  assert.deepEqual(EVENTS, ["ready", "open", "close", "message", "unread", "handover", "state", "cart_add"]);
 });
 
 test("ready is emitted once; a listener added later is called at once with the current detail", () => {

@@ -21,7 +21,7 @@ from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge.embeddings import query_embed_prefetch
 from memory.models import Turn, TurnRole
-from memory.services import answer_seq_reserve
+from memory.reservations import answer_seq_reserve
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from memory.models import Conversation, ConversationState
-from memory.services import answer_seq_reserve, turn_append, visitor_message_receive
+from memory.reservations import answer_seq_reserve
+from memory.services import turn_append, visitor_message_receive
 
 pytestmark = pytest.mark.django_db
 

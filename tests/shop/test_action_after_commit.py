@@ -14,7 +14,11 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
 async def test_a_lookup_asked_before_the_commit_runs_after_it(
-    site, connect, shop, obeying, slow_commit  # noqa: F811
+    site,
+    connect,
+    shop,
+    obeying,
+    slow_commit,  # noqa: F811
 ):
     await order_action(site, shop)
     await slow_commit.set(seconds=0.5)

@@ -328,7 +328,7 @@ def _import_batch(
         KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
     try:
         _store_many(site=site, source=source, items=todo)
-    except Exception:  # the batch again, document by document: one failure is reported
+    except Exception:  # noqa: BLE001 - the batch again, one document at a time: its failure is reported
         log.warning("knowledge batch not stored at once; storing document by document")
         stored = []
         for item, old in todo:

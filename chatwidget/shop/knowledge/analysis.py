@@ -47,8 +47,10 @@ _DE_HINTS = frozenset(
 _WORD = re.compile(r"[^\W_]+")
 
 
+@functools.lru_cache(maxsize=65536)
 def fold(word: str) -> str:
-    """Case-folded, without diacritics (ß -> ss, ü -> u), the way both indexes fold."""
+    """Case-folded, without diacritics (ß -> ss, ü -> u), the way both indexes fold. Cached:
+    a catalogue repeats its words, and an import folds every one (issue 26)."""
     word = unicodedata.normalize("NFKD", word.casefold())
     return "".join(ch for ch in word if not unicodedata.combining(ch))
 

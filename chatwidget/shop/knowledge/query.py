@@ -16,6 +16,7 @@ weighs the two by whether the message leans on an earlier subject. An active obj
 gets 0.2 then (ShopBot's ACTIVE_SKU_BOOST, 0.05, otherwise: a tie-breaker).
 """
 
+import functools
 import math
 import re
 from collections import OrderedDict
@@ -79,8 +80,10 @@ ihnen ihm ihn wann warum wieso ob wenn dann also super prima toll genau moin ser
 STOPWORDS = STOPWORDS | {fold(w) for w in STOPWORDS}  # words are folded: für -> fur
 
 
+@functools.lru_cache(maxsize=65536)
 def identifier_key(value: str) -> str:
-    """One token for an identifier whatever its separators: KU-2291-M -> ku2291m."""
+    """One token for an identifier whatever its separators: KU-2291-M -> ku2291m (cached:
+    every word of an import and of a turn's candidates passes here)."""
     return "".join(ch for ch in fold(value) if ch.isalnum())
 
 
@@ -263,11 +266,12 @@ class Candidate:
         return self.score + self.bonus
 
 
-_FIELDS: OrderedDict[tuple, tuple[set[str], set[str], set[str], set[str]]] = OrderedDict()
+_Fields = tuple[set[str], set[str], set[str], set[str], dict[str, int]]
+_FIELDS: OrderedDict[tuple, _Fields] = OrderedDict()
 FIELDS_CACHED = 4096
 
 
-def _fields(c: Candidate) -> tuple[set[str], set[str], set[str], set[str]]:
+def _fields(c: Candidate) -> _Fields:
     """The chunk's identifier keys, title terms and text terms (stemmed in the language of
     the chunk, as the index is). A chunk's text never changes
     under its id (a re-import writes new chunks), so they are kept for the most recently
@@ -286,10 +290,36 @@ def _fields(c: Candidate) -> tuple[set[str], set[str], set[str], set[str]]:
         title,
         body,
         compound_parts(title | body) if language == "de" else set(),
+        {},  # query word -> where it matches (_level)
     )
     _FIELDS[key] = found
     if len(_FIELDS) > FIELDS_CACHED:
         _FIELDS.popitem(last=False)
+    return found
+
+
+LEVELS_KEPT = 512  # query words remembered per chunk (a popular chunk meets the same ones)
+
+
+def _level(term: str, forms: _Forms, fields: _Fields) -> int:
+    """Where a query word matches a chunk: 3 identifiers, 2 title, 1 text, 0 nowhere.
+    Remembered with the chunk's fields: the compound checks are most of a turn's scoring,
+    and a popular chunk meets the same words turn after turn."""
+    kw, ti, bo, parts, memo = fields
+    found = memo.get(term)
+    if found is None:
+        found = (
+            3
+            if term in kw
+            else 2
+            if _matches(forms, ti)
+            else 1
+            if _matches(forms, bo, parts)
+            else 0
+        )
+        if len(memo) >= LEVELS_KEPT:
+            memo.clear()
+        memo[term] = found
     return found
 
 
@@ -344,19 +374,7 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
         return []
     fields = [_fields(c) for c in candidates]
     terms = {t: _forms(t) for t in {**query.terms, **query.lead}}  # once per turn
-    where = [
-        {
-            t: 3
-            if t in kw
-            else 2
-            if _matches(forms, ti)
-            else 1
-            if _matches(forms, bo, parts)
-            else 0
-            for t, forms in terms.items()
-        }
-        for kw, ti, bo, parts in fields
-    ]
+    where = [{t: _level(t, forms, f) for t, forms in terms.items()} for f in fields]
     # embeddings (the message's own vector) widen what the message's words find; the
     # memory's query is matched by its words (labels, identifiers) only
     lead = _normalised(_with_similarity(_normalised(_raw(query.lead, where)), candidates))

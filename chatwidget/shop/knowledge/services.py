@@ -1,8 +1,10 @@
 """Writing shop knowledge: importing sources (streamed, idempotent) and deleting them.
 
-An import reads a source document by document and writes in batches; each document is
-written in its own savepoint (document row, chunks and their full-text rows together), so
-a failure leaves either the old version or the new one searchable, never half of one.
+An import reads a source document by document and writes in batches of BATCH documents,
+each batch in one transaction and a few statements (document rows, chunks and their
+full-text rows together), so a failure leaves either the old version or the new one
+searchable, never half of one; a batch that fails is written again document by document,
+each in its own savepoint, so that one bad document is reported and the others kept.
 Unchanged documents (same content hash) are not re-processed. Chunks are stored without
 their vector and searchable by full text at once; the worker embeds them afterwards
 (embedding_queue.py), and a changed document's chunk whose title and text are unchanged
@@ -127,29 +129,61 @@ def _prepare(doc: Doc, *, model: str) -> _Prepared:
 def _store(
     *, site: Site, source: KnowledgeSource, item: _Prepared, existing: KnowledgeDocument | None
 ) -> None:
-    doc = item.doc
-    kept: dict[tuple[str, str], bytes] = {}
+    """One document on its own (its own savepoint): a batch that failed is stored again
+    document by document, so that one bad document is reported and the others kept."""
+    _store_many(site=site, source=source, items=[(item, existing)])
+
+
+DOCUMENT_FIELDS = [
+    "source",
+    "title",
+    "url",
+    "identifiers",
+    "content_hash",
+    "token_count",
+    "chunk_count",
+    "updated_at",
+]
+
+
+def _store_many(
+    *,
+    site: Site,
+    source: KnowledgeSource,
+    items: list[tuple[_Prepared, KnowledgeDocument | None]],
+) -> None:
+    """Documents with their chunks and full-text rows, in one transaction and a few
+    statements for the whole batch (per-document saves and inserts were most of an import's
+    time: issue 26). A changed document's old chunks go; a new chunk with the same title and
+    text as an old one of its document keeps its vector."""
+    now = timezone.now()
     with transaction.atomic():
-        if existing is None:
-            document = KnowledgeDocument(site=site, external_id=doc.external_id)
-        else:
-            document = existing
-            old = KnowledgeChunk.objects.filter(document=document)
+        olds = [old for _, old in items if old is not None]
+        kept: dict[tuple[int, str, str], bytes] = {}
+        if olds:
+            old_chunks = KnowledgeChunk.objects.filter(document__in=[d.pk for d in olds])
             kept = {
-                (title, text): bytes(vector or b"")
-                for title, text, vector in old.exclude(embedding=None).values_list(
-                    "title", "text", "embedding"
-                )
+                (document_id, title, text): bytes(vector or b"")
+                for document_id, title, text, vector in old_chunks.exclude(
+                    embedding=None
+                ).values_list("document_id", "title", "text", "embedding")
             }
-            old.delete()
-        document.source = source
-        document.title = doc.title[:500]
-        document.url = doc.url[:1000]
-        document.identifiers = doc.identifiers
-        document.content_hash = item.digest
-        document.token_count = sum(t for _, t in item.chunks)
-        document.chunk_count = len(item.chunks)
-        document.save()
+            old_chunks.delete()
+        documents: list[KnowledgeDocument] = []
+        for item, old in items:
+            document = old or KnowledgeDocument(site=site, external_id=item.doc.external_id)
+            document.source = source
+            document.title = item.doc.title[:500]
+            document.url = item.doc.url[:1000]
+            document.identifiers = item.doc.identifiers
+            document.content_hash = item.digest
+            document.token_count = sum(t for _, t in item.chunks)
+            document.chunk_count = len(item.chunks)
+            document.updated_at = now
+            documents.append(document)
+        KnowledgeDocument.objects.bulk_create([d for d in documents if d.pk is None])
+        if olds:
+            KnowledgeDocument.objects.bulk_update(olds, DOCUMENT_FIELDS)
         rows = KnowledgeChunk.objects.bulk_create(
             [
                 KnowledgeChunk(
@@ -158,17 +192,20 @@ def _store(
                     ordinal=i,
                     title=document.title,
                     url=document.url,
-                    identifiers=doc.identifiers,
+                    identifiers=item.doc.identifiers,
                     text=text,
                     token_count=tokens,
-                    embedding=kept.get((document.title, text)),
+                    embedding=kept.get((document.pk, document.title, text)),
                 )
+                for (item, _), document in zip(items, documents, strict=True)
                 for i, (text, tokens) in enumerate(item.chunks)
             ]
         )
-        keywords = " ".join(identifier_key(i) for i in doc.identifiers)
         backends.index_chunks(
-            chunk_rows=[(row.pk, keywords, row.title, row.text) for row in rows],
+            chunk_rows=[
+                (row.pk, " ".join(identifier_key(i) for i in row.identifiers), row.title, row.text)
+                for row in rows
+            ],
             language=site.default_language,
         )
 
@@ -289,18 +326,22 @@ def _import_batch(
         todo.append((_prepare(doc, model=model), old))
     if moved:
         KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
-    with transaction.atomic():
+    try:
+        _store_many(site=site, source=source, items=todo)
+    except Exception:  # noqa: BLE001 - the batch again, one document at a time: its failure is reported
+        log.warning("knowledge batch not stored at once; storing document by document")
+        stored = []
         for item, old in todo:
             try:
                 _store(site=site, source=source, item=item, existing=old)
-            except Exception as exc:  # one document's failure is reported
+            except Exception as exc:
                 log.exception("knowledge document not stored")
                 result.problems.append(f"{item.doc.external_id}: not stored ({type(exc).__name__})")
                 continue
-            if old is None:
-                result.created += 1
-            else:
-                result.updated += 1
+            stored.append((item, old))
+        todo = stored
+    result.created += sum(old is None for _, old in todo)
+    result.updated += sum(old is not None for _, old in todo)
 
 
 def knowledge_swap(
@@ -322,11 +363,11 @@ def knowledge_swap(
             for d in KnowledgeDocument.objects.filter(site=site, external_id__in=ids[i : i + 500])
         )
     with transaction.atomic():
-        for item in prepared:
-            old = existing.get(item.doc.external_id)
-            _store(site=site, source=source, item=item, existing=old)
-            result.created += old is None
-            result.updated += old is not None
+        items = [(item, existing.get(item.doc.external_id)) for item in prepared]
+        for i in range(0, len(items), BATCH):
+            _store_many(site=site, source=source, items=items[i : i + BATCH])
+        result.created = sum(old is None for _, old in items)
+        result.updated = len(items) - result.created
         for i in range(0, len(removed), 500):
             result.deleted += (
                 KnowledgeDocument.objects.filter(

@@ -206,10 +206,12 @@ def test_words_in_most_chunks_do_not_select_candidates_in_a_large_catalogue(
     assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
     monkeypatch.setattr(backends, "PRUNE_FROM_CHUNKS", 10)
     cache.clear()
-    kept = backends._selective(
+    kept, common = backends._selective(
         ["size", "teal", "price", "coat", "wool"], vendor=connection.vendor, language="en"
     )
     assert kept == ["teal", "coat", "wool"]
+    kept, common = backends._selective(["size", "price"], vendor=connection.vendor, language="en")
+    assert kept == ["size", "price"] and common  # only common words: searched, and cached
     assert (
         titles(site, message="What about size L?", recent=[("visitor", "The teal coat, please.")])[
             0

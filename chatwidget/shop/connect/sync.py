@@ -42,7 +42,8 @@ from chatwidget.shop.connect.documents import (
 )
 from chatwidget.shop.connect.services import connection_source
 from chatwidget.shop.knowledge.readers import Doc
-from chatwidget.shop.knowledge.services import document_hash, knowledge_swap
+from chatwidget.shop.knowledge.services import knowledge_swap
+from chatwidget.shop.knowledge.storing import document_hash
 from chatwidget.shop.models.connections import Connection, SyncItem
 from chatwidget.shop.models.knowledge import KnowledgeDocument
 from chatwidget.shop.platforms.base import Batch, Platform, PlatformError

@@ -18,7 +18,8 @@ from django.db.models import Q
 from chatwidget.platform.queue import task_enqueue_on_commit
 from chatwidget.shop.connect.documents import LANGUAGE_MARK, PRODUCT_PREFIX, product_docs
 from chatwidget.shop.connect.services import connection_source
-from chatwidget.shop.knowledge.services import document_hash, knowledge_swap
+from chatwidget.shop.knowledge.services import knowledge_swap
+from chatwidget.shop.knowledge.storing import document_hash
 from chatwidget.shop.models.connections import Connection, SyncItem
 from chatwidget.shop.models.knowledge import KnowledgeDocument
 from chatwidget.shop.platforms.base import Platform, PlatformError

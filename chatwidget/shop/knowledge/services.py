@@ -13,8 +13,6 @@ longer holds are deleted, but only after a complete read: a source that failed, 
 lines that could not be read, deletes nothing (a broken feed must not empty the shop).
 """
 
-import hashlib
-import json
 import logging
 import secrets
 from collections.abc import Callable, Iterator
@@ -29,9 +27,7 @@ from django.utils import timezone
 
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
-from chatwidget.shop.knowledge.chunking import chunk_text
 from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_schedule
-from chatwidget.shop.knowledge.query import identifier_key
 from chatwidget.shop.knowledge.readers import (
     Doc,
     Problem,
@@ -39,13 +35,17 @@ from chatwidget.shop.knowledge.readers import (
     read_source,
     read_stored,
 )
-from chatwidget.shop.knowledge.render import excerpt_render
 from chatwidget.shop.knowledge.selectors import HINT_SECONDS
+from chatwidget.shop.knowledge.storing import (
+    PreparedDocument,
+    document_digest,
+    document_prepare,
+    document_store,
+    documents_store,
+)
 from chatwidget.shop.knowledge.vectors import knowledge_version_bump
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument, KnowledgeSource
 from chatwidget.sites.models import Site
-from memory.extract import ids_extract
-from memory.tokens import encoding_name_for, get_encoding, tokens_split
 
 log = logging.getLogger(__name__)
 BATCH = 100
@@ -83,131 +83,6 @@ def knowledge_source_ensure(*, site: Site, location: str) -> KnowledgeSource:
         site=site, location=location, defaults={"kind": kind}
     )
     return source
-
-
-def document_hash(doc: Doc) -> str:
-    """The content hash that decides whether a document is re-chunked and re-embedded."""
-    return _hash(doc)
-
-
-def _hash(doc: Doc) -> str:
-    raw = json.dumps([doc.title, doc.text, doc.url, doc.identifiers], ensure_ascii=False)
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
-@dataclass
-class _Prepared:
-    doc: Doc
-    digest: str
-    chunks: list[tuple[str, int]]  # (text, tokens of the excerpt as sent)
-
-
-def _prepare(doc: Doc, *, model: str) -> _Prepared:
-    enc = get_encoding(encoding_name_for(model))
-
-    def count(text: str) -> int:
-        return len(enc.encode(text, disallowed_special=()))
-
-    def cut(text: str, n: int) -> list[str]:
-        return tokens_split(text, size=n, model=model)
-
-    if not doc.identifiers:  # pages: the article numbers they name
-        doc.identifiers = list(
-            dict.fromkeys(
-                f.value
-                for f in ids_extract(f"{doc.title}\n{doc.text[:2000]}")
-                if f.kind == "article"
-            )
-        )[:10]
-    texts = chunk_text(doc.text, count=count, encode_cut=cut) or [doc.title]
-    chunks = [
-        (t, count(excerpt_render(number=10, title=doc.title, url=doc.url, text=t))) for t in texts
-    ]
-    return _Prepared(doc=doc, digest=_hash(doc), chunks=chunks)
-
-
-def _store(
-    *, site: Site, source: KnowledgeSource, item: _Prepared, existing: KnowledgeDocument | None
-) -> None:
-    """One document on its own (its own savepoint): a batch that failed is stored again
-    document by document, so that one bad document is reported and the others kept."""
-    _store_many(site=site, source=source, items=[(item, existing)])
-
-
-DOCUMENT_FIELDS = [
-    "source",
-    "title",
-    "url",
-    "identifiers",
-    "content_hash",
-    "token_count",
-    "chunk_count",
-    "updated_at",
-]
-
-
-def _store_many(
-    *,
-    site: Site,
-    source: KnowledgeSource,
-    items: list[tuple[_Prepared, KnowledgeDocument | None]],
-) -> None:
-    """Documents with their chunks and full-text rows, in one transaction and a few
-    statements for the whole batch (per-document saves and inserts were most of an import's
-    time: issue 26). A changed document's old chunks go; a new chunk with the same title and
-    text as an old one of its document keeps its vector."""
-    now = timezone.now()
-    with transaction.atomic():
-        olds = [old for _, old in items if old is not None]
-        kept: dict[tuple[int, str, str], bytes] = {}
-        if olds:
-            old_chunks = KnowledgeChunk.objects.filter(document__in=[d.pk for d in olds])
-            kept = {
-                (document_id, title, text): bytes(vector or b"")
-                for document_id, title, text, vector in old_chunks.exclude(
-                    embedding=None
-                ).values_list("document_id", "title", "text", "embedding")
-            }
-            old_chunks.delete()
-        documents: list[KnowledgeDocument] = []
-        for item, old in items:
-            document = old or KnowledgeDocument(site=site, external_id=item.doc.external_id)
-            document.source = source
-            document.title = item.doc.title[:500]
-            document.url = item.doc.url[:1000]
-            document.identifiers = item.doc.identifiers
-            document.content_hash = item.digest
-            document.token_count = sum(t for _, t in item.chunks)
-            document.chunk_count = len(item.chunks)
-            document.updated_at = now
-            documents.append(document)
-        KnowledgeDocument.objects.bulk_create([d for d in documents if d.pk is None])
-        if olds:
-            KnowledgeDocument.objects.bulk_update(olds, DOCUMENT_FIELDS)
-        rows = KnowledgeChunk.objects.bulk_create(
-            [
-                KnowledgeChunk(
-                    site=site,
-                    document=document,
-                    ordinal=i,
-                    title=document.title,
-                    url=document.url,
-                    identifiers=item.doc.identifiers,
-                    text=text,
-                    token_count=tokens,
-                    embedding=kept.get((document.pk, document.title, text)),
-                )
-                for (item, _), document in zip(items, documents, strict=True)
-                for i, (text, tokens) in enumerate(item.chunks)
-            ]
-        )
-        backends.index_chunks(
-            chunk_rows=[
-                (row.pk, " ".join(identifier_key(i) for i in row.identifiers), row.title, row.text)
-                for row in rows
-            ],
-            language=site.default_language,
-        )
 
 
 def _batches(items: Iterator, size: int) -> Iterator[list]:
@@ -313,27 +188,27 @@ def _import_batch(
             site=site, external_id__in=[d.external_id for d in docs]
         )
     }
-    todo: list[tuple[_Prepared, KnowledgeDocument | None]] = []
+    todo: list[tuple[PreparedDocument, KnowledgeDocument | None]] = []
     moved: list[int] = []
     for doc in docs:
         old = existing.get(doc.external_id)
-        prepared_hash = _hash(doc)
+        prepared_hash = document_digest(doc)
         if old is not None and old.content_hash == prepared_hash and old.chunk_count:
             result.unchanged += 1
             if old.source_id != source.pk:
                 moved.append(old.pk)
             continue
-        todo.append((_prepare(doc, model=model), old))
+        todo.append((document_prepare(doc, model=model), old))
     if moved:
         KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
     try:
-        _store_many(site=site, source=source, items=todo)
+        documents_store(site=site, source=source, items=todo)
     except Exception:  # noqa: BLE001 - the batch again, one document at a time: its failure is reported
         log.warning("knowledge batch not stored at once; storing document by document")
         stored = []
         for item, old in todo:
             try:
-                _store(site=site, source=source, item=item, existing=old)
+                document_store(site=site, source=source, item=item, existing=old)
             except Exception as exc:
                 log.exception("knowledge document not stored")
                 result.problems.append(f"{item.doc.external_id}: not stored ({type(exc).__name__})")
@@ -354,7 +229,7 @@ def knowledge_swap(
     changes nothing."""
     model = _site_model(site)
     result = ImportResult(read=len(changed))
-    prepared = [_prepare(doc, model=model) for doc in changed]
+    prepared = [document_prepare(doc, model=model) for doc in changed]
     ids = [doc.external_id for doc in changed]
     existing: dict[str, KnowledgeDocument] = {}
     for i in range(0, len(ids), 500):
@@ -365,7 +240,7 @@ def knowledge_swap(
     with transaction.atomic():
         items = [(item, existing.get(item.doc.external_id)) for item in prepared]
         for i in range(0, len(items), BATCH):
-            _store_many(site=site, source=source, items=items[i : i + BATCH])
+            documents_store(site=site, source=source, items=items[i : i + BATCH])
         result.created = sum(old is None for _, old in items)
         result.updated = len(items) - result.created
         for i in range(0, len(removed), 500):

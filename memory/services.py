@@ -234,17 +234,22 @@ def _redaction_moved(conv: Conversation, role: str, redacted: RedactionResult) -
     return changed
 
 
-def _after_commit_work(conv: Conversation, *, role: str, seq: int) -> None:
-    """Condensation when it may be due, the recognition profile after a bot or staff turn.
-    Every turn is below next_seq: no more uncovered turns than that span can exist, so the
-    common turn needs no query to know condensation is not due yet."""
+def condensation_may_follow(conv: Conversation) -> bool:
+    """Whether this turn's commit may start a condensation (no query: the seqs tell)."""
     site = conv.site
-    if condense_may_be_due(
+    return condense_may_be_due(
         uncovered_at_most=conv.next_seq - 1 - conv.condensed_through_seq,
         window=site.verbatim_window_turns,
         min_exchanges=site.verbatim_min_exchanges,
         after=site.condense_after_turns,
-    ):
+    )
+
+
+def _after_commit_work(conv: Conversation, *, role: str, seq: int) -> None:
+    """Condensation when it may be due, the recognition profile after a bot or staff turn.
+    Every turn is below next_seq: no more uncovered turns than that span can exist, so the
+    common turn needs no query to know condensation is not due yet."""
+    if condensation_may_follow(conv):
         conversation_id = conv.pk
         transaction.on_commit(lambda: _after_turn(conversation_id))
     if conv.profile_id and role != TurnRole.VISITOR:  # recognition (memory.profiles)

@@ -33,7 +33,7 @@ from chatwidget.platform.ratelimit import (
 from handover.services import handover_visitor_message
 from memory.models import ConversationState
 from memory.selectors import turn_public
-from memory.services import visitor_message_receive
+from memory.services import condensation_may_follow, visitor_message_receive
 
 
 class TurnOutcome(StrEnum):
@@ -131,6 +131,7 @@ def visitor_turn_receive(
         return RATE_LIMITED
     hits = _visitor_hits(address=address, session_key=session_key)
     made: list[tuple[int, int, PreparedAnswer]] = []
+    deferred: list[bool] = []  # the prepare waits for the commit (a condensation may follow)
     try:
         result, conv, new_token, hint = visitor_message_receive(
             site_id=site_id,
@@ -144,7 +145,7 @@ def visitor_turn_receive(
             conversation_id=conversation_id,
             reserve_answer=prepare_answer,
             customer_id=customer_id,
-            before_commit=_preparer(made, on_prepared) if prepare_answer else None,
+            before_commit=_preparer(made, deferred, on_prepared) if prepare_answer else None,
         )
     except DatabaseError:
         # nothing stored: the widget sends the same id again, which is counted then; the
@@ -158,6 +159,13 @@ def visitor_turn_receive(
         # once per message, so resending one id cannot buy model calls past the limits
         rate_limits_refund_fail_open(hits=hits, at=at)
     ready = made[-1][2] if made else None
+    if deferred and result.answer_seq is not None:  # this turn may start a condensation
+        ready = answer_prepare(
+            conversation=conv,
+            request_seq=result.turn.seq,
+            seq=result.answer_seq,
+            message=result.turn.text,
+        )
     if new_token:
         # the first message was counted under this connection; count it for the session
         rate_limit_hit_fail_open(
@@ -175,13 +183,20 @@ def visitor_turn_receive(
 
 def _preparer(
     made: list[tuple[int, int, PreparedAnswer]],
+    deferred: list[bool],
     on_prepared: Callable[[int, int, PreparedAnswer], None] | None,
 ) -> Callable:
     """`before_commit` for visitor_message_receive: the answer made ready in the turn's
-    transaction, kept in `made` and handed to `on_prepared` (the socket) at once."""
+    transaction, kept in `made` and handed to `on_prepared` (the socket) at once. A turn
+    whose commit may start a condensation is prepared after the commit instead (noted in
+    `deferred`), as before the overlap: where condensation runs at once (eager, a worker
+    that keeps up) the context then holds the new core, not an inline condensation."""
 
     def prepare(result, conv) -> None:
         if result.answer_seq is None:
+            return
+        if condensation_may_follow(conv):
+            deferred.append(True)
             return
         prepared = answer_prepare(
             conversation=conv,

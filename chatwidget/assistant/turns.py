@@ -158,14 +158,7 @@ def visitor_turn_receive(
         # a resend of a stored message (its ack or its answer was lost in an outage): free
         # once per message, so resending one id cannot buy model calls past the limits
         rate_limits_refund_fail_open(hits=hits, at=at)
-    ready = made[-1][2] if made else None
-    if deferred and result.answer_seq is not None:  # this turn may start a condensation
-        ready = answer_prepare(
-            conversation=conv,
-            request_seq=result.turn.seq,
-            seq=result.answer_seq,
-            message=result.turn.text,
-        )
+    ready = made[-1][2] if made else _prepared_after_commit(result, conv, deferred)
     if new_token:
         # the first message was counted under this connection; count it for the session
         rate_limit_hit_fail_open(
@@ -178,6 +171,18 @@ def visitor_turn_receive(
         new_token=new_token,
         hint=turn_public(hint) if hint is not None else None,
         prepared=ready,
+    )
+
+
+def _prepared_after_commit(result, conv, deferred: list[bool]) -> PreparedAnswer | None:
+    """The answer of a turn that may start a condensation, prepared after the commit."""
+    if not deferred or result.answer_seq is None:
+        return None
+    return answer_prepare(
+        conversation=conv,
+        request_seq=result.turn.seq,
+        seq=result.answer_seq,
+        message=result.turn.text,
     )
 
 

@@ -103,7 +103,8 @@ async def test_page_change_keeps_the_transcript_and_the_context(
 async def test_condensation_threshold_a_detail_from_turn_one_after_forty_turns(
     shop, connect, model, fake_llm, condensation
 ):
-    shop.context_budget, shop.answer_reserve = 1000, 200
+    # the tools (request_handover, offer_choices) take their share of the budget too
+    shop.context_budget, shop.answer_reserve = 1100, 200
     await database_sync_to_async(shop.save)()
     c = await connect(shop.key)
     await c.hello()
@@ -244,7 +245,8 @@ async def test_with_the_worker_down_condensation_runs_inline_and_nothing_is_drop
     shop, connect, model, fake_llm
 ):
     """No `condensation` fixture: enqueued tasks go to a broker nobody consumes."""
-    shop.context_budget, shop.answer_reserve = 1000, 200
+    # the tools (request_handover, offer_choices) take their share of the budget too
+    shop.context_budget, shop.answer_reserve = 1100, 200
     await database_sync_to_async(shop.save)()
     c = await connect(shop.key)
     await c.hello()

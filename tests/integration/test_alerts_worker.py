@@ -5,7 +5,6 @@ browser's key, no message text in it), and sends one e-mail for the three, to an
 on 127.0.0.1 (aiosmtpd), after ALERT_EMAIL_DELAY_SECONDS: the later alerts' delayed tasks find
 nothing left to send."""
 
-import email
 import os
 import secrets
 import time
@@ -21,31 +20,11 @@ from tests.celery_app import publishing_to
 from tests.factories import OPEN_TIME, ConversationFactory, UserFactory
 from tests.handover.pushservice import Browser, push_service_start
 from tests.integration.cluster import Worker
-from tests.procs import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 DELAY = 4  # seconds the alert e-mail waits for more alerts
 TEXTS = ("The mint kurta KU-2291-M in L?", "Write to anna@example.com", "Is green tea in stock?")
-
-
-@pytest.fixture
-def smtp():
-    from aiosmtpd.controller import Controller
-
-    class Inbox:
-        def __init__(self) -> None:
-            self.messages: list = []
-
-        async def handle_DATA(self, server, session, envelope):
-            self.messages.append((envelope.rcpt_tos, email.message_from_bytes(envelope.content)))
-            return "250 OK"
-
-    inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    yield inbox, controller.port
-    controller.stop()
 
 
 @pytest.fixture

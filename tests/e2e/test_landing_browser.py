@@ -25,16 +25,18 @@ def admin_login(live_stack):
         f"u.set_password('{PASSWORD}'); u.save()\n"
         "site = Site.objects.get(name='E2E shop')\n"
         "c = Conversation.objects.create(site=site)\n"
-        "at = datetime.datetime(2026, 12, 1, 5, 44, tzinfo=datetime.UTC)\n"
+        # within the retention period (the list shows no expired conversation), minute 44
+        "at = (datetime.datetime.now(datetime.UTC) - datetime.timedelta(hours=1)).replace(\n"
+        "    minute=44, second=0, microsecond=0)\n"
         "Conversation.objects.filter(pk=c.pk).update(created_at=at, last_activity_at=at)\n"
         "from handover.models import Case\n"
         "case = Case.objects.create(site=site, conversation=c, trigger='visitor')\n"
         "Case.objects.filter(pk=case.pk).update(requested_at=at)\n"
         "Conversation.objects.filter(pk=c.pk).update(case_hold=True)  # as handover writes it\n"
-        "print(c.pk, site.time_zone)\n"
+        "print(c.pk, site.time_zone, at.isoformat())\n"
     )
-    pk, zone = out.strip().splitlines()[-1].split()
-    return "root-e2e", PASSWORD, int(pk), zone
+    pk, zone, at = out.strip().splitlines()[-1].split()
+    return "root-e2e", PASSWORD, int(pk), zone, datetime.fromisoformat(at)
 
 
 def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
@@ -55,11 +57,11 @@ def test_front_page_leads_to_admin_and_admin_times_are_in_the_sites_zone(
     page.click("input[type=submit]")
     page.wait_for_url("**/admin/")
 
-    user, _password, pk, zone = admin_login
+    user, _password, pk, zone, at = admin_login
     page.goto(live_stack.widget_url + "/admin/memory/conversation/")
     # the row whose change link is this conversation's (its number alone also matches "2026")
     row = page.locator(f'#result_list tbody tr:has(a[href$="/{pk}/change/"])')
-    local = datetime(2026, 12, 1, 5, 44, tzinfo=ZoneInfo("UTC")).astimezone(ZoneInfo(zone))
+    local = at.astimezone(ZoneInfo(zone))
     expected = f"{local.day} {local:%b %Y, %H:%M} {local.tzname()}"  # 1 Dec 2026, 06:44 CET
     assert expected in row.inner_text().replace("\xa0", " "), row.inner_text()
     assert "a.m." not in page.content() and "p.m." not in page.content()

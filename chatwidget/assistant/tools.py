@@ -2,7 +2,7 @@
 handing the conversation to a person, and quick replies (offer_choices). The site's shop
 actions come from chatwidget.shop.actions.tools."""
 
-import re
+from chatwidget.platform.labels import MAX_LABEL_CHARS, MAX_LABELS, labels_clean
 
 HANDOVER_TOOL = {
     "type": "function",
@@ -20,9 +20,6 @@ HANDOVER_TOOL = {
 
 # Quick replies (issue 33): the model offers the visitor up to five short answers as buttons;
 # a click sends the label as the visitor's message.
-MAX_CHOICES = 5
-MAX_CHOICE_CHARS = 40
-
 OFFER_CHOICES_TOOL = {
     "type": "function",
     "function": {
@@ -36,8 +33,8 @@ OFFER_CHOICES_TOOL = {
             "properties": {
                 "choices": {
                     "type": "array",
-                    "items": {"type": "string", "maxLength": MAX_CHOICE_CHARS},
-                    "maxItems": MAX_CHOICES,
+                    "items": {"type": "string", "maxLength": MAX_LABEL_CHARS},
+                    "maxItems": MAX_LABELS,
                     "description": "Plain-text labels, at most 40 characters each.",
                 }
             },
@@ -46,24 +43,7 @@ OFFER_CHOICES_TOOL = {
     },
 }
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-_MARKUP = re.compile(r"[<>`*_\[\]]|https?://", re.IGNORECASE)
-
 
 def choices_clean(arguments: object) -> list[str]:
-    """The labels of an `offer_choices` call the widget may show: plain text (no markup,
-    links or control characters), 1-40 characters after whitespace is collapsed, each once,
-    at most five. Anything else is dropped: the model's arguments are untrusted input."""
-    raw = arguments.get("choices") if isinstance(arguments, dict) else None
-    if not isinstance(raw, list):
-        return []
-    labels: list[str] = []
-    for item in raw:
-        if not isinstance(item, str):
-            continue
-        label = " ".join(_CONTROL.sub(" ", item).split())
-        if not label or len(label) > MAX_CHOICE_CHARS or _MARKUP.search(label):
-            continue
-        if label.casefold() not in (known.casefold() for known in labels):
-            labels.append(label)
-    return labels[:MAX_CHOICES]
+    """The labels of an `offer_choices` call the widget may show (chatwidget.platform.labels)."""
+    return labels_clean(arguments.get("choices") if isinstance(arguments, dict) else None)

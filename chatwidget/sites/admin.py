@@ -55,6 +55,7 @@ class SiteAdmin(admin.ModelAdmin):
                     "allowed_origins",
                     "default_language",
                     "greeting",
+                    "starter_choices",
                     "ai_disclosure",
                 )
             },

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from chatwidget.platform.labels import MAX_LABEL_CHARS, MAX_LABELS, label_clean, labels_clean
 from chatwidget.sites.closures import country_choices, validate_holiday_region
 from chatwidget.sites.hours import validate_staff_hours
 from chatwidget.sites.theme import validate_primary_colour
@@ -22,6 +23,30 @@ def new_site_key() -> str:
 
 # Translators: visitor. The widget's first line, unless the shop wrote its own greeting.
 STANDARD_GREETING = gettext_noop("Hello! How can I help you today?")
+
+
+def starter_lines(value: str) -> list[str]:
+    """The owner's suggested questions as buttons: the lines that are labels, at most five."""
+    return labels_clean(value.splitlines())
+
+
+def validate_starter_choices(value: str) -> None:
+    lines = [line.strip() for line in value.splitlines() if line.strip()]
+    bad = [line for line in lines if not label_clean(line)]
+    if bad:
+        raise ValidationError(
+            {
+                "starter_choices": _(
+                    "Each line must be plain text of at most %(chars)d characters (no links "
+                    "or markup): %(lines)s"
+                )
+                % {"chars": MAX_LABEL_CHARS, "lines": "; ".join(line[:60] for line in bad)}
+            }
+        )
+    if len({line.casefold() for line in lines}) > MAX_LABELS:
+        raise ValidationError(
+            {"starter_choices": _("At most %(n)d suggested questions.") % {"n": MAX_LABELS}}
+        )
 
 
 def validate_origin(value: str) -> None:
@@ -75,6 +100,15 @@ class Site(models.Model):
         help_text=_(
             "The standard greeting is shown in the visitor's language; a greeting of your own "
             "is shown as you write it. Empty: no greeting."
+        ),
+    )
+    starter_choices = models.TextField(
+        _("suggested questions"),
+        blank=True,
+        help_text=_(
+            "Up to five buttons under the greeting before the visitor writes, one per line "
+            "(at most 40 characters, plain text); a click sends the line as the visitor's "
+            "first message. Shown as you write them."
         ),
     )
     ai_disclosure = models.CharField(
@@ -264,6 +298,7 @@ class Site(models.Model):
             validate_staff_hours(self.staff_hours)
         except ValidationError as exc:
             raise ValidationError({"staff_hours": exc.messages}) from None
+        validate_starter_choices(self.starter_choices)
         validate_holiday_region(country=self.holiday_country, subdivision=self.holiday_subdivision)
         if self.inactivity_resolve_minutes and not self.inactivity_followup_minutes:
             raise ValidationError(

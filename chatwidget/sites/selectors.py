@@ -1,6 +1,6 @@
 from dataclasses import dataclass, field
 
-from chatwidget.sites.models import Site
+from chatwidget.sites.models import Site, starter_lines
 
 
 @dataclass(frozen=True)
@@ -13,6 +13,8 @@ class SiteInfo:
     max_length: int
     language: str
     greeting: str
+    # the owner's suggested first questions, as buttons under the greeting (issue 33)
+    starters: tuple[str, ...] = ()
     ai_disclosure: str = ""  # empty: the standard sentence (chatwidget.widget.strings)
     # the key of `hello.identity` (chatwidget.sites.identity); empty: nothing verifies
     identity_secret: str = field(default="", repr=False)
@@ -29,6 +31,7 @@ def site_info_by_key(*, key: str) -> SiteInfo | None:
         max_length=site.message_max_length,
         language=site.default_language,
         greeting=site.greeting,
+        starters=tuple(starter_lines(site.starter_choices)),
         ai_disclosure=site.ai_disclosure.strip(),
         identity_secret=site.identity_secret,
     )

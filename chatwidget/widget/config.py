@@ -46,6 +46,7 @@ def widget_config_for(*, info: SiteInfo, base_url: str, lang: str) -> dict:
         "site": info.key,
         "lang": lang,
         "greeting": greeting_for_visitor(info.greeting),
+        "starters": list(info.starters),
         "ai_disclosure": info.ai_disclosure or str(WIDGET_STRINGS["ai_disclosure"]),
         "ws": f"{ws_base}/ws/chat/{info.key}/",
         "max_length": info.max_length,

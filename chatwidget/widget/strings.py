@@ -115,6 +115,7 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "stock_out": _("Out of stock"),
     "stock_preorder": _("Pre-order"),
     "choices_label": _("Suggested replies"),
+    "variant": _("Variant"),  # the label of a product card's size or colour picker
 }
 
 # German reference translations, for whoever writes locale/de/LC_MESSAGES/django.po.
@@ -207,4 +208,5 @@ _DE_REFERENCE: dict[str, str] = {
     "stock_out": "Ausverkauft",
     "stock_preorder": "Vorbestellbar",
     "choices_label": "Antwortvorschläge",
+    "variant": "Variante",
 }

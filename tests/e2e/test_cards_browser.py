@@ -23,7 +23,9 @@ CARTS = "window.__carts = []; window.ChatWidget = window.ChatWidget || [];" + (
 
 @pytest.fixture(scope="module")
 def cards_site(live_stack, page_server):
-    key = create_site(live_stack, "Cards shop", page_server.origin)
+    key = create_site(
+        live_stack, "Cards shop", page_server.origin, starter_choices="Track my order\nSizes"
+    )
     out = live_stack.manage("knowledge_import", f"--site={key}", str(CATALOGUE))
     assert "documents" in out
     return key
@@ -37,6 +39,8 @@ def test_a_product_answer_shows_its_card_quick_replies_and_cart_add(
     url = page_server.add(f"/cards-{width}/", shop_page(live_stack, cards_site, before=CARTS))
     page.goto(url)
     open_panel(page)
+    # the owner's suggested questions under the greeting; the conversation starts typed
+    assert shadow(page, ".choice").all_inner_texts() == ["Track my order", "Sizes"]
     fake.script.append(
         ToolCallReply(
             name="offer_choices",
@@ -60,10 +64,15 @@ def test_a_product_answer_shows_its_card_quick_replies_and_cart_add(
     assert_no_violations(page, f"cards and quick replies ({width} px)")
     page.screenshot(path=str(artifact(f"widget-cards-{width}.png")))
 
+    # the catalogue's sizes: XXL is sold out; L chosen by keyboard is the cart's variant
+    picker = shadow(page, ".card-variant")
+    assert picker.get_attribute("aria-label") == "Variant: Cotton kurta, mint"
+    assert picker.locator("option[disabled]").all_inner_texts() == ["XXL (Out of stock)"]
+    picker.select_option(label="L")
     shadow(page, ".card-add").click()
     carts = page.evaluate("() => window.__carts")
-    assert [{k: d[k] for k in ("id", "sku", "title")} for d in carts] == [
-        {"id": "KU-2291-M", "sku": "KU-2291-M", "title": "Cotton kurta, mint"}
+    assert [{k: d[k] for k in ("id", "sku", "variant", "title")} for d in carts] == [
+        {"id": "KU-2291-M", "sku": "KU-2291-M", "variant": "L", "title": "Cotton kurta, mint"}
     ]
     assert carts[0]["url"].endswith("/product/KU-2291-M")
 

@@ -32,6 +32,19 @@ _PRICE = re.compile(
 _AVAILABILITY = re.compile(r"\bAvailability:\s*(?P<v>[^.;\n]{1,40})", re.IGNORECASE)
 _IMAGE = re.compile(r"\bImage:\s*(?P<url>https?://[^\s<>\"']{1,1000}?)(?=\.?(?:\s|$))")
 
+# a product's variants (card_variants): "Product: ..." segments of the JSON-LD lines, and the
+# sizes a catalogue lists with their stock
+MAX_VARIANTS = 20
+_SEGMENT = re.compile(r"\bProduct:\s.*?(?=\bProduct:\s|\Z)", re.DOTALL)
+_NAME = re.compile(r"Product:\s*(?P<v>[^\n]{1,200}?)\.(?=\s|$)")
+_SKU = re.compile(r"\bSKU:\s*(?P<v>[^\s.;]{1,64}(?:\.[^\s.;]+)*)\.?(?=\s|$)")
+_VARIANT_PART = re.compile(r"\b(?:Size|Color|Material):\s*(?P<v>[^.;\n]{1,40})\.")
+_SIZE_STOCK = re.compile(
+    r"\b(?:size|Größe)\s+(?P<size>[A-Z0-9]{1,5}(?:/[A-Z0-9]{1,5})?):\s*"
+    r"(?P<stock>in stock|sold out|out of stock|only \d+ left|pre-?order|auf lager|ausverkauft)",
+    re.IGNORECASE,
+)
+
 IN_STOCK, OUT_OF_STOCK, PREORDER = "in_stock", "out_of_stock", "preorder"
 _STOCK_WORDS = (
     (OUT_OF_STOCK, ("out of stock", "sold out", "discontinued")),
@@ -65,11 +78,80 @@ def _stock(text: str) -> str:
     return ""
 
 
+def _kind(words: str) -> str:
+    words = words.casefold()
+    for kind, names in _STOCK_WORDS:
+        if any(name in words for name in names):
+            return kind
+    return ""
+
+
+def _variant_label(segment: str, *, name: str, group: str) -> str:
+    """A variant's label: its size, colour and material lines, else its name without the
+    product's own (Kurta - M: "M"), else its name."""
+    label = " / ".join(found.group("v").strip() for found in _VARIANT_PART.finditer(segment))
+    if not label and group and name.casefold().startswith(group.casefold()):
+        label = name[len(group) :].strip(" -–,/:")
+    return (label or name)[:60]
+
+
+def _jsonld_variants(text: str) -> list[dict]:
+    """The variants a page's JSON-LD named (chatwidget.shop.knowledge.jsonld writes the
+    product, then each of its `hasVariant` products, as "Product: ... SKU: ..." lines)."""
+    segments = [found.group(0) for found in _SEGMENT.finditer(text)]
+    if len(segments) < 3:  # the product and at least two variants
+        return []
+    group = _NAME.match(segments[0])
+    variants = []
+    for segment in segments[1:]:
+        sku = _SKU.search(segment)
+        if not sku:
+            continue
+        name = _NAME.match(segment)
+        price = _PRICE.search(segment)
+        stock = _AVAILABILITY.search(segment)
+        variants.append(
+            {
+                "label": _variant_label(
+                    segment,
+                    name=name.group("v") if name else sku.group("v"),
+                    group=group.group("v") if group else "",
+                ),
+                "sku": sku.group("v"),
+                "price": price.group("amount").strip().rstrip(".,") if price else "",
+                "currency": (price.group("cur") or price.group("before") or "") if price else "",
+                "stock": _kind(stock.group("v")) if stock else "",
+            }
+        )
+    return variants if len(variants) >= 2 else []
+
+
+def _size_variants(text: str) -> list[dict]:
+    """The sizes a catalogue's text lists with their stock ("size M: in stock; size XXL:
+    sold out"): variants without an SKU of their own."""
+    sizes: dict[str, str] = {}
+    for found in _SIZE_STOCK.finditer(text):
+        sizes.setdefault(found.group("size"), _kind(found.group("stock")))
+    if len(sizes) < 2:
+        return []
+    return [
+        {"label": size, "sku": "", "price": "", "currency": "", "stock": stock}
+        for size, stock in sizes.items()
+    ]
+
+
+def card_variants(text: str) -> list[dict]:
+    """The variants a visitor chooses from on the card (pure): the JSON-LD's variants with
+    their SKUs, else the sizes a catalogue lists; [] for a product without."""
+    return (_jsonld_variants(text) or _size_variants(text))[:MAX_VARIANTS]
+
+
 def card_facts(*, title: str, url: str, identifier: str, product_id: str, text: str) -> dict:
     """One card from a document's title, URL and excerpt text (pure)."""
     price = _PRICE.search(text)
     image = _IMAGE.search(text)
     return {
+        "variants": card_variants(text),
         "id": product_id,
         "sku": identifier,
         "title": title[:200],

@@ -108,6 +108,10 @@ def _product(obj: dict, facts: Facts) -> None:
         facts.identifiers.append(gtin)
     if brand:
         line.append(f"Brand: {brand}.")
+    for key, word in (("size", "Size"), ("color", "Color"), ("material", "Material")):
+        value = _text(obj.get(key))
+        if value:  # a variant's own (a product card's variant picker reads them)
+            line.append(f"{word}: {value}.")
     line.append(_offer_line(obj.get("offers")))
     image = _image(obj.get("image"))
     if image:  # for the widget's product card (chatwidget.shop.knowledge.cards)

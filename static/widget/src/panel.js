@@ -47,6 +47,7 @@ function createPanel(shell) {
     emit,
     greeting: config.greeting,
     disclosure: config.ai_disclosure || text.ai_disclosure,
+    starters: config.starters,
     onChoose: (label) => (send(label), composer.focus()),
     requestEarlier: (beforeSeq) => {
       if (!connection.isReady()) return connection.connect(), false;

@@ -29,24 +29,84 @@ export function priceText(card) {
   return price ? (price + " " + String(card.currency || "")).trim() : "";
 }
 
-/** The `cart_add` event's detail: the product as the shop's knowledge names it. */
-export function cartDetail(card) {
-  return {
+/** The variants the visitor chooses from (at least two, each with a label), or []. */
+export function cardVariants(card) {
+  const variants = (Array.isArray(card.variants) ? card.variants : []).filter(
+    (v) => v && typeof v === "object" && typeof v.label === "string" && v.label,
+  );
+  return variants.length >= 2 ? variants : [];
+}
+
+/** The variant shown first: the one the answer named, else the first not sold out. */
+export function firstVariant(card, variants) {
+  const named = variants.findIndex((v) => v.sku && v.sku === card.sku);
+  if (named >= 0) return named;
+  return Math.max(0, variants.findIndex((v) => v.stock !== "out_of_stock"));
+}
+
+/** The `cart_add` event's detail: the product as the shop's knowledge names it, with the
+ * variant the visitor chose (its SKU, or its label where the catalogue gives none). */
+export function cartDetail(card, chosen) {
+  const detail = {
     id: String(card.id || ""),
-    sku: String(card.sku || ""),
+    sku: String((chosen && chosen.sku) || card.sku || ""),
     variant: card.sku && card.sku !== card.id ? String(card.sku) : null,
     title: String(card.title || ""),
     url: safeUrl(card.url),
   };
+  if (chosen) detail.variant = String(chosen.sku || chosen.label);
+  return detail;
 }
 
-/** One card: image, title (the product link), price, stock and "Add to cart". */
+/** A card's variant picker: a labelled select; sold-out variants can be seen, not chosen. */
+function variantPicker(item, variants, selected, { strings: text, onPick }) {
+  const options = variants.map((v, index) =>
+    element(
+      "option",
+      { value: String(index), selected: index === selected, disabled: v.stock === "out_of_stock" },
+      v.label + (v.stock === "out_of_stock" ? " (" + text.stock_out + ")" : ""),
+    ),
+  );
+  return element(
+    "select",
+    {
+      class: "card-variant",
+      "aria-label": text.variant + ": " + String(item.title || item.sku || ""),
+      onchange: (event) => onPick(Number(event.target.value)),
+    },
+    ...options,
+  );
+}
+
+/** One card: image, title (the product link), variants, price, stock and "Add to cart". */
 function card(item, { strings: text, onAdd }) {
   const url = safeUrl(item.url);
   const image = safeUrl(item.image);
   const title = String(item.title || item.sku || "");
-  const stock = stockText(item.stock, text);
-  const soldOut = item.stock === "out_of_stock";
+  const variants = cardVariants(item);
+  let chosen = variants.length ? firstVariant(item, variants) : -1;
+  const shown = () => (chosen >= 0 ? { ...item, ...pick(variants[chosen]) } : item);
+  const price = element("span", { class: "card-price" });
+  const stock = element("span", { class: "card-stock" });
+  const add = button(text.add_to_cart, () => onAdd(cartDetail(item, variants[chosen])), {
+    class: "card-add",
+    "aria-label": text.add_to_cart + ": " + title,
+  });
+  function update() {
+    const now = shown();
+    price.textContent = priceText(now);
+    stock.textContent = stockText(now.stock, text);
+    stock.className = "card-stock" + (now.stock === "out_of_stock" ? " out" : "");
+    if (now.stock === "out_of_stock") add.setAttribute("disabled", "");
+    else add.removeAttribute("disabled");
+  }
+  update();
+  const picker =
+    variants.length > 0 &&
+    variantPicker(item, variants, chosen, {
+      strings: text,
+      onPick: (index) => ((chosen = variants[index] ? index : chosen), update()),
+    });
   return element(
     "li",
     { class: "card" },
@@ -57,15 +117,20 @@ function card(item, { strings: text, onAdd }) {
       url
         ? element("a", { class: "card-title", href: url, rel: "noopener" }, title)
         : element("span", { class: "card-title" }, title),
-      priceText(item) && element("span", { class: "card-price" }, priceText(item)),
-      stock && element("span", { class: "card-stock" + (soldOut ? " out" : "") }, stock),
-      button(text.add_to_cart, () => onAdd(cartDetail(item)), {
-        class: "card-add",
-        disabled: soldOut,
-        "aria-label": text.add_to_cart + ": " + title,
-      }),
+      picker,
+      price,
+      stock,
+      add,
     ),
   );
+}
+
+/** A variant's own price and stock, where it states them (else the product's). */
+function pick(variant) {
+  const own = {};
+  if (variant.price) Object.assign(own, { price: variant.price, currency: variant.currency });
+  if (variant.stock) own.stock = variant.stock;
+  return own;
 }
 
 /** The cards of one answer as a list (a row that scrolls sideways when there are several). */

@@ -94,6 +94,8 @@ h3{margin:0 0 6px;font-size:14px}dl{margin:0 0 8px}dt{font-weight:600}dd{margin:
 .card-title{font-weight:600;color:var(--cw-link);overflow-wrap:anywhere}
 .card-price{font-weight:600}.card-stock{font-size:13px;color:var(--cw-muted)}
 .card-add{margin-top:auto;min-height:36px;border-radius:8px;background:var(--cw-primary);color:#fff}
+.card-price:empty,.card-stock:empty{display:none}
+.card-variant{min-height:32px;border:1px solid var(--cw-border);border-radius:6px;background:var(--cw-bg);color:inherit;font:inherit;max-width:100%}
 .card-add:disabled{background:#6b6b6b;cursor:default}
 .choices{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}
 .choice{min-height:36px;padding:6px 12px;border:1px solid var(--cw-primary);border-radius:18px;background:var(--cw-bg);color:var(--cw-fg)}

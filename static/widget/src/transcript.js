@@ -18,6 +18,7 @@ export function createTranscript({
   emit,
   greeting,
   disclosure,
+  starters,
   requestEarlier,
   onChoose,
 }) {
@@ -74,6 +75,14 @@ export function createTranscript({
     greetingRecord.bubble.textContent = [greeting, disclosure].filter(Boolean).join("\n\n");
     list.append(greetingRecord.row);
   }
+  // the owner's suggested first questions: under the greeting until the conversation starts
+  function showStarters() {
+    if (greetingRecord && Array.isArray(starters) && !turns.size) {
+      greetingRecord.choicesShown = false;
+      showChoices(greetingRecord, starters);
+    }
+  }
+  showStarters();
 
   // numbered turns in seq order; pending messages and the typing dots stay below them
   function place(record) {
@@ -164,7 +173,7 @@ export function createTranscript({
       strings: text,
       onChoose: (label) => (clearChoices(), onChoose && onChoose(label)),
     });
-    if (node) record.row.append(node), (choices = { seq: record.seq, node }), follow(record);
+    if (node) record.row.append(node), (choices = { seq: record.seq || 0, node }), follow(record);
   }
   function clearChoices() {
     if (choices) choices.node.remove(), (choices = null);
@@ -225,6 +234,7 @@ export function createTranscript({
     }
     turns.clear();
     earlier.reset();
+    showStarters(); // a new conversation starts from the greeting again
   }
   // streamed answers that will not be completed (an error after the ack): gone, so the
   // answer to "Ask again" is not shown below half of another

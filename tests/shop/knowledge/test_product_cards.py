@@ -33,6 +33,7 @@ def test_card_facts_read_the_import_lines_and_refuse_other_schemes():
         "currency": "EUR",
         "stock": "out_of_stock",
         "image": "https://cdn.example.test/ts-100.jpg",
+        "variants": [],
     }
     assert web_url("data:image/png;base64,AAAA") == ""
     assert web_url("https://shop.test/a.png") == "https://shop.test/a.png"

@@ -15,6 +15,7 @@ const STRINGS = {
   you: "You", assistant: "Assistant", staff: "Staff", typing: "typing", removed_hint: "masked",
   cards_label: "Products", add_to_cart: "Add to cart", stock_in: "In stock",
   stock_out: "Out of stock", stock_preorder: "Pre-order", choices_label: "Suggested replies",
+  variant: "Variant",
 };
 const KURTA = {
   id: "KU-2291-M", sku: "KU-2291-M", title: "Cotton kurta, mint",
@@ -122,4 +123,69 @@ test("quick replies go away when used, when the visitor types, or under an older
   assert.equal(t.choices().length, 0, "the conversation moved on");
   t.log.putTurn({ seq: 1, role: "assistant", text: "old", choices: ["Old"] }, false);
   assert.equal(t.choices().length, 0, "an earlier page's answer shows none");
+});
+
+test("the owner's suggested questions: under the greeting until the conversation starts", () => {
+  const chosen = [];
+  const make = () =>
+    createTranscript({
+      strings: STRINGS, announce: () => {}, emit: () => {}, greeting: "Hello!",
+      starters: ["Where is my order?", "Returns"], onChoose: (label) => chosen.push(label),
+    });
+  const log = make();
+  const groups = () => log.list.querySelectorAll(".choices");
+  assert.equal(groups().length, 1);
+  assert.deepEqual(groups()[0].children.map((b) => b.textContent), ["Where is my order?", "Returns"]);
+  groups()[0].children[1].dispatch("click");
+  assert.deepEqual(chosen, ["Returns"]);
+  assert.equal(groups().length, 0, "used: gone");
+
+  const back = make(); // a returning visitor: the welcome brings the conversation
+  back.putTurn({ seq: 1, role: "visitor", text: "hi" }, false);
+  assert.equal(back.list.querySelectorAll(".choices").length, 0, "a started conversation shows none");
+  back.clear(); // a new conversation
+  assert.equal(back.list.querySelectorAll(".choices").length, 1, "back with the greeting");
+});
+
+test("variants: a labelled picker; the chosen one's SKU, price and stock; sold out not addable", () => {
+  const added = [];
+  const item = {
+    ...KURTA, id: "kurta", sku: "KU-L",
+    variants: [
+      { label: "M", sku: "KU-M", price: "49.90", currency: "EUR", stock: "in_stock" },
+      { label: "L", sku: "KU-L", price: "52.00", currency: "EUR", stock: "in_stock" },
+      { label: "XXL", sku: "KU-XXL", price: "", currency: "", stock: "out_of_stock" },
+    ],
+  };
+  const list = renderCards([item], { strings: STRINGS, onAdd: (d) => added.push(d) });
+  const [select] = list.querySelectorAll(".card-variant");
+  assert.equal(select.tagName, "SELECT");
+  assert.equal(select.getAttribute("aria-label"), "Variant: Cotton kurta, mint");
+  const options = select.children;
+  assert.deepEqual(options.map((o) => o.textContent), ["M", "L", "XXL (Out of stock)"]);
+  assert.ok(options[1].hasAttribute("selected"), "the variant the answer named comes first");
+  assert.ok(options[2].hasAttribute("disabled"));
+  assert.equal(list.querySelectorAll(".card-price")[0].textContent, "52.00 EUR");
+  const [add] = list.querySelectorAll(".card-add");
+  add.dispatch("click");
+  select.dispatch("change", { target: { value: "0" } });
+  assert.equal(list.querySelectorAll(".card-price")[0].textContent, "49.90 EUR");
+  add.dispatch("click");
+  assert.deepEqual(added.map((d) => [d.sku, d.variant]), [["KU-L", "KU-L"], ["KU-M", "KU-M"]]);
+  select.dispatch("change", { target: { value: "2" } });
+  assert.ok(add.hasAttribute("disabled"), "a sold-out variant cannot be added");
+});
+
+test("a catalogue's sizes: the chosen size is the variant; one variant is no picker", () => {
+  const added = [];
+  const sizes = [
+    { label: "S", sku: "", stock: "out_of_stock" },
+    { label: "M", sku: "", stock: "in_stock" },
+  ];
+  const list = renderCards([{ ...KURTA, variants: sizes }], { strings: STRINGS, onAdd: (d) => added.push(d) });
+  assert.ok(list.querySelectorAll(".card-variant")[0].children[1].hasAttribute("selected"), "first in stock");
+  list.querySelectorAll(".card-add")[0].dispatch("click");
+  assert.deepEqual(added.map((d) => [d.sku, d.variant]), [["KU-2291-M", "M"]]);
+  const single = renderCards([{ ...KURTA, variants: [sizes[1]] }], { strings: STRINGS, onAdd: () => {} });
+  assert.equal(single.querySelectorAll(".card-variant").length, 0);
 });

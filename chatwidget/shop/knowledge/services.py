@@ -21,6 +21,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -338,11 +339,17 @@ def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
         else KnowledgeSource.Status.DONE
     )
     errors = ([result.failed] if result.failed else []) + result.problems[:MAX_PROBLEMS_KEPT]
+    now = timezone.now()
+    hours = (
+        KnowledgeSource.objects.filter(pk=source.pk).values_list("resync_hours", flat=True).first()
+    )
     KnowledgeSource.objects.filter(pk=source.pk).update(
         status=status,
         errors=errors,
         progress_done=result.read,
-        imported_at=timezone.now(),
+        imported_at=now,
+        # the owner's schedule counts from this import (sources.py), whoever started it
+        next_sync_at=now + timedelta(hours=hours) if hours else None,
         summary={
             "read": result.read,
             "created": result.created,

@@ -112,7 +112,7 @@ class SourceScheduleForm(forms.ModelForm):
         self.fields["hours"].initial = None if preset else hours
 
     def clean(self) -> dict:
-        data = super().clean()
+        data = super().clean() or {}
         every = data.get("every")
         if every == CUSTOM and not data.get("hours"):
             self.add_error("hours", _("Give the hours between re-syncs."))

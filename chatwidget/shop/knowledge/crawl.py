@@ -207,6 +207,7 @@ def _page_doc(url: str, fetched: Fetched) -> Item:
     body, ctype = fetched.body, fetched.ctype
     if fetched.not_modified:
         return Unchanged(url)
+    identifiers: list[str] = []
     if "pdf" in ctype.lower() or body[:5] == b"%PDF-":
         try:
             page = pdf_to_page(body, fallback_title=url)
@@ -214,11 +215,10 @@ def _page_doc(url: str, fetched: Fetched) -> Item:
             return Problem(url, str(exc), KEEP)
         if not page.text.strip():
             return Problem(url, _("no text (a scanned PDF needs its text layer)"), KEEP)
-        title, content, identifiers = page.title, page.text, []
+        title, content = page.title, page.text
     else:
         m = re.search(r"charset=([\w-]+)", ctype)
         text = body.decode(m.group(1) if m else "utf-8", errors="replace")
-        identifiers = []
         if "html" in ctype or text.lstrip()[:1] == "<":
             page = html_to_page(text, base_url=url)
             title, content, identifiers = page.title, page.text, page.identifiers

@@ -147,6 +147,14 @@ class PageDocument:
     identifiers: list[str]
 
 
+def _articles_note(text: str, *, active: set[str], shown: dict[str, str]) -> None:
+    """The article numbers a text names, as active objects (their keys and as written)."""
+    for found in ids_extract(text):
+        if found.kind == "article":
+            active.add(identifier_key(found.value))
+            shown.setdefault(identifier_key(found.value), found.value)
+
+
 def knowledge_query_build(
     *,
     message: str,
@@ -196,14 +204,8 @@ def knowledge_query_build(
         else:
             weight /= 2
         add(text, weight)
-        for found in ids_extract(text):
-            if found.kind == "article":
-                active.add(identifier_key(found.value))
-                shown.setdefault(identifier_key(found.value), found.value)
-    for found in ids_extract(message):
-        if found.kind == "article":
-            active.add(identifier_key(found.value))
-            shown.setdefault(identifier_key(found.value), found.value)
+        _articles_note(text, active=active, shown=shown)
+    _articles_note(message, active=active, shown=shown)
     remembered = bool(active)
     for value in page.identifiers if page else ():
         active.add(identifier_key(value))

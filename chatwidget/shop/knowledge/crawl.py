@@ -9,6 +9,12 @@ KNOWLEDGE_* settings): pages, bytes per page and in all (a gzipped sitemap count
 so a small bomb stops at the limit), nesting of sitemap indexes, total time, and a deadline
 per fetch that a page sending a byte at a time cannot stretch; a sitemap listed again (an
 index that lists itself) is not read again.
+
+A page imported before is fetched conditionally (`Crawl.validators`: its ETag and
+Last-Modified, as the import stored them on its document); a 304 yields `Unchanged`, and the
+page is neither downloaded nor parsed again. A page that fails says what becomes of its
+document (`FetchError.effect`, documents.Problem): 404 and 410 remove it, a 5xx, a timeout
+or a broken connection keep it; a sitemap of an index that fails keeps every document.
 """
 
 import re

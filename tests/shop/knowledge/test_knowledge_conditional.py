@@ -156,3 +156,20 @@ def test_a_failing_sitemap_in_an_index_removes_nothing(site, http_server):
     http_server.routes["/part.xml"] = failing(503)
     result = run(site, http_server.url("/index.xml"))
     assert result.deleted == 0 and KnowledgeDocument.objects.count() == 1
+
+
+def test_a_page_that_times_out_is_kept(site, http_server, settings):
+    settings.KNOWLEDGE_FETCH_TIMEOUT_SECONDS = 1.0
+    for path in ("/a", "/b"):
+        http_server.routes[path] = Page(path.strip("/").upper() + " page")
+    urls = [http_server.url(p) for p in ("/a", "/b")]
+    http_server.routes["/sitemap.xml"] = answer(sitemap(*urls), "application/xml")
+    assert run(site, http_server.url("/sitemap.xml")).created == 2
+
+    def slow(handler) -> None:
+        http_server.stop.wait(3)
+
+    http_server.routes["/a"] = slow
+    result = run(site, http_server.url("/sitemap.xml"))
+    assert result.deleted == 0 and KnowledgeDocument.objects.count() == 2
+    assert any("did not arrive" in p for p in result.problems), result.problems

@@ -20,6 +20,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "chatwidget.shop.tasks.knowledge_sync_all",
         "schedule": timedelta(seconds=env.int("SHOP_SYNC_INTERVAL_SECONDS", default=3600)),
     },
+    # KNOWLEDGE_RESYNC_CHECK_SECONDS: how often sources with an owner-set re-sync schedule
+    # are checked for being due (default 300; chatwidget/shop/knowledge/sources.py).
+    "knowledge-resync-due": {
+        "task": "chatwidget.shop.tasks.knowledge_resync_due",
+        "schedule": timedelta(seconds=env.int("KNOWLEDGE_RESYNC_CHECK_SECONDS", default=300)),
+    },
     # follow-ups and automatic resolution of quiet conversations (handover.services.inactivity)
     "inactivity-scan": {
         "task": "handover.tasks.inactivity_scan",

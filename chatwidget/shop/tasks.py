@@ -28,6 +28,7 @@ from chatwidget.shop.knowledge.services import (
     knowledge_import,
     knowledge_import_lock,
 )
+from chatwidget.shop.knowledge.sources import knowledge_resync_claim
 from chatwidget.shop.models.connections import Connection
 from chatwidget.shop.models.knowledge import KnowledgeSource
 from chatwidget.shop.platforms.base import PlatformError
@@ -58,6 +59,16 @@ def knowledge_import_source(self, source_id: int) -> dict:
             progress=lambda n: KnowledgeSource.objects.filter(pk=source_id).update(progress_done=n),
         )
     return {"read": result.read, "problems": len(result.problems), "failed": bool(result.failed)}
+
+
+@shared_task(name="chatwidget.shop.tasks.knowledge_resync_due", ignore_result=True)
+def knowledge_resync_due() -> int:
+    """Beat: an import task for each source whose owner-set re-sync is due (claimed once,
+    skipped while its import runs: knowledge.sources.knowledge_resync_claim)."""
+    ids = knowledge_resync_claim()
+    for pk in ids:
+        knowledge_import_source.delay(pk)
+    return len(ids)
 
 
 @shared_task(

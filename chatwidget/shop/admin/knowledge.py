@@ -1,7 +1,8 @@
 """Admin: the Knowledge section, per site (filter by site). Sources are added as a URL or
 an uploaded file (paths on the server only through `manage.py knowledge_import`), imported
 on the Celery worker with their progress on the source's page, re-imported and deleted
-with a list action; documents and their chunks are listed with their token counts.
+with a list action, re-synced on the schedule the owner sets on the source's page (last and
+next sync shown); documents and their chunks are listed with their token counts.
 
 Thin: the form parses, one service call writes, the task runs the import.
 """
@@ -13,14 +14,19 @@ from django.db import transaction
 from django.db.models import Count
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from chatwidget.platform.egress import url_problem
 from chatwidget.shop.knowledge.services import knowledge_source_ensure
 from chatwidget.shop.knowledge.sources import (
+    RESYNC_KINDS,
+    RESYNC_MAX_HOURS,
     knowledge_document_delete,
     knowledge_import_queued,
+    knowledge_resync_set,
     knowledge_source_delete,
     knowledge_source_upload,
 )
@@ -69,6 +75,51 @@ class SourceAddForm(forms.ModelForm):
         return data
 
 
+CUSTOM = -1
+RESYNC_CHOICES = [
+    (0, _("Off")),
+    (1, _("Hourly")),
+    (24, _("Daily")),
+    (168, _("Weekly")),
+    (CUSTOM, _("Every … hours (below)")),
+]
+
+
+class SourceScheduleForm(forms.ModelForm):
+    """The owner's re-sync schedule for a URL or path source: a preset or any hours."""
+
+    every = forms.TypedChoiceField(label=_("Re-sync"), choices=RESYNC_CHOICES, coerce=int)
+    hours = forms.IntegerField(
+        label=_("Hours between re-syncs"),
+        min_value=1,
+        max_value=RESYNC_MAX_HOURS,
+        required=False,
+        help_text=_(
+            "With “Every … hours”. A re-sync removes pages no longer in the sitemap or "
+            "answering 404 or 410, and keeps a page that fails for a while (5xx, timeout)."
+        ),
+    )
+
+    class Meta:
+        model = KnowledgeSource
+        fields: list[str] = []
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        hours = self.instance.resync_hours if self.instance.pk else 0
+        preset = hours in dict(RESYNC_CHOICES)
+        self.fields["every"].initial = hours if preset else CUSTOM
+        self.fields["hours"].initial = None if preset else hours
+
+    def clean(self) -> dict:
+        data = super().clean() or {}
+        every = data.get("every")
+        if every == CUSTOM and not data.get("hours"):
+            self.add_error("hours", _("Give the hours between re-syncs."))
+        data["resync_hours"] = (data.get("hours") or 0) if every == CUSTOM else (every or 0)
+        return data
+
+
 @admin.register(KnowledgeSource)
 class KnowledgeSourceAdmin(admin.ModelAdmin):
     list_display = (
@@ -79,6 +130,7 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
         "progress_done",
         "document_count",
         "imported_at",
+        "next_sync",
     )
     list_filter = ("site", "status", "kind")
     search_fields = ("location",)
@@ -93,6 +145,7 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
         "errors",
         "summary",
         "imported_at",
+        "next_sync",
     )
 
     def get_queryset(self, request: HttpRequest):
@@ -104,18 +157,30 @@ class KnowledgeSourceAdmin(admin.ModelAdmin):
     def document_count(self, obj: KnowledgeSource) -> int:
         return obj.n_docs
 
+    @admin.display(description=_("next re-sync"), ordering="next_sync_at")
+    def next_sync(self, obj: KnowledgeSource) -> str:
+        if not obj.resync_hours or obj.next_sync_at is None:
+            return str(_("off"))
+        return date_format(timezone.localtime(obj.next_sync_at), "DATETIME_FORMAT")
+
     def get_form(self, request, obj=None, change=False, **kwargs):
-        if obj is None:
-            kwargs["form"] = SourceAddForm
+        kwargs["form"] = SourceAddForm if obj is None else SourceScheduleForm
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request, obj=None):
-        return ["site", "url", "file"] if obj is None else list(self.readonly_fields)
+        if obj is None:
+            return ["site", "url", "file"]
+        schedule = ["every", "hours"] if obj.kind in RESYNC_KINDS else []
+        return schedule + list(self.readonly_fields)
 
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.readonly_fields
 
     def save_model(self, request, obj, form, change) -> None:
+        if change:  # only the schedule is editable
+            if "resync_hours" in form.cleaned_data:
+                knowledge_resync_set(source=obj, hours=form.cleaned_data["resync_hours"])
+            return
         site: Site = form.cleaned_data["site"]
         if form.cleaned_data.get("url"):
             source = knowledge_source_ensure(site=site, location=form.cleaned_data["url"])

@@ -1,4 +1,4 @@
-"""Words into index terms: one analyser for both engines, English and German.
+"""Words into index terms: one analyser for both engines, in the widget's languages.
 
 Pure functions (no database). Both full-text engines index the terms this module makes
 (PostgreSQL with the `simple` configuration, SQLite's FTS5 with its plain tokenizer), so a
@@ -13,11 +13,13 @@ chunk matches the same words on either, and the rescoring (query.py) compares th
 - A document's language is guessed from its function words (a shop's pages may be in either
   language whatever the site's default); a query is stemmed in both languages, since a
   visitor's few words rarely say which.
-- The other visitor languages (fr, es, it, nl, pl: chatwidget.platform.languages) are
-  stemmed like English, as any text that is not German was before: a plural -s still meets
-  its singular. Their own Snowball stemmers are left out until a held-out retrieval set in
-  those languages can show they help: each would need the site's language in every query
-  expansion (`stems`), and the held-out benchmark is English and German.
+- The other visitor languages (fr, es, it, nl, pl: chatwidget.platform.languages) have
+  their own Snowball stemmers too (chaussures = chaussure, envíos = envío, scarpe = scarpa,
+  schoenen = schoen, buty = but): a document is stemmed in the language its function words
+  show (`language_guess`, the site's language when they show none), and a query in English,
+  German and the message's own language (`stems`; the caller guesses it with the site's
+  language as default). Words are folded before stemming, so a Polish ending spelled with a
+  diacritic (-ów, -ą, -ę) is not removed; those without one (-y, -i, -e, -ami) are.
 - German compounds: a query word is also matched by its two parts
   (Rücksendeetikett ~ "Etikett für die Rücksendung"); `compound_splits` gives every split
   into two parts of at least MIN_PART letters, and an engine finds only those whose two parts
@@ -30,7 +32,16 @@ import unicodedata
 
 import snowballstemmer
 
-LANGUAGES = ("en", "de")
+LANGUAGES = ("en", "de")  # a query is always stemmed in these (and its own language)
+SNOWBALL = {
+    "en": "english",
+    "de": "german",
+    "fr": "french",
+    "es": "spanish",
+    "it": "italian",
+    "nl": "dutch",
+    "pl": "polish",
+}
 MIN_PART = 4  # letters of each part of a German compound
 MIN_COMPOUND = 2 * MIN_PART + 1
 _EN_DERIVED = ("abl", "ibl", "ment")  # after Snowball: washabl -> wash, shipment -> ship
@@ -44,7 +55,70 @@ _DE_HINTS = frozenset(
     "der die das und ist sind ein eine mit für fur auf ich sie wir ihr nicht auch zu wie was "
     "kann den dem des im bei oder sich aus von zum zur nach wird werden bis".split()
 )
+# Function words of the other visitor languages that are no English or German word (nor
+# one another's, where it could be helped): "die", "is", "es", "to" would mislead.
+_HINTS = {
+    "fr": frozenset(
+        "le les est et du pour avec dans sur vous nous pas qui au aux cette sont votre vos une "
+        "très être peut".split()
+    ),
+    "es": frozenset(
+        "el los las del para con por una está están son sus muy pero como usted puede y".split()
+    ),
+    "it": frozenset(
+        "il gli della delle dei sono che non di nel alla questo questa può anche è si una con "
+        "posso".split()
+    ),
+    "nl": frozenset(
+        "het een niet voor zijn uw ook maar naar bij wordt worden deze dit geen wat je".split()
+    ),
+    "pl": frozenset("w na z do nie się jest że jak dla od są czy przez lub oraz także".split()),
+}
 _WORD = re.compile(r"[^\W_]+")
+
+
+# Query words that find nothing of their own (query.words drops them), in every widget
+# language.
+STOPWORDS = frozenset(
+    """
+a an and are as at be but by can could do does did for from have has had how i if in into is
+it its me my no not of on or our please so than that the their them then there these they
+this to too us was we what when where which who why will with would you your yes hi hello
+thanks thank about also any anything else just like more much need some want get got tell
+show know one ok okay
+aber als am an auch auf aus bei bin bis bitte da das dass dem den der des die doch du ein
+eine einem einen einer es für gibt habe haben hallo hat ich ihr im in ist ja kann können mal
+mein meine mit nach nicht noch nur oder sie sind so und uns von vor war was wie wir wo zu zum
+zur danke gerne welche welcher welches gut
+now right just still really got gets getting stuff thing things ever here there should shall
+might may must been being am were say let lets wondering question quick though maybe guys hey
+ah ach alles klar andere anderen anderes frage fragen womit soll sollte man schon gerade denn
+eigentlich kannst könnt könnte konnte würde wäre hab habt hast bist mir mich dich dir euch
+ihnen ihm ihn wann warum wieso ob wenn dann also super prima toll genau moin servus
+""".split()
+)
+# The second half (issue 26): chat fillers and function words that matched pages by accident
+# ("right" in "Your rights", "andere Frage" in the FAQ) and drowned a new question's own
+# words; found on the dev part of the held-out set.
+# The other widget languages (fr, es, it, nl, pl): their function words and greetings, none
+# that is also an English or German word a shop's page may need ("van", "son", "dove", "tot",
+# "pour", "ella" stay searchable).
+STOPWORDS = STOPWORDS | frozenset(
+    """
+au aux avec ce ces cette dans des du elle est et êtes il ils je la le les leur mais même nous
+ou où par pas peut qu que quel quelle qui sa se ses sont sur ta te tes toi ton tu un une vos
+votre vous très bonjour merci
+al como con de del el en es esta está están este esto la las lo los mi mis muy más para pero
+por qué su sus también tengo tiene una uno usted ya hola gracias puedo
+che chi ci come da della delle dei di gli ha hanno ho il io ma mio non per più può quale
+quando questo questa si sono tu vorrei ciao grazie
+aan al als bij dan dat deze die dit doen een er geen heb heeft het hoe ik is je jij kan
+kunnen maar met mijn naar niet nog om ook op uw voor waar wat wanneer wel wij zijn zou hallo
+bedankt
+aby ale czy dla go ich im jak jakie jaki jest ja je jego jej już mam mnie może na nie nas od po
+przez się są ta tak też za że dzień dobry dziękuję proszę
+""".split()
+)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -55,9 +129,15 @@ def fold(word: str) -> str:
     return "".join(ch for ch in word if not unicodedata.combining(ch))
 
 
+STOPWORDS = STOPWORDS | {fold(w) for w in STOPWORDS}  # words are folded: für -> fur
+
+
 @functools.cache
 def _stemmer(language: str):
-    return snowballstemmer.stemmer("german" if language == "de" else "english")
+    name = SNOWBALL.get(language, "english")
+    if name not in snowballstemmer.algorithms():  # polish: snowballstemmer 3.0 and later
+        name = "english"
+    return snowballstemmer.stemmer(name)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -66,7 +146,7 @@ def stem(term: str, language: str = "en") -> str:
     if len(term) <= 2 or any(ch.isdigit() for ch in term):
         return term
     out = fold(_stemmer(language).stemWord(term))
-    if language != "de":
+    if language not in SNOWBALL or language == "en":
         for suffix in _EN_DERIVED:
             if out.endswith(suffix) and len(out) - len(suffix) >= 3:
                 out = out[: -len(suffix)]
@@ -74,24 +154,30 @@ def stem(term: str, language: str = "en") -> str:
     return out
 
 
-def stems(term: str) -> tuple[str, ...]:
-    """The index terms a query word may have in a document of either language (one or two)."""
-    forms = dict.fromkeys(stem(term, lang) for lang in LANGUAGES)
-    return tuple(forms)
+@functools.lru_cache(maxsize=65536)
+def stems(term: str, language: str = "en") -> tuple[str, ...]:
+    """The index terms a query word may have in a document: English, German and, when the
+    message is in another language (`language`), that language's (one to three forms)."""
+    languages = LANGUAGES if language in LANGUAGES else (*LANGUAGES, language)
+    return tuple(dict.fromkeys(stem(term, lang) for lang in languages))
 
 
 def language_guess(text: str, default: str = "en") -> str:
-    """ "de" or "en" by the function words of the text; `default` when neither leads."""
-    en = de = 0
+    """A visitor language by the function words of the text: the one with most of them
+    alone; `default` when none leads or the default is among the leaders (a short message
+    with one word shared by Spanish and Italian stays in the site's language)."""
+    counts = {"en": 0, "de": 0} | dict.fromkeys(_HINTS, 0)
     for m in _WORD.finditer(text[:4000]):
         word = m.group(0).casefold()
-        en += word in _EN_HINTS
-        de += word in _DE_HINTS
-    if de > en:
-        return "de"
-    if en > de:
-        return "en"
-    return default
+        counts["en"] += word in _EN_HINTS
+        counts["de"] += word in _DE_HINTS
+        for lang, hints in _HINTS.items():
+            counts[lang] += word in hints
+    top = max(counts.values())
+    leaders = [lang for lang, n in counts.items() if n == top]
+    if top == 0 or default in leaders or len(leaders) > 1:
+        return default
+    return leaders[0]
 
 
 @functools.lru_cache(maxsize=16384)

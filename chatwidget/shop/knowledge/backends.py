@@ -177,16 +177,16 @@ def _pg_common() -> dict[str, float]:
     return common
 
 
-def _pg_shares(terms: list[str]) -> dict[str, float] | None:
+def _pg_shares(terms: list[str], language: str) -> dict[str, float] | None:
     """Share of chunks per term (its most common stem) from PostgreSQL's statistics
     (None: a small catalogue)."""
     common = _pg_common()
     if not common:
         return None
-    return {t: max(common.get(f, 0.0) for f in stems(t)) for t in terms}
+    return {t: max(common.get(f, 0.0) for f in stems(t, language)) for t in terms}
 
 
-def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
+def _sqlite_shares(terms: list[str], language: str) -> dict[str, float] | None:
     """Share of chunks per term, exact, from the FTS5 index's own vocabulary (a temporary
     fts5vocab view per connection; no schema). None: a small catalogue."""
     total = cache.get(cache_keys.KNOWLEDGE_SQLITE_CHUNKS)
@@ -204,10 +204,10 @@ def _sqlite_shares(terms: list[str]) -> dict[str, float] | None:
         cursor.execute(
             "SELECT term, doc FROM temp.knowledge_vocab "
             "WHERE term IN (SELECT value FROM json_each(%s))",
-            [json.dumps(sorted({f for t in terms for f in stems(t)}))],
+            [json.dumps(sorted({f for t in terms for f in stems(t, language)}))],
         )
         docs = dict(cursor.fetchall())
-    return {t: max(docs.get(f, 0) for f in stems(t)) / total for t in terms}
+    return {t: max(docs.get(f, 0) for f in stems(t, language)) / total for t in terms}
 
 
 def _selective(terms: list[str], *, vendor: str, language: str) -> tuple[list[str], bool]:
@@ -216,7 +216,9 @@ def _selective(terms: list[str], *, vendor: str, language: str) -> tuple[list[st
     rescoring (chatwidget/shop/knowledge/query.py), which still weighs them. The rarest few always
     stay, in the query's order. Also says whether a common word had to stay (the search then
     ranks most of the catalogue: `_cached`)."""
-    share = _pg_shares(terms) if vendor == "postgresql" else _sqlite_shares(terms)
+    share = (
+        _pg_shares(terms, language) if vendor == "postgresql" else _sqlite_shares(terms, language)
+    )
     if share is None:
         return terms, False
     kept = {t for t in terms if share[t] <= COMMON_SHARE}
@@ -229,10 +231,10 @@ def _selective(terms: list[str], *, vendor: str, language: str) -> tuple[list[st
     return [t for t in terms if t in kept], any(share[t] > COMMON_SHARE for t in kept)
 
 
-def _expr(term: str, vendor: str) -> str:
+def _expr(term: str, vendor: str, language: str) -> str:
     """One query word in the engine's query syntax: any of its stems, or both parts of a
     German compound, as the rescoring matches it (query.term_matches)."""
-    forms = [f for f in stems(term) if f.isalnum()]
+    forms = [f for f in stems(term, language) if f.isalnum()]
     splits = [(a, b) for a, b in compound_splits(term) if a.isalnum() and b.isalnum()]
     german = stem(term, "de")
     head = german.isalpha() and len(german) >= MIN_HEAD  # the first part of a compound
@@ -249,8 +251,8 @@ def _either(parts: list[str], vendor: str) -> str:
     return (" | " if vendor == "postgresql" else " OR ").join(parts)
 
 
-def _stemmed(term: str, vendor: str) -> str:
-    forms = [f for f in stems(term) if f.isalnum()]
+def _stemmed(term: str, vendor: str, language: str) -> str:
+    forms = [f for f in stems(term, language) if f.isalnum()]
     if vendor == "postgresql":
         return forms[0] if len(forms) == 1 else "(" + " | ".join(forms) + ")"
     return (
@@ -260,9 +262,9 @@ def _stemmed(term: str, vendor: str) -> str:
     )
 
 
-def _pairs(terms: list[str], vendor: str) -> str:
+def _pairs(terms: list[str], vendor: str, language: str) -> str:
     """Stems only: compound splits in every pair would make the index scan wide."""
-    pairs = combinations([_stemmed(t, vendor) for t in terms[:PAIR_TERMS]], 2)
+    pairs = combinations([_stemmed(t, vendor, language) for t in terms[:PAIR_TERMS]], 2)
     if vendor == "postgresql":
         return " | ".join(f"({a} & {b})" for a, b in pairs)
     return " OR ".join(f"({a} AND {b})" for a, b in pairs)
@@ -352,7 +354,7 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
             hits = (_cached if common else _run)(
                 cursor,
                 vendor=vendor,
-                match=_pairs(terms, vendor),
+                match=_pairs(terms, vendor, language),
                 language=language,
                 site_id=site_id,
                 limit=limit,
@@ -362,7 +364,7 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
             more = (_cached if common else _run)(
                 cursor,
                 vendor=vendor,
-                match=_either([_expr(t, vendor) for t in terms], vendor),
+                match=_either([_expr(t, vendor, language) for t in terms], vendor),
                 language=language,
                 site_id=site_id,
                 limit=limit,

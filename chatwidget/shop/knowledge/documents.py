@@ -1,5 +1,12 @@
-"""What a reader yields: a `Doc` per document, a `Problem` per input it could not use, and
-`SourceError` when the source as a whole cannot be read (then nothing of it changes)."""
+"""What a reader yields: a `Doc` per document, a `Problem` per input it could not use, an
+`Unchanged` per page the server says has not changed (HTTP 304 to a conditional GET), and
+`SourceError` when the source as a whole cannot be read (then nothing of it changes).
+
+A problem says what it does to the removal of documents the source no longer holds
+(`Problem.effect`): INCOMPLETE (a feed line that could not be read, a sitemap that failed,
+a crawl over its limits: the read is not complete, so nothing is removed), KEEP (one page
+failed for now, a 5xx or a timeout: its document stays, the others may go) or GONE (the page
+answered 404 or 410, or robots.txt now disallows it: its document goes)."""
 
 import re
 from dataclasses import dataclass, field
@@ -16,18 +23,32 @@ class Doc:
     text: str
     url: str = ""
     identifiers: list[str] = field(default_factory=list)
+    etag: str = ""  # the page's validators, sent back on the next import (conditional GET)
+    last_modified: str = ""
+
+
+INCOMPLETE, KEEP, GONE = "incomplete", "keep", "gone"
 
 
 @dataclass
 class Problem:
     where: str  # "line 7", a URL, a file name
     message: str
+    effect: str = INCOMPLETE  # on removing what the source no longer holds (module doc)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"
 
 
-Item = Doc | Problem
+@dataclass
+class Unchanged:
+    """A page whose server answered 304 Not Modified: its document, chunks and vectors stay
+    as they are, and it is not parsed again."""
+
+    external_id: str
+
+
+Item = Doc | Problem | Unchanged
 
 
 @dataclass

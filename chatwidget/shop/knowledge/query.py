@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.analysis import (
     MIN_HEAD,
+    STOPWORDS,
     compound_parts,
     compound_splits,
     deictic,
@@ -56,28 +57,6 @@ OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
 W_TEXT = 0.15  # with embeddings: the full-text share of the message's ranking (dev: 0.10-0.15)
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
-STOPWORDS = frozenset(
-    """
-a an and are as at be but by can could do does did for from have has had how i if in into is
-it its me my no not of on or our please so than that the their them then there these they
-this to too us was we what when where which who why will with would you your yes hi hello
-thanks thank about also any anything else just like more much need some want get got tell
-show know one ok okay
-aber als am an auch auf aus bei bin bis bitte da das dass dem den der des die doch du ein
-eine einem einen einer es für gibt habe haben hallo hat ich ihr im in ist ja kann können mal
-mein meine mit nach nicht noch nur oder sie sind so und uns von vor war was wie wir wo zu zum
-zur danke gerne welche welcher welches gut
-now right just still really got gets getting stuff thing things ever here there should shall
-might may must been being am were say let lets wondering question quick though maybe guys hey
-ah ach alles klar andere anderen anderes frage fragen womit soll sollte man schon gerade denn
-eigentlich kannst könnt könnte konnte würde wäre hab habt hast bist mir mich dich dir euch
-ihnen ihm ihn wann warum wieso ob wenn dann also super prima toll genau moin servus
-""".split()
-)
-# The second half (issue 26): chat fillers and function words that matched pages by accident
-# ("right" in "Your rights", "andere Frage" in the FAQ) and drowned a new question's own
-# words; found on the dev part of the held-out set.
-STOPWORDS = STOPWORDS | {fold(w) for w in STOPWORDS}  # words are folded: für -> fur
 
 
 @functools.lru_cache(maxsize=65536)
@@ -111,20 +90,22 @@ def text_terms(text: str, *, language: str) -> list[str]:
     return [stem(w, language) for w in words(text)]
 
 
-def term_matches(term: str, found: set[str], parts: AbstractSet[str] = frozenset()) -> bool:
+def term_matches(
+    term: str, found: set[str], parts: AbstractSet[str] = frozenset(), *, language: str = "en"
+) -> bool:
     """Whether a query word is among a text's index terms: one of its stems (English or
     German), both parts of a German compound it is (Rücksendeetikett ~ Etikett,
     Rücksendung), or a part of a compound in the text (`parts`: analysis.compound_parts;
-    Geschenk ~ Geschenkverpackung)."""
-    return _matches(_forms(term), found, parts)
+    Geschenk ~ Geschenkverpackung). `language`: the message's (analysis.stems)."""
+    return _matches(_forms(term, language), found, parts)
 
 
 _Forms = tuple[tuple[str, ...], tuple[tuple[str, str], ...], str]
 
 
-def _forms(term: str) -> _Forms:
+def _forms(term: str, language: str = "en") -> _Forms:
     """What a query word may be in a text: its stems, its compound splits, its German stem."""
-    return stems(term), compound_splits(term), stem(term, "de")
+    return stems(term, language), compound_splits(term), stem(term, "de")
 
 
 def _matches(forms: _Forms, found: set[str], parts: AbstractSet[str] = frozenset()) -> bool:
@@ -148,6 +129,7 @@ class KnowledgeQuery:
     embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
     page_key: str = ""  # memory.pages.page_key of the page the visitor is on, with a document
     page_wins: bool = False  # the page's document comes first ("does this come in XL?")
+    language: str = "en"  # the message's, for its stems (analysis.stems)
 
     def lead_terms(self) -> list[str]:
         return list(self.lead)[:MAX_TERMS]
@@ -165,18 +147,28 @@ class PageDocument:
     identifiers: list[str]
 
 
+def _articles_note(text: str, *, active: set[str], shown: dict[str, str]) -> None:
+    """The article numbers a text names, as active objects (their keys and as written)."""
+    for found in ids_extract(text):
+        if found.kind == "article":
+            active.add(identifier_key(found.value))
+            shown.setdefault(identifier_key(found.value), found.value)
+
+
 def knowledge_query_build(
     *,
     message: str,
     core: dict | None = None,
     recent: list[tuple[str, str]] = (),
     page: PageDocument | None = None,
+    language: str = "en",
 ) -> KnowledgeQuery:
     """The query for one turn. `recent` is (role, text) of the verbatim turns before the
     message, newest first; `core` is the condensed core's data (DESIGN.md) or None; `page`
     the document of the page the visitor is on: its identifiers join the active objects,
     and it comes first when the message points at it ("this one", "gibt es das in XL?"),
-    or leans on a subject while the memory holds none."""
+    or leans on a subject while the memory holds none. `language`: the site's, the
+    message's own when its words do not show another (analysis.language_guess)."""
     terms: dict[str, float] = {}
     texts: list[str] = [message]
 
@@ -212,14 +204,8 @@ def knowledge_query_build(
         else:
             weight /= 2
         add(text, weight)
-        for found in ids_extract(text):
-            if found.kind == "article":
-                active.add(identifier_key(found.value))
-                shown.setdefault(identifier_key(found.value), found.value)
-    for found in ids_extract(message):
-        if found.kind == "article":
-            active.add(identifier_key(found.value))
-            shown.setdefault(identifier_key(found.value), found.value)
+        _articles_note(text, active=active, shown=shown)
+    _articles_note(message, active=active, shown=shown)
     remembered = bool(active)
     for value in page.identifiers if page else ():
         active.add(identifier_key(value))
@@ -244,6 +230,7 @@ def knowledge_query_build(
         embed_text="\n".join(filter(None, [message, pointed])),
         page_key=page.key if page else "",
         page_wins=bool(page) and (deictic(message) or (back and not remembered)),
+        language=language_guess(message, default=language),
     )
 
 
@@ -373,7 +360,7 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
     if not candidates:
         return []
     fields = [_fields(c) for c in candidates]
-    terms = {t: _forms(t) for t in {**query.terms, **query.lead}}  # once per turn
+    terms = {t: _forms(t, query.language) for t in {**query.terms, **query.lead}}  # once a turn
     where = [{t: _level(t, forms, f) for t, forms in terms.items()} for f in fields]
     # embeddings (the message's own vector) widen what the message's words find; the
     # memory's query is matched by its words (labels, identifiers) only

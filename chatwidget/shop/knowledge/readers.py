@@ -16,16 +16,28 @@ from pathlib import Path
 from django.core.files import File
 from django.utils.translation import gettext as _
 
-from chatwidget.shop.knowledge.crawl import read_url
-from chatwidget.shop.knowledge.documents import Doc, Item, Problem, SourceError, markdown_title
+from chatwidget.shop.knowledge.crawl import Crawl, read_url
+from chatwidget.shop.knowledge.documents import (
+    INCOMPLETE,
+    KEEP,
+    Doc,
+    Item,
+    Problem,
+    SourceError,
+    Unchanged,
+    markdown_title,
+)
 from chatwidget.shop.knowledge.htmltext import html_to_page
 from chatwidget.shop.knowledge.pdftext import PdfError, pdf_to_page
 
 __all__ = [
+    "INCOMPLETE",
+    "KEEP",
     "Doc",
     "Item",
     "Problem",
     "SourceError",
+    "Unchanged",
     "read_path",
     "read_source",
     "read_stored",
@@ -193,7 +205,13 @@ def read_path(path: Path) -> Iterator[Item]:
         raise SourceError(_("%(path)s is not a .jsonl, .md, .html or .pdf file") % {"path": path})
 
 
-def read_source(location: str) -> Iterator[Item]:
+def read_source(
+    location: str, *, validators: dict[str, tuple[str, str]] | None = None
+) -> Iterator[Item]:
+    """`validators`: a URL source's pages imported before, with their ETag and Last-Modified
+    (a conditional GET each: crawl.py)."""
     if location.startswith(("http://", "https://")):
-        return read_url(location)
+        crawl = Crawl.from_settings()
+        crawl.validators = validators or {}
+        return read_url(location, crawl)
     return read_path(Path(location))

@@ -110,7 +110,7 @@ def knowledge_search(
     seen: set[int] = set()
     for terms in searches:
         found = backends.search(
-            site_id=site.pk, terms=terms, language=site.default_language, limit=CANDIDATES
+            site_id=site.pk, terms=terms, language=query.language, limit=CANDIDATES
         )
         hits += [h for h in found if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in found}

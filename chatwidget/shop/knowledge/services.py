@@ -8,9 +8,12 @@ each in its own savepoint, so that one bad document is reported and the others k
 Unchanged documents (same content hash) are not re-processed. Chunks are stored without
 their vector and searchable by full text at once; the worker embeds them afterwards
 (embedding_queue.py), and a changed document's chunk whose title and text are unchanged
-keeps its vector (re-imports do not re-embed what they did not change). Documents the source no
-longer holds are deleted, but only after a complete read: a source that failed, or had
-lines that could not be read, deletes nothing (a broken feed must not empty the shop).
+keeps its vector (re-imports do not re-embed what they did not change); a page imported
+before is asked for with its ETag and Last-Modified, and a 304 keeps its document, chunks
+and vectors without reading it again. Documents the source no longer holds are deleted, but
+only after a complete read: a source that failed, had lines that could not be read or a
+sitemap that failed deletes nothing (a broken feed must not empty the shop); a page that
+answers 404 or 410 goes, one that fails for now (5xx, timeout) stays (documents.Problem).
 """
 
 import logging
@@ -18,6 +21,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
@@ -29,9 +33,12 @@ from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_schedule
 from chatwidget.shop.knowledge.readers import (
+    INCOMPLETE,
+    KEEP,
     Doc,
     Problem,
     SourceError,
+    Unchanged,
     read_source,
     read_stored,
 )
@@ -58,9 +65,11 @@ class ImportResult:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
+    not_modified: int = 0  # of the unchanged: pages a 304 answered (not fetched, not parsed)
     deleted: int = 0
     problems: list[str] = field(default_factory=list)
     failed: str = ""  # the source could not be read at all
+    incomplete: bool = False  # a problem hid documents: nothing unseen is removed
 
     @property
     def ok(self) -> bool:
@@ -148,35 +157,62 @@ def knowledge_import(
     items = (
         read_stored(source.upload)
         if source.kind == KnowledgeSource.Kind.UPLOAD
-        else read_source(source.location)
+        else read_source(source.location, validators=_validators(source))
     )
     KnowledgeSource.objects.filter(pk=source.pk).update(
         status=KnowledgeSource.Status.RUNNING, progress_done=0
     )
     try:
         for batch in _batches(items, BATCH):
-            docs: list[Doc] = []
-            for item in batch:
-                if isinstance(item, Problem):
-                    result.problems.append(str(item))
-                elif item.external_id in seen:
-                    result.problems.append(f"{item.external_id}: repeated id; the later one kept")
-                    docs = [d for d in docs if d.external_id != item.external_id] + [item]
-                else:
-                    seen.add(item.external_id)
-                    docs.append(item)
+            docs = _sorted_out(batch, seen=seen, result=result)
             result.read += len(docs)
             _import_batch(site=site, source=source, docs=docs, model=model, result=result)
             if progress:
                 progress(result.read)
     except SourceError as exc:
         result.failed = str(exc)
-    if not result.failed and not result.problems:
+    if not result.failed and not result.incomplete:
         result.deleted = _remove_unseen(source=source, seen=seen)
     if result.created or result.updated or result.deleted:
         backends.statistics_refresh()
     _finish(source=source, result=result)
     return result
+
+
+def _validators(source: KnowledgeSource) -> dict[str, tuple[str, str]]:
+    """The ETag and Last-Modified of a URL source's pages, for a conditional GET each."""
+    if source.kind != KnowledgeSource.Kind.URL:
+        return {}
+    rows = (
+        source.documents.filter(chunk_count__gt=0)
+        .exclude(etag="", last_modified="")
+        .values_list("external_id", "etag", "last_modified")
+    )
+    return {ext: (etag, modified) for ext, etag, modified in rows.iterator()}
+
+
+def _sorted_out(batch: list, *, seen: set[str], result: ImportResult) -> list[Doc]:
+    """A batch's documents to store; its problems counted, its 304s kept as they are. A
+    page that failed for now (Problem.effect KEEP) counts as seen: its document stays."""
+    docs: list[Doc] = []
+    for item in batch:
+        if isinstance(item, Problem):
+            result.problems.append(str(item))
+            if item.effect == KEEP:
+                seen.add(item.where)
+            elif item.effect == INCOMPLETE:
+                result.incomplete = True
+        elif isinstance(item, Unchanged):
+            seen.add(item.external_id)
+            result.unchanged += 1
+            result.not_modified += 1
+        elif item.external_id in seen:
+            result.problems.append(f"{item.external_id}: repeated id; the later one kept")
+            docs = [d for d in docs if d.external_id != item.external_id] + [item]
+        else:
+            seen.add(item.external_id)
+            docs.append(item)
+    return docs
 
 
 def _import_batch(
@@ -189,18 +225,23 @@ def _import_batch(
         )
     }
     todo: list[tuple[PreparedDocument, KnowledgeDocument | None]] = []
-    moved: list[int] = []
+    moved: list[KnowledgeDocument] = []
     for doc in docs:
         old = existing.get(doc.external_id)
         prepared_hash = document_digest(doc)
         if old is not None and old.content_hash == prepared_hash and old.chunk_count:
             result.unchanged += 1
-            if old.source_id != source.pk:
-                moved.append(old.pk)
+            if (old.source_id, old.etag, old.last_modified) != (
+                source.pk,
+                doc.etag,
+                doc.last_modified,
+            ):
+                old.source, old.etag, old.last_modified = source, doc.etag, doc.last_modified
+                moved.append(old)
             continue
         todo.append((document_prepare(doc, model=model), old))
-    if moved:
-        KnowledgeDocument.objects.filter(pk__in=moved).update(source=source)
+    if moved:  # the same text under a new source or new validators
+        KnowledgeDocument.objects.bulk_update(moved, ["source", "etag", "last_modified"])
     try:
         documents_store(site=site, source=source, items=todo)
     except Exception:  # noqa: BLE001 - the batch again, one document at a time: its failure is reported
@@ -298,16 +339,23 @@ def _finish(*, source: KnowledgeSource, result: ImportResult) -> None:
         else KnowledgeSource.Status.DONE
     )
     errors = ([result.failed] if result.failed else []) + result.problems[:MAX_PROBLEMS_KEPT]
+    now = timezone.now()
+    hours = (
+        KnowledgeSource.objects.filter(pk=source.pk).values_list("resync_hours", flat=True).first()
+    )
     KnowledgeSource.objects.filter(pk=source.pk).update(
         status=status,
         errors=errors,
         progress_done=result.read,
-        imported_at=timezone.now(),
+        imported_at=now,
+        # the owner's schedule counts from this import (sources.py), whoever started it
+        next_sync_at=now + timedelta(hours=hours) if hours else None,
         summary={
             "read": result.read,
             "created": result.created,
             "updated": result.updated,
             "unchanged": result.unchanged,
+            "not_modified": result.not_modified,
             "deleted": result.deleted,
             "problems": len(result.problems),
         },

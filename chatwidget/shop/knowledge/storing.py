@@ -90,6 +90,8 @@ DOCUMENT_FIELDS = [
     "token_count",
     "chunk_count",
     "updated_at",
+    "etag",
+    "last_modified",
 ]
 
 
@@ -126,6 +128,8 @@ def documents_store(
             document.content_hash = item.digest
             document.token_count = sum(t for _, t in item.chunks)
             document.chunk_count = len(item.chunks)
+            document.etag = item.doc.etag
+            document.last_modified = item.doc.last_modified
             document.updated_at = now
             documents.append(document)
         KnowledgeDocument.objects.bulk_create([d for d in documents if d.pk is None])

@@ -112,6 +112,7 @@ def knowledge_select(
         core=core,
         recent=recent[:RECENT_TURNS],
         page=page.document if page else None,
+        language=site.default_language,
     )
     vector = _query_vector(query, section)
     candidates = knowledge_search(site=site, query=query, limit=RETRIEVE, page=page, vector=vector)

@@ -54,6 +54,16 @@ class KnowledgeSource(models.Model):
     summary = models.JSONField(default=dict, blank=True)  # counts of the last run
     imported_at = models.DateTimeField(_("last import"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    resync_hours = models.PositiveIntegerField(
+        _("re-sync every (hours)"),
+        default=0,
+        help_text=_(
+            "Import this source again on a schedule: 0 off, 1 hourly, 24 daily, 168 weekly, "
+            "or any number of hours. Pages no longer in the sitemap, or answering 404 or 410, "
+            "are removed; a page that fails for a while (5xx, timeout) is kept."
+        ),
+    )
+    next_sync_at = models.DateTimeField(_("next re-sync"), null=True, blank=True)
 
     class Meta:
         db_table = "memory_knowledgesource"  # the table keeps its name from before the move
@@ -83,6 +93,9 @@ class KnowledgeDocument(models.Model):
     token_count = models.PositiveIntegerField(_("tokens"), default=0)
     chunk_count = models.PositiveIntegerField(_("chunks"), default=0)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # a page's HTTP validators, sent back on the next import: a 304 keeps the document
+    etag = models.CharField(max_length=200, blank=True, default="")
+    last_modified = models.CharField(max_length=100, blank=True, default="")
 
     class Meta:
         db_table = "memory_knowledgedocument"  # the table keeps its name from before the move

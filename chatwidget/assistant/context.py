@@ -38,6 +38,7 @@ from chatwidget.assistant.sections import (
 )
 from chatwidget.platform.db import relaxed_durability
 from chatwidget.shop.knowledge.embeddings import embedding_model, query_embed_prefetch
+from chatwidget.shop.knowledge.vectors import knowledge_has_vectors
 from chatwidget.shop.knowledge.window import KnowledgeSection
 from chatwidget.shop.models.knowledge import KnowledgeTrace
 from chatwidget.sites.models import Site
@@ -149,11 +150,13 @@ def _knowledge(site: Site, model: str, message: str, core, turns, *, room: int):
     )
 
 
-def context_after_ack() -> bool:
+def context_after_ack(site_id: int) -> bool:
     """Whether a prepared answer's context is built after the ack rather than with the
-    visitor's turn: with embeddings, the build embeds the message (tens of ms, or up to
-    EMBEDDING_QUERY_TIMEOUT_MS from a slow embedder), which must never delay the ack."""
-    return bool(embedding_model())
+    visitor's turn: with embeddings and a site whose chunks have vectors, the build embeds
+    the message (tens of ms, or up to EMBEDDING_QUERY_TIMEOUT_MS from a slow embedder),
+    which must never delay the ack. A site without vectors embeds nothing (issue 30): its
+    context is built with the turn, before the commit, as with embeddings off."""
+    return bool(embedding_model()) and knowledge_has_vectors(site_id)
 
 
 def context_build_after_ack(*, conversation, request_seq: int, message: str) -> BuiltContext:

@@ -11,7 +11,6 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -39,6 +38,7 @@ from memory.selectors import (
     token_hash,
     turn_public,
 )
+from memory.turn_sql import turn_insert
 
 log = logging.getLogger(__name__)
 
@@ -83,32 +83,25 @@ def _conversation_lock(**filters) -> Conversation | None:
     )
 
 
-def _counters_save(conv: Conversation, fields: list[str], *, role: str, findings: dict) -> None:
-    """The conversation's counters and the day's analytics count of the turn: one statement
-    on PostgreSQL (the conversation's UPDATE in a WITH clause), where today's row exists
-    and redaction found nothing; otherwise the model's save and `stat_record_turn`."""
+def _counters_save(
+    conv: Conversation, fields: list[str], *, role: str, findings: dict, turn: Turn
+) -> bool:
+    """The turn inserted unless its client id is stored already (memory.turn_sql: the
+    check is the INSERT's ON CONFLICT), the conversation's counters and the day's count of
+    the turn: on PostgreSQL in that same statement (where today's row exists and redaction
+    found nothing: otherwise `stat_record_turn` after it), elsewhere the model's save and
+    `stat_record_turn`. False when the client id was stored already (nothing written)."""
     stat = None
     if connection.vendor == "postgresql" and not findings:
         stat = stat_turn_sql(site_id=conv.site_id, role=role)
-    if stat is None:
+    inserted, saved, counted = turn_insert(turn, conv=conv, fields=fields, stat=stat)
+    if not inserted:
+        return False
+    if not saved:
         conv.save(update_fields=fields)
+    if not counted:  # no statement for it, or the day's first turn: created under a lock
         stat_record_turn(site_id=conv.site_id, role=role, findings=findings)
-        return
-    stat_sql, stat_params = stat
-    q = connection.ops.quote_name
-    columns: list[Any] = [Conversation._meta.get_field(f) for f in fields]
-    sets = ", ".join(f"{q(c.column)} = %s" for c in columns)
-    values = [c.get_db_prep_save(getattr(conv, c.attname), connection) for c in columns]
-    table, pk = q(str(Conversation._meta.db_table)), q(str(Conversation._meta.pk.column))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH conv AS (UPDATE {table} SET {sets} "  # noqa: S608 - names from the model
-            f"WHERE {pk} = %s RETURNING 1) {stat_sql}",
-            [*values, conv.pk, *stat_params],
-        )
-        counted = cursor.rowcount == 1
-    if not counted:  # the day's first turn: its row is created under a lock
-        stat_record_turn(site_id=conv.site_id, role=role, findings=findings)
+    return True
 
 
 def turn_append(
@@ -169,13 +162,9 @@ def _append_locked(
     """The turn, under the conversation's row lock (the caller's transaction): the client id
     checked, the turn inserted, the conversation's counters moved in one UPDATE (with
     `reserve_answer`, the answer's seq too, while the bot has the conversation)."""
-    if client_id:
-        existing = Turn.objects.filter(conversation=conv, client_id=client_id).first()
-        if existing is not None:
-            return AppendResult(turn=existing, created=False, removed={})
     if seq is None:
         seq = conv.next_seq
-    turn = Turn.objects.create(
+    turn = Turn(
         conversation=conv,
         seq=seq,
         role=role,
@@ -190,6 +179,7 @@ def _append_locked(
         cards=cards or [],
         choices=choices or [],
     )
+    before = (conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings)
     conv.next_seq = max(conv.next_seq, seq + 1)
     answer_seq = None
     if reserve_answer and conv.state == ConversationState.BOT:
@@ -197,7 +187,11 @@ def _append_locked(
         conv.next_seq += 1
     conv.last_activity_at = timezone.now()
     update = ["next_seq", "last_activity_at", *_redaction_moved(conv, role, redacted)]
-    _counters_save(conv, update, role=role, findings=redacted.findings)
+    if not _counters_save(conv, update, role=role, findings=redacted.findings, turn=turn):
+        # its client id is stored already (a resend): that turn, nothing written
+        conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings = before
+        existing = Turn.objects.get(conversation=conv, client_id=client_id)
+        return AppendResult(turn=existing, created=False, removed={})
     if publish:
         publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
     _after_commit_work(conv, role=role, seq=seq)

@@ -58,13 +58,14 @@ def test_message_to_model_ready_in_one_transaction(site):
         "role": "user",
         "content": "Is the kurta KU-2291-M in size L?",
     }
-    # one transaction: lock+read (with the site), client-id check, insert, the counters (with
-    # the reservation) and the day's count in one statement on PostgreSQL; then the context
+    # one transaction: lock+read (with the site), then on PostgreSQL one statement for the
+    # turn (its client id checked by its INSERT's ON CONFLICT), the counters (with the
+    # reservation) and the day's count (memory.turn_sql; elsewhere three); then the context
     # (no core yet, so only the newest turns), still inside it: the model request starts
     # before the commit (issue 30)
-    counters = 1 if connection.vendor == "postgresql" else 2
     assert sql[0] == "BEGIN" and sql[-1] == "COMMIT", sql
-    assert len(sql) == 6 + counters, sql
+    assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
+    assert sum("ON CONFLICT" in s for s in sql) == 1, "the client id's check is the INSERT"
     assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
     assert not any("memory_core" in s for s in sql), "no core yet: none is read"
     assert cache.get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner, "lease held"
@@ -79,10 +80,11 @@ def test_answer_and_trace_stored_in_one_transaction(site):
     with CaptureQueriesContext(connection) as queries:
         _finish(conv.pk, turn.seq, p.seq, "Yes, we do.", p.owner, built=p.built)
     sql = [q["sql"] for q in queries]
-    # one transaction: trace, lock, client-id check, insert, the counters and the day's count
-    # (no savepoint, no separate transaction for the trace)
-    counters = 1 if connection.vendor == "postgresql" else 2
-    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == 6 + counters, sql
+    # one transaction: trace, lock, then the turn with its client-id check, the counters and
+    # the day's count (one statement on PostgreSQL, three elsewhere); no savepoint, no
+    # separate transaction for the trace
+    expected = 5 if connection.vendor == "postgresql" else 7
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == expected, sql
     assert not any("SAVEPOINT" in s for s in sql)
     answer = Turn.objects.get(conversation=conv, seq=p.seq)
     assert answer.client_id == answer_client_id(turn.seq) and answer.text == "Yes, we do."

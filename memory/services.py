@@ -43,6 +43,9 @@ from memory.turn_sql import turn_insert
 log = logging.getLogger(__name__)
 
 
+_EXCHANGE_ROLES = frozenset({TurnRole.VISITOR, TurnRole.ASSISTANT})
+
+
 @dataclass(frozen=True)
 class AppendResult:
     turn: Turn
@@ -195,7 +198,10 @@ def _append_locked(
     if publish:
         publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
     _after_commit_work(conv, role=role, seq=seq)
-    log.info(
+    # one record per message (issue 30): the exchange's is the answer's ("answer stored",
+    # chatwidget.assistant.answers); the visitor's and the answer's turns log at DEBUG
+    log.log(
+        logging.DEBUG if role in _EXCHANGE_ROLES else logging.INFO,
         "turn appended",
         extra={
             "conversation": conv.pk,

@@ -29,7 +29,8 @@ def _insert(turn: Turn) -> tuple[str, list]:
     q = connection.ops.quote_name
     fields: list[Any] = [f for f in meta.concrete_fields if not f.primary_key]
     values = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
-    conversation, client = (q(meta.get_field(n).column) for n in ("conversation", "client_id"))
+    named: list[Any] = [meta.get_field(n) for n in ("conversation", "client_id")]
+    conversation, client = (q(f.column) for f in named)
     sql = (
         f"INSERT INTO {q(str(meta.db_table))} ({', '.join(q(f.column) for f in fields)}) "  # noqa: S608 - names from the model
         f"VALUES ({', '.join(['%s'] * len(fields))}) "

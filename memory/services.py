@@ -35,6 +35,7 @@ from memory.redaction import RedactionResult
 from memory.selectors import (
     conversation_get_by_token,
     conversation_is_expired,
+    core_current_columns,
     token_hash,
     turn_public,
 )
@@ -74,16 +75,15 @@ def conversation_start(
     return conv, token
 
 
-def _conversation_lock(**filters) -> Conversation | None:
+def _conversation_lock(*, with_core: bool = False, **filters) -> Conversation | None:
     """The conversation's row, locked for this transaction, with its site (one statement:
     the site's window settings decide whether condensation may be due, and the context
-    builder reads the budget from it). Only the conversation's row is locked."""
-    return (
-        Conversation.objects.select_for_update(of=("self",))
-        .select_related("site")
-        .filter(**filters)
-        .first()
-    )
+    builder reads the budget from it). Only the conversation's row is locked. `with_core`:
+    the current core's values too (a visitor's turn: its answer's context reads them)."""
+    query = Conversation.objects.select_for_update(of=("self",)).select_related("site")
+    if with_core:
+        query = query.annotate(**core_current_columns())
+    return query.filter(**filters).first()
 
 
 def _counters_save(
@@ -309,18 +309,18 @@ def visitor_message_receive(
             # The socket resolved and checked the token at hello (or created the
             # conversation): no token lookup on every message. An erased conversation falls
             # through below.
-            conv = _conversation_lock(pk=conversation_id, site_id=site_id)
+            conv = _conversation_lock(pk=conversation_id, site_id=site_id, with_core=True)
             if conv is not None and _expired_on_socket(conv):
                 conv = None  # an open socket must not revive an expired transcript: a new one
         elif found is not None:
-            conv = _conversation_lock(pk=found.pk)
+            conv = _conversation_lock(pk=found.pk, with_core=True)
         if conv is None:
             started, new_token = conversation_start(
                 site_id=site_id, language=language, customer_id=customer_id
             )
             if profile_id:  # a recognised visit (memory.profiles): the new one joins it
                 profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
-            conv = _conversation_lock(pk=started.pk) or started  # locked, with its site
+            conv = _conversation_lock(pk=started.pk, with_core=True) or started  # with its site
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
         hinted = bool(redacted.removed)

@@ -26,6 +26,7 @@ from django.conf import settings
 
 from chatwidget.assistant.demo import DemoFound
 from chatwidget.assistant.sections import (
+    CoreRead,
     TurnRow,
     core_current,
     core_section,
@@ -43,7 +44,7 @@ from chatwidget.shop.knowledge.vectors import knowledge_has_vectors
 from chatwidget.shop.knowledge.window import KnowledgeSection
 from chatwidget.shop.models.knowledge import KnowledgeTrace
 from chatwidget.sites.models import Site
-from memory.models import ContextTrace, Conversation, Core
+from memory.models import ContextTrace, Conversation
 from memory.window import verbatim_minimum
 
 log = logging.getLogger(__name__)
@@ -258,7 +259,7 @@ def _trace(
     model: str,
     sections: dict[str, int],
     verbatim_seqs: list[int],
-    core: Core | None,
+    core: CoreRead | None,
     left_out: list[dict],
     inline: bool,
 ) -> ContextTrace:

@@ -123,7 +123,7 @@ def knowledge_section(
     site: Site,
     model: str,
     message: str,
-    core: Core | None,
+    core: CoreRead | None,
     rows: list[TurnRow],
     room: int,
     page_url: str = "",
@@ -187,13 +187,30 @@ class Fixed:
 @dataclass
 class Verbatim:
     chosen: list[TurnRow]
-    core: Core | None
+    core: CoreRead | None
     inline: bool
 
 
-def core_current(conv: Conversation) -> Core | None:
+class CoreRow(NamedTuple):
+    """The current core as one build reads it: plain values (issue 30)."""
+
+    version: int
+    data: dict
+    covers_through_seq: int
+    token_count: int
+
+
+CoreRead = Core | CoreRow  # a core read for the build, or one condensed inline
+
+
+def core_current(conv: Conversation) -> CoreRead | None:
+    """The conversation's current core: read with the conversation when the visitor's turn
+    locked it (memory.selectors.core_current_columns: no query here), else one query."""
     if not conv.core_version:  # versions start at 1: none yet, nothing to read
         return None
+    if hasattr(conv, "core_row_tokens"):
+        row = [getattr(conv, f"core_row_{name}") for name in ("data", "covers", "tokens")]
+        return None if row[2] is None else CoreRow(conv.core_version, *row)  # None: gone
     return (
         Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
         .only("version", "data", "covers_through_seq", "token_count")
@@ -242,7 +259,7 @@ def fixed_sections(conv: Conversation, *, model: str, left_out: list[dict]) -> F
 
 
 def request_fit(
-    request: TurnRow | None, *, room: int, core: Core | None, model: str, left_out: list[dict]
+    request: TurnRow | None, *, room: int, core: CoreRead | None, model: str, left_out: list[dict]
 ) -> tuple[str, int]:
     """The request: always sent; cut only if it alone would break the budget."""
     if request is None:
@@ -274,7 +291,7 @@ def verbatim_choose(
     conv: Conversation,
     turns: Turns,
     *,
-    core: Core | None,
+    core: CoreRead | None,
     min_turns: int,
     room: int,
     core_cap: int,
@@ -327,7 +344,7 @@ def _condense_inline(conv: Conversation, *, through: int) -> Core | None:
 
 
 def core_section(
-    core: Core | None, *, room: int, model: str, left_out: list[dict]
+    core: CoreRead | None, *, room: int, model: str, left_out: list[dict]
 ) -> tuple[str | None, int]:
     """The core as the model reads it, trimmed (least current items first) to `room`."""
     if core is None:

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from chatwidget.assistant.answers import _finish, answer_client_id
 from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
 from memory.condense.scheduling import condense_may_be_due
+from memory.condense.service import core_condense
 from memory.models import ContextTrace, Conversation, ConversationState, DailyStat, Turn
 from memory.services import visitor_message_receive
 from tests.fakellm import Reply
@@ -67,9 +68,35 @@ def test_message_to_model_ready_in_one_transaction(site):
     assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
     assert sum("ON CONFLICT" in s for s in sql) == 1, "the client id's check is the INSERT"
     assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
-    assert not any("memory_core" in s for s in sql), "no core yet: none is read"
+    assert not any(s.startswith('SELECT "memory_core"') for s in sql), "no core read of its own"
     assert cache.get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner, "lease held"
     assert Conversation.objects.get(pk=conv.pk).next_seq == turn.seq + 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_current_core_is_read_with_the_conversation(site):
+    """A conversation with a condensed core: the core's values come with the turn's locked
+    read of the conversation (one statement), so the build needs no query for it."""
+    conv = _conversation(site)
+    text = "I need the cotton kurta KU-2291-M in size L, delivered to Hamburg."
+    Turn.objects.bulk_create(
+        Turn(conversation=conv, seq=seq, role="visitor" if seq % 2 else "assistant", text=text,
+             token_count=16)
+        for seq in range(2, 42)
+    )  # fmt: skip
+    Conversation.objects.filter(pk=conv.pk).update(next_seq=42, state=ConversationState.BOT)
+    core = core_condense(conversation_id=conv.pk)
+    assert core is not None and Conversation.objects.get(pk=conv.pk).core_version == core.version
+    _receive(site, conv.pk, "Warm the site's cached settings", "m0")  # actions, knowledge
+    with CaptureQueriesContext(connection) as queries:
+        turn = _receive(site, conv.pk, "And in blue?", "m1")
+    sql = [q["sql"] for q in queries]
+    built = turn.prepared.built
+    assert built.trace.core_version == core.version
+    assert built.trace.core_covers_through == core.covers_through_seq
+    assert any("KU-2291-M" in m["content"] for m in built.messages if m["role"] == "user")
+    assert not any(s.startswith('SELECT "memory_core"') for s in sql), sql
+    assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,8 +14,9 @@
 
 Cost is the same at turn 10 and turn 10,000: at most four queries (conversation, current
 core, a LIMITed slice of the newest turns, the trace insert; the answer flow passes the
-conversation it locked and stores the trace with the answer), stored token counts, and no
-tokenisation of history. Only the owner's texts (cached per text) and, rarely, an
+conversation it locked, its current core's values read in the same statement, and stores
+the trace with the answer: one query, the turns, as plain values), stored token counts,
+and no tokenisation of history. Only the owner's texts (cached per text) and, rarely, an
 over-long request are tokenised here.
 """
 

@@ -47,7 +47,9 @@ def site_info_by_key(*, key: str) -> SiteInfo | None:
 
 
 def site_info_forget(*, keys: list[str]) -> None:
-    """After a site's save or deletion commits: its cached info goes (every process)."""
+    """A site saved or deleted: its cached info goes (every process), at once and again
+    after the commit (a lookup by another process before the commit would have cached the
+    old row again)."""
 
     def forget() -> None:
         try:
@@ -55,6 +57,7 @@ def site_info_forget(*, keys: list[str]) -> None:
         except Exception:  # noqa: BLE001, S110 - lost: it lapses after SITE_INFO_SECONDS
             pass
 
+    forget()
     transaction.on_commit(forget)
 
 

@@ -11,7 +11,6 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import timedelta
-from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -36,11 +35,16 @@ from memory.redaction import RedactionResult
 from memory.selectors import (
     conversation_get_by_token,
     conversation_is_expired,
+    core_current_columns,
     token_hash,
     turn_public,
 )
+from memory.turn_sql import turn_insert
 
 log = logging.getLogger(__name__)
+
+
+_EXCHANGE_ROLES = frozenset({TurnRole.VISITOR, TurnRole.ASSISTANT})
 
 
 @dataclass(frozen=True)
@@ -71,44 +75,36 @@ def conversation_start(
     return conv, token
 
 
-def _conversation_lock(**filters) -> Conversation | None:
+def _conversation_lock(*, with_core: bool = False, **filters) -> Conversation | None:
     """The conversation's row, locked for this transaction, with its site (one statement:
     the site's window settings decide whether condensation may be due, and the context
-    builder reads the budget from it). Only the conversation's row is locked."""
-    return (
-        Conversation.objects.select_for_update(of=("self",))
-        .select_related("site")
-        .filter(**filters)
-        .first()
-    )
+    builder reads the budget from it). Only the conversation's row is locked. `with_core`:
+    the current core's values too (a visitor's turn: its answer's context reads them)."""
+    query = Conversation.objects.select_for_update(of=("self",)).select_related("site")
+    if with_core:
+        query = query.annotate(**core_current_columns())
+    return query.filter(**filters).first()
 
 
-def _counters_save(conv: Conversation, fields: list[str], *, role: str, findings: dict) -> None:
-    """The conversation's counters and the day's analytics count of the turn: one statement
-    on PostgreSQL (the conversation's UPDATE in a WITH clause), where today's row exists
-    and redaction found nothing; otherwise the model's save and `stat_record_turn`."""
+def _counters_save(
+    conv: Conversation, fields: list[str], *, role: str, findings: dict, turn: Turn
+) -> bool:
+    """The turn inserted unless its client id is stored already (memory.turn_sql: the
+    check is the INSERT's ON CONFLICT), the conversation's counters and the day's count of
+    the turn: on PostgreSQL in that same statement (where today's row exists and redaction
+    found nothing: otherwise `stat_record_turn` after it), elsewhere the model's save and
+    `stat_record_turn`. False when the client id was stored already (nothing written)."""
     stat = None
     if connection.vendor == "postgresql" and not findings:
         stat = stat_turn_sql(site_id=conv.site_id, role=role)
-    if stat is None:
+    inserted, saved, counted = turn_insert(turn, conv=conv, fields=fields, stat=stat)
+    if not inserted:
+        return False
+    if not saved:
         conv.save(update_fields=fields)
+    if not counted:  # no statement for it, or the day's first turn: created under a lock
         stat_record_turn(site_id=conv.site_id, role=role, findings=findings)
-        return
-    stat_sql, stat_params = stat
-    q = connection.ops.quote_name
-    columns: list[Any] = [Conversation._meta.get_field(f) for f in fields]
-    sets = ", ".join(f"{q(c.column)} = %s" for c in columns)
-    values = [c.get_db_prep_save(getattr(conv, c.attname), connection) for c in columns]
-    table, pk = q(str(Conversation._meta.db_table)), q(str(Conversation._meta.pk.column))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH conv AS (UPDATE {table} SET {sets} "  # noqa: S608 - names from the model
-            f"WHERE {pk} = %s RETURNING 1) {stat_sql}",
-            [*values, conv.pk, *stat_params],
-        )
-        counted = cursor.rowcount == 1
-    if not counted:  # the day's first turn: its row is created under a lock
-        stat_record_turn(site_id=conv.site_id, role=role, findings=findings)
+    return True
 
 
 def turn_append(
@@ -169,13 +165,9 @@ def _append_locked(
     """The turn, under the conversation's row lock (the caller's transaction): the client id
     checked, the turn inserted, the conversation's counters moved in one UPDATE (with
     `reserve_answer`, the answer's seq too, while the bot has the conversation)."""
-    if client_id:
-        existing = Turn.objects.filter(conversation=conv, client_id=client_id).first()
-        if existing is not None:
-            return AppendResult(turn=existing, created=False, removed={})
     if seq is None:
         seq = conv.next_seq
-    turn = Turn.objects.create(
+    turn = Turn(
         conversation=conv,
         seq=seq,
         role=role,
@@ -190,6 +182,7 @@ def _append_locked(
         cards=cards or [],
         choices=choices or [],
     )
+    before = (conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings)
     conv.next_seq = max(conv.next_seq, seq + 1)
     answer_seq = None
     if reserve_answer and conv.state == ConversationState.BOT:
@@ -197,11 +190,18 @@ def _append_locked(
         conv.next_seq += 1
     conv.last_activity_at = timezone.now()
     update = ["next_seq", "last_activity_at", *_redaction_moved(conv, role, redacted)]
-    _counters_save(conv, update, role=role, findings=redacted.findings)
+    if not _counters_save(conv, update, role=role, findings=redacted.findings, turn=turn):
+        # its client id is stored already (a resend): that turn, nothing written
+        conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings = before
+        existing = Turn.objects.get(conversation=conv, client_id=client_id)
+        return AppendResult(turn=existing, created=False, removed={})
     if publish:
         publish_on_commit(conversation_group(conv.pk), message_frame(turn_public(turn)))
     _after_commit_work(conv, role=role, seq=seq)
-    log.info(
+    # one record per message (issue 30): the exchange's is the answer's ("answer stored",
+    # chatwidget.assistant.answers); the visitor's and the answer's turns log at DEBUG
+    log.log(
+        logging.DEBUG if role in _EXCHANGE_ROLES else logging.INFO,
         "turn appended",
         extra={
             "conversation": conv.pk,
@@ -309,18 +309,18 @@ def visitor_message_receive(
             # The socket resolved and checked the token at hello (or created the
             # conversation): no token lookup on every message. An erased conversation falls
             # through below.
-            conv = _conversation_lock(pk=conversation_id, site_id=site_id)
+            conv = _conversation_lock(pk=conversation_id, site_id=site_id, with_core=True)
             if conv is not None and _expired_on_socket(conv):
                 conv = None  # an open socket must not revive an expired transcript: a new one
         elif found is not None:
-            conv = _conversation_lock(pk=found.pk)
+            conv = _conversation_lock(pk=found.pk, with_core=True)
         if conv is None:
             started, new_token = conversation_start(
                 site_id=site_id, language=language, customer_id=customer_id
             )
             if profile_id:  # a recognised visit (memory.profiles): the new one joins it
                 profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
-            conv = _conversation_lock(pk=started.pk) or started  # locked, with its site
+            conv = _conversation_lock(pk=started.pk, with_core=True) or started  # with its site
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
         hinted = bool(redacted.removed)

@@ -252,6 +252,7 @@ async def _answer_stream(
         "answer stored",
         extra={
             "conversation": conversation_id,
+            "request_seq": request_seq,
             "seq": seq,
             "ms": int((timezone.now() - started).total_seconds() * 1000),
         },

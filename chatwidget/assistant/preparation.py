@@ -103,7 +103,7 @@ def answer_prepare(
     key = cache_keys.answer_lease(conversation.pk, request_seq)
     if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
         return None
-    if context_after_ack():
+    if context_after_ack(conversation.site_id):
         # the message's embedding starts now on its own threads (a submit, no wait): it runs
         # while the turn commits and the ack goes out; the build after the ack finds it
         # running or done (issue 30 with issue 26's default)

@@ -10,6 +10,7 @@ import functools
 import json
 import logging
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 
@@ -101,11 +102,11 @@ def fetch_limit(site: Site) -> int:
 
 
 def select_newest(
-    rows: list[Turn], *, covered: int, min_turns: int, room: int
-) -> tuple[list[Turn], bool]:
+    rows: list[TurnRow], *, covered: int, min_turns: int, room: int
+) -> tuple[list[TurnRow], bool]:
     """Newest first: the minimum window, then uncovered turns, while they fit in `room`.
     Returns (chosen, overflow) where overflow means a needed turn did not fit."""
-    chosen: list[Turn] = []
+    chosen: list[TurnRow] = []
     used = 0
     for i, turn in enumerate(rows):
         if turn.seq <= covered and i >= min_turns:
@@ -122,8 +123,8 @@ def knowledge_section(
     site: Site,
     model: str,
     message: str,
-    core: Core | None,
-    rows: list[Turn],
+    core: CoreRead | None,
+    rows: list[TurnRow],
     room: int,
     page_url: str = "",
 ) -> KnowledgeSection:
@@ -141,12 +142,22 @@ def knowledge_section(
     )
 
 
+class TurnRow(NamedTuple):
+    """A turn as one build reads it: plain values, no model instance (issue 30)."""
+
+    seq: int
+    role: str
+    text: str
+    token_count: int
+    page: dict | None
+
+
 @dataclass
 class Turns:
     """The newest turns one build reads (newest first), the request among them."""
 
-    rows: list[Turn]  # without the request
-    request: Turn | None
+    rows: list[TurnRow]  # without the request
+    request: TurnRow | None
     unfetched: bool  # more uncovered turns exist than one build reads
 
 
@@ -175,14 +186,31 @@ class Fixed:
 
 @dataclass
 class Verbatim:
-    chosen: list[Turn]
-    core: Core | None
+    chosen: list[TurnRow]
+    core: CoreRead | None
     inline: bool
 
 
-def core_current(conv: Conversation) -> Core | None:
+class CoreRow(NamedTuple):
+    """The current core as one build reads it: plain values (issue 30)."""
+
+    version: int
+    data: dict
+    covers_through_seq: int
+    token_count: int
+
+
+CoreRead = Core | CoreRow  # a core read for the build, or one condensed inline
+
+
+def core_current(conv: Conversation) -> CoreRead | None:
+    """The conversation's current core: read with the conversation when the visitor's turn
+    locked it (memory.selectors.core_current_columns: no query here), else one query."""
     if not conv.core_version:  # versions start at 1: none yet, nothing to read
         return None
+    if hasattr(conv, "core_row_tokens"):
+        row = [getattr(conv, f"core_row_{name}") for name in ("data", "covers", "tokens")]
+        return None if row[2] is None else CoreRow(conv.core_version, *row)  # None: gone
     return (
         Core.objects.filter(conversation_id=conv.pk, version=conv.core_version)
         .only("version", "data", "covers_through_seq", "token_count")
@@ -194,11 +222,12 @@ def turns_fetch(conv: Conversation, *, covered: int, request_seq: int, min_turns
     """One LIMITed query: the newest turns down to the core's end (at least the minimum)."""
     limit = fetch_limit(conv.site)
     lower = max(0, min(covered, request_seq - min_turns - 1))
-    fetched = list(
-        Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
+    fetched = [
+        TurnRow(*row)
+        for row in Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
         .order_by("-seq")
-        .only("seq", "role", "text", "token_count", "page")[: limit + 1]
-    )
+        .values_list(*TurnRow._fields)[: limit + 1]
+    ]
     unfetched = len(fetched) > limit
     fetched = fetched[:limit]
     request = fetched[0] if fetched and fetched[0].seq == request_seq else None
@@ -230,7 +259,7 @@ def fixed_sections(conv: Conversation, *, model: str, left_out: list[dict]) -> F
 
 
 def request_fit(
-    request: Turn | None, *, room: int, core: Core | None, model: str, left_out: list[dict]
+    request: TurnRow | None, *, room: int, core: CoreRead | None, model: str, left_out: list[dict]
 ) -> tuple[str, int]:
     """The request: always sent; cut only if it alone would break the budget."""
     if request is None:
@@ -244,7 +273,7 @@ def request_fit(
     return text, tokens
 
 
-def page_fit(request: Turn | None, *, room: int, left_out: list[dict]) -> tuple[str | None, int]:
+def page_fit(request: TurnRow | None, *, room: int, left_out: list[dict]) -> tuple[str | None, int]:
     """The page the visitor asked from, as a line of data before the request (part of
     T_request; its tokens were counted when the turn was stored), when it fits a share of
     `room` (what the request left); otherwise named in the trace."""
@@ -262,7 +291,7 @@ def verbatim_choose(
     conv: Conversation,
     turns: Turns,
     *,
-    core: Core | None,
+    core: CoreRead | None,
     min_turns: int,
     room: int,
     core_cap: int,
@@ -315,7 +344,7 @@ def _condense_inline(conv: Conversation, *, through: int) -> Core | None:
 
 
 def core_section(
-    core: Core | None, *, room: int, model: str, left_out: list[dict]
+    core: CoreRead | None, *, room: int, model: str, left_out: list[dict]
 ) -> tuple[str | None, int]:
     """The core as the model reads it, trimmed (least current items first) to `room`."""
     if core is None:

@@ -116,6 +116,12 @@ def transcript_email_site(site_id: int) -> str:
 # --- cached hints: "does this site have ...?" without a query per turn ------------------------
 
 
+def site_info(site_key: str) -> str:
+    """What a socket and the widget's requests need of a site, by its widget key
+    (chatwidget.sites.selectors.site_info_by_key); dropped when the site is saved."""
+    return f"site:info:{site_key}:v1"
+
+
 def webhook_events(site_id: int) -> str:
     return f"webhooks:events:{site_id}"
 

@@ -7,3 +7,7 @@ class SitesConfig(AppConfig):
     label = "sites"
     verbose_name = _("Sites")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # the cached site info's invalidation (receivers of Site's saves) registers on import
+        from chatwidget.sites import selectors  # noqa: F401, PLC0415 - needs the app registry

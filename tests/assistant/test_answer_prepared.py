@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from chatwidget.assistant.answers import _finish, answer_client_id
 from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
 from memory.condense.scheduling import condense_may_be_due
+from memory.condense.service import core_condense
 from memory.models import ContextTrace, Conversation, ConversationState, DailyStat, Turn
 from memory.services import visitor_message_receive
 from tests.fakellm import Reply
@@ -58,17 +59,44 @@ def test_message_to_model_ready_in_one_transaction(site):
         "role": "user",
         "content": "Is the kurta KU-2291-M in size L?",
     }
-    # one transaction: lock+read (with the site), client-id check, insert, the counters (with
-    # the reservation) and the day's count in one statement on PostgreSQL; then the context
+    # one transaction: lock+read (with the site), then on PostgreSQL one statement for the
+    # turn (its client id checked by its INSERT's ON CONFLICT), the counters (with the
+    # reservation) and the day's count (memory.turn_sql; elsewhere three); then the context
     # (no core yet, so only the newest turns), still inside it: the model request starts
     # before the commit (issue 30)
-    counters = 1 if connection.vendor == "postgresql" else 2
     assert sql[0] == "BEGIN" and sql[-1] == "COMMIT", sql
-    assert len(sql) == 6 + counters, sql
+    assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
+    assert sum("ON CONFLICT" in s for s in sql) == 1, "the client id's check is the INSERT"
     assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
-    assert not any("memory_core" in s for s in sql), "no core yet: none is read"
+    assert not any(s.startswith('SELECT "memory_core"') for s in sql), "no core read of its own"
     assert cache.get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner, "lease held"
     assert Conversation.objects.get(pk=conv.pk).next_seq == turn.seq + 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_current_core_is_read_with_the_conversation(site):
+    """A conversation with a condensed core: the core's values come with the turn's locked
+    read of the conversation (one statement), so the build needs no query for it."""
+    conv = _conversation(site)
+    text = "I need the cotton kurta KU-2291-M in size L, delivered to Hamburg."
+    Turn.objects.bulk_create(
+        Turn(conversation=conv, seq=seq, role="visitor" if seq % 2 else "assistant", text=text,
+             token_count=16)
+        for seq in range(2, 42)
+    )  # fmt: skip
+    Conversation.objects.filter(pk=conv.pk).update(next_seq=42, state=ConversationState.BOT)
+    core = core_condense(conversation_id=conv.pk)
+    assert core is not None and Conversation.objects.get(pk=conv.pk).core_version == core.version
+    _receive(site, conv.pk, "Warm the site's cached settings", "m0")  # actions, knowledge
+    with CaptureQueriesContext(connection) as queries:
+        turn = _receive(site, conv.pk, "And in blue?", "m1")
+    sql = [q["sql"] for q in queries]
+    built = turn.prepared.built
+    assert built.trace.core_version == core.version
+    assert built.trace.core_covers_through == core.covers_through_seq
+    assert any("KU-2291-M" in m["content"] for m in built.messages if m["role"] == "user")
+    assert not any(s.startswith('SELECT "memory_core"') for s in sql), sql
+    assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
 
 
 @pytest.mark.django_db(transaction=True)
@@ -79,10 +107,11 @@ def test_answer_and_trace_stored_in_one_transaction(site):
     with CaptureQueriesContext(connection) as queries:
         _finish(conv.pk, turn.seq, p.seq, "Yes, we do.", p.owner, built=p.built)
     sql = [q["sql"] for q in queries]
-    # one transaction: trace, lock, client-id check, insert, the counters and the day's count
-    # (no savepoint, no separate transaction for the trace)
-    counters = 1 if connection.vendor == "postgresql" else 2
-    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == 6 + counters, sql
+    # one transaction: trace, lock, then the turn with its client-id check, the counters and
+    # the day's count (one statement on PostgreSQL, three elsewhere); no savepoint, no
+    # separate transaction for the trace
+    expected = 5 if connection.vendor == "postgresql" else 7
+    assert sql[0] == "BEGIN" and sql[-1] == "COMMIT" and len(sql) == expected, sql
     assert not any("SAVEPOINT" in s for s in sql)
     answer = Turn.objects.get(conversation=conv, seq=p.seq)
     assert answer.client_id == answer_client_id(turn.seq) and answer.text == "Yes, we do."

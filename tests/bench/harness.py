@@ -23,7 +23,7 @@ OUT = ROOT / "tests" / "bench" / "out"
 PY = sys.executable
 ORIGIN = "http://bench.local"
 PG_ADMIN_URL = os.environ.get("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-PG_DB = "bench_chatwidget"
+PG_DB = os.environ.get("BENCH_PG_DB", "bench_chatwidget")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 NOFILE = 65536
 

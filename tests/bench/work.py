@@ -258,7 +258,7 @@ def main() -> None:
                 counts["before_model"][kind] += 1
             elif m["model"] <= at < max(m["ack"], m["model"]):
                 counts["model_to_ack"][kind] += 1
-            elif at < m["end"]:
+            elif m["sent"] <= at < m["end"]:  # not the turns before this one
                 counts["after"][kind] += 1
         for p in PHASES:
             for k in kinds:

@@ -21,6 +21,7 @@ import json
 import logging
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -107,25 +108,27 @@ def _store(
     tokens: int,
     cut: bool,
 ) -> None:
-    appended = turn_append(
-        conversation_id=conversation_id,
-        role=TurnRole.TOOL,
-        publish=False,
-        client_id=f"{TOOL_ID_PREFIX}{request_seq}:{index}",
-        text=tool_turn_text(name=name, arguments=arguments, outcome=outcome, result=result),
-    )
-    ActionCall.objects.create(
-        conversation_id=conversation_id,
-        action_id=action_id,
-        name=name,
-        request_seq=request_seq,
-        turn_seq=appended.turn.seq,
-        outcome=outcome,
-        status_code=status_code,
-        latency_ms=latency_ms,
-        tokens=tokens,
-        cut=cut,
-    )
+    with transaction.atomic():  # the turn and its call: one commit (issue 30)
+        appended = turn_append(
+            conversation_id=conversation_id,
+            role=TurnRole.TOOL,
+            publish=False,
+            client_id=f"{TOOL_ID_PREFIX}{request_seq}:{index}",
+            text=tool_turn_text(name=name, arguments=arguments, outcome=outcome, result=result),
+            savepoint=False,
+        )
+        ActionCall.objects.create(
+            conversation_id=conversation_id,
+            action_id=action_id,
+            name=name,
+            request_seq=request_seq,
+            turn_seq=appended.turn.seq,
+            outcome=outcome,
+            status_code=status_code,
+            latency_ms=latency_ms,
+            tokens=tokens,
+            cut=cut,
+        )
 
 
 def _trace_update(trace_id: int, sections: dict, total: int) -> None:

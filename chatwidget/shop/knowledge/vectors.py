@@ -53,6 +53,25 @@ def knowledge_version_bump(site_id: int) -> None:
     )
 
 
+_HAS_VECTORS: dict[int, tuple[str, bool]] = {}
+
+
+def knowledge_has_vectors(site_id: int) -> bool:
+    """Whether any of the site's chunks has a vector, so that a turn of a site without them
+    embeds no query (issue 30): remembered per process and knowledge version (one cache
+    read per turn; one query when the version changed: an import, a deletion, the
+    background embedding)."""
+    version = knowledge_version(site_id)
+    found = _HAS_VECTORS.get(site_id)
+    if found is not None and found[0] == version:
+        return found[1]
+    has = KnowledgeChunk.objects.filter(site_id=site_id).exclude(embedding=None).exists()
+    if site_id not in _HAS_VECTORS and len(_HAS_VECTORS) >= SITES_CACHED * 128:
+        _HAS_VECTORS.pop(next(iter(_HAS_VECTORS)))
+    _HAS_VECTORS[site_id] = (version, has)
+    return has
+
+
 def _matrix(site_id: int) -> _Matrix | None:
     version = knowledge_version(site_id)
     found = _CACHE.get(site_id)

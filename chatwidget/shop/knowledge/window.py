@@ -28,6 +28,7 @@ from chatwidget.shop.knowledge.selectors import (
     knowledge_page,
     knowledge_search,
 )
+from chatwidget.shop.knowledge.vectors import knowledge_has_vectors
 from chatwidget.sites.models import Site
 from memory.tokens import count_tokens
 
@@ -76,11 +77,11 @@ def _active_labels(core: dict | None, shown: dict[str, str]) -> list[str]:
     return labels + [value for key, value in shown.items() if key not in seen]
 
 
-def _query_vector(query: KnowledgeQuery, section: KnowledgeSection) -> QueryVector:
+def _query_vector(site: Site, query: KnowledgeQuery, section: KnowledgeSection) -> QueryVector:
     """The message's vector within EMBEDDING_QUERY_TIMEOUT_MS (this runs after the ack,
     before the model call). Slow or failing: full text alone, and the trace says so."""
-    if not embedding_model():
-        return QueryVector()
+    if not embedding_model() or not knowledge_has_vectors(site.pk):
+        return QueryVector()  # no vector to compare with: full text alone, nothing embedded
     vector = query_embed(query.embed_text or query.text)
     if vector.problem:
         section.left_out.append(
@@ -114,7 +115,7 @@ def knowledge_select(
         page=page.document if page else None,
         language=site.default_language,
     )
-    vector = _query_vector(query, section)
+    vector = _query_vector(site, query, section)
     candidates = knowledge_search(site=site, query=query, limit=RETRIEVE, page=page, vector=vector)
     section.attempted = True
     section.active = _active_labels(core, query.shown)

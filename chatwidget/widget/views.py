@@ -229,7 +229,12 @@ def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
         status = UPLOAD_STATUS.get(result.refused, 422)
         return _cors(JsonResponse(body, status=status), request, info)
     response = JsonResponse(
-        {"seq": result.seq, "attachment": result.attachment, "outcome": result.outcome.value},
+        {
+            "seq": result.seq,
+            "text": result.text,
+            "attachment": result.attachment,
+            "outcome": result.outcome.value,
+        },
         status=201,
     )
     response["Cache-Control"] = "no-store"

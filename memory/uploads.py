@@ -129,7 +129,7 @@ def _open_image(data: bytes, *, max_pixels: int) -> Image.Image:
 
 def _image_clean(data: bytes, name: str, *, max_pixels: int) -> CleanUpload:
     image = _open_image(data, max_pixels=max_pixels)
-    fmt = "JPEG" if image.format == "HEIF" else image.format
+    fmt = "JPEG" if image.format == "HEIF" else str(image.format)
     image = ImageOps.exif_transpose(image)  # the orientation applied: the EXIF can go
     _never_kept_check(ocr_text(image))
     out = io.BytesIO()

@@ -206,7 +206,7 @@ def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
         return _cors(JsonResponse({"error": "uploads_off"}, status=403), request, info)
     if upload is None or not client_id or len(client_id) > 64 or client_id.startswith("~"):
         return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
-    if upload.size > info.upload_max_bytes:  # before reading it
+    if (upload.size or 0) > info.upload_max_bytes:  # before reading it
         return _cors(JsonResponse({"error": "too_large"}, status=413), request, info)
     lang = language_normalise(form.get("lang")) or access.conversation.language
     result = visitor_upload_receive(

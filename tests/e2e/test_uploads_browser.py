@@ -77,11 +77,15 @@ def attach_by_keyboard(page, choosers: list, path) -> None:
 def case_image_bytes(stack, browser, token: str) -> bytes:
     """Staff log in, open the conversation's case and read the photo shown in its transcript."""
     username, password = staff_user(stack, "pia")
-    case_id = stack.shell(
-        "import hashlib\nfrom handover.models import Case\n"
-        f"print(Case.objects.filter(conversation__token_hash="
-        f"hashlib.sha256({token!r}.encode()).hexdigest()).latest('pk').pk)\n"
-    ).strip().splitlines()[-1]
+    case_id = (
+        stack.shell(
+            "import hashlib\nfrom handover.models import Case\n"
+            f"print(Case.objects.filter(conversation__token_hash="
+            f"hashlib.sha256({token!r}.encode()).hexdigest()).latest('pk').pk)\n"
+        )
+        .strip()
+        .splitlines()[-1]
+    )
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
         admin = ctx.new_page()

@@ -46,10 +46,9 @@ def _language(request: HttpRequest, default: str) -> str:
     return language_normalise(request.GET.get("lang")) or default
 
 
-def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
+def _widget_site(request: HttpRequest, site_key: str):
     """What every widget POST checks first: a known site, the CORS preflight, an allowed
-    origin, a JSON body (400, not 500, for any bad JSON). Returns (site info, body) or the
-    response that ends the request."""
+    origin. Returns the site info or the response that ends the request."""
     info = site_info_by_key(key=site_key)
     if info is None:
         return JsonResponse({"error": "unknown_site"}, status=404)
@@ -57,6 +56,15 @@ def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
         return _cors(HttpResponse(status=204), request, info)
     if not origin_allowed(info=info, origin=request.headers.get("Origin")):
         return JsonResponse({"error": "forbidden_origin"}, status=403)
+    return info
+
+
+def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
+    """`_widget_site`, then a JSON body (400, not 500, for any bad JSON). Returns (site
+    info, body) or the response that ends the request."""
+    info = _widget_site(request, site_key)
+    if isinstance(info, HttpResponse):
+        return info
     try:
         body = json_load_safe(request.body or b"{}")
     except ValueError:
@@ -190,13 +198,9 @@ def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
     has it), `id` (the client id: a retry is idempotent), `file`, optional `caption`, `lang`,
     `page_url`, `page_title`. 201 with the turn's `seq` and `attachment`; the widget then
     sends `attached` on its socket, which answers the turn (chatwidget.widget.consumers)."""
-    info = site_info_by_key(key=site_key)
-    if info is None:
-        return JsonResponse({"error": "unknown_site"}, status=404)
-    if request.method == "OPTIONS":
-        return _cors(HttpResponse(status=204), request, info)
-    if not origin_allowed(info=info, origin=request.headers.get("Origin")):
-        return JsonResponse({"error": "forbidden_origin"}, status=403)
+    info = _widget_site(request, site_key)
+    if isinstance(info, HttpResponse):
+        return info
     form, upload = request.POST, request.FILES.get("file")
     access = session_get(site_id=info.id, token=form.get("session"))
     client_id = form.get("id", "")

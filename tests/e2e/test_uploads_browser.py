@@ -14,6 +14,7 @@ from tests.e2e import widget_pages
 from tests.e2e.conftest import artifact, shadow
 from tests.e2e.widget_pages import (
     assert_no_violations,
+    case_of_session,
     create_site,
     open_panel,
     send,
@@ -77,15 +78,7 @@ def attach_by_keyboard(page, choosers: list, path) -> None:
 def case_image_bytes(stack, browser, token: str) -> bytes:
     """Staff log in, open the conversation's case and read the photo shown in its transcript."""
     username, password = staff_user(stack, "pia")
-    case_id = (
-        stack.shell(
-            "import hashlib\nfrom handover.models import Case\n"
-            f"print(Case.objects.filter(conversation__token_hash="
-            f"hashlib.sha256({token!r}.encode()).hexdigest()).latest('pk').pk)\n"
-        )
-        .strip()
-        .splitlines()[-1]
-    )
+    case_id = case_of_session(stack, token)
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
         admin = ctx.new_page()

@@ -178,6 +178,7 @@ def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse
     return _cors(JsonResponse({"status": outcome.value}, status=202), request, info)
 
 
+FORM_ROOM = 64 * 1024  # bytes of an upload's body besides the file (fields, boundaries)
 # an upload refused, as HTTP: the widget shows its own words for each code (and the server's
 # `message` for never_kept, the notice a typed card number gets)
 UPLOAD_STATUS = {
@@ -201,13 +202,16 @@ def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
     info = _widget_site(request, site_key)
     if isinstance(info, HttpResponse):
         return info
+    if not info.upload_max_bytes:
+        return _cors(JsonResponse({"error": "uploads_off"}, status=403), request, info)
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    if declared.isdigit() and int(declared) > info.upload_max_bytes + FORM_ROOM:
+        return _cors(JsonResponse({"error": "too_large"}, status=413), request, info)
     form, upload = request.POST, request.FILES.get("file")
     access = session_get(site_id=info.id, token=form.get("session"))
     client_id = form.get("id", "")
     if access is None:
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
-    if not info.upload_max_bytes:
-        return _cors(JsonResponse({"error": "uploads_off"}, status=403), request, info)
     if upload is None or not client_id or len(client_id) > 64 or client_id.startswith("~"):
         return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
     if (upload.size or 0) > info.upload_max_bytes:  # before reading it

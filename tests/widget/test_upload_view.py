@@ -152,3 +152,11 @@ def test_the_model_gets_the_photo_only_when_the_site_says_it_reads_images(
     assert text == {"type": "text", "text": "[photo: photo.jpg]"}
     assert image["type"] == "image_url"
     assert image["image_url"]["url"].startswith("data:image/jpeg;base64,")
+
+
+def test_a_body_far_over_the_limit_is_refused_before_it_is_parsed(client, site, conv, upload_dir):
+    site.upload_max_bytes = 2000
+    site.save()
+    response = post(client, site, conv.token, b"\xff\xd8\xff" + b"\0" * 200_000)
+    assert response.status_code == 413 and response.json() == {"error": "too_large"}
+    assert Attachment.objects.count() == 0 and files_in(upload_dir) == []

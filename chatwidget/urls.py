@@ -13,6 +13,7 @@ urlpatterns = [
     path("readyz", health.readyz, name="readyz"),
     path("widget/v1/<str:site_key>/config.json", views.widget_config, name="widget-config"),
     path("widget/v1/<str:site_key>/export", views.widget_export, name="widget-export"),
+    path("widget/v1/<str:site_key>/upload", views.widget_upload, name="widget-upload"),
     path("widget/v1/<str:site_key>/continue", views.widget_continue, name="widget-continue"),
     path(
         "widget/v1/<str:site_key>/transcript-email",

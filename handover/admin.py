@@ -24,7 +24,7 @@ from django.views.decorators.http import require_POST
 
 from chatwidget.platform.times import site_time
 from chatwidget.sites.access import queryset_for_staff, staff_site_ids
-from handover import admin_alerts, admin_inbox, selectors, services
+from handover import admin_alerts, admin_attachments, admin_inbox, selectors, services
 from handover.forms import AssignForm, NoteForm, ReplyForm, ResolveForm, RevealForm, TakeOverForm
 from handover.models import AlertPreference, Case, RevealEvent
 from handover.services.continuation import continuation_address
@@ -150,6 +150,11 @@ class CaseAdmin(admin.ModelAdmin):
                 name="handover_case_action",
             ),
             path("<int:case_id>/reveal/", wrap(self.reveal_view), name="handover_case_reveal"),
+            path(  # a visitor's photo or file (issue 33)
+                "<int:case_id>/attachment/<int:seq>/<int:index>/",
+                wrap(lambda request, **kw: admin_attachments.attachment_view(self, request, **kw)),
+                name="handover_case_attachment",
+            ),
             *super().get_urls(),
         ]
 

@@ -97,6 +97,8 @@ def turn_masked(turn: Turn) -> dict:
         "author": turn.author.get_short_name() or turn.author.get_username()
         if turn.author_id and turn.author
         else "",
+        # a visitor's photos and files (issue 33): served by the case's attachment view
+        "attachments": [{**a, "index": i} for i, a in enumerate(turn.attachments or [])],
     }
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from chatwidget.integrations.retention import webhook_texts_forget
 from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import forgotten_frame
+from memory.attachments import attachment_files_forget
 from memory.models import AuditEvent, Conversation, Customer, ProfileFact
 from memory.retention import audit_record, conversation_cache_clear
 from memory.signals import conversations_removing, removal_counts
@@ -43,6 +44,7 @@ def conversation_erase(
                 delete_cases=delete_cases,
             )
         )
+        files = attachment_files_forget(conversation_ids=[conversation_id])
         _, deleted = conv.delete()
         # a signed-in customer with no conversation left goes with its last one
         customers = (
@@ -54,6 +56,7 @@ def conversation_erase(
             "turns": deleted.get("memory.Turn", 0),
             "cores": deleted.get("memory.Core", 0),
             "traces": deleted.get("memory.ContextTrace", 0),
+            "attachments": files,  # the files leave storage after the commit
             cases_key: others.pop(cases_key, 0),
             # what this conversation taught a recognition profile goes with it
             "profile_facts": ProfileFact.objects.filter(

@@ -6,6 +6,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from memory.attachments import attachments_export
 from memory.models import AuditEvent, Conversation, TurnRole
 from memory.redaction import mask, never_kept_scrub
 from memory.redaction.kinds import EMAIL
@@ -52,6 +53,10 @@ def conversation_export(
             page = page_of(turn)
             where = f" (page: {page['url']})" if page else ""
             lines.append(f"[{turn.created_at.isoformat()}] {turn.role}: {text_of(turn)}{where}")
+            lines += [
+                f"    attached: {a['name']} ({a['type']}, {a['size']} bytes)"
+                for a in turn.attachments
+            ]
         return "\n".join(lines) + "\n", "text/plain; charset=utf-8", f"conversation-{stamp}.txt"
     data = {
         "site": conv.site.name,
@@ -65,6 +70,8 @@ def conversation_export(
             | ({"page": page_of(t)} if t.page else {})
             for t in turns
         ],
+        # the visitor's photos and files (issue 33), the files themselves in base64
+        "attachments": attachments_export(conversation_id=conversation_id),
     }
     return (
         json.dumps(data, ensure_ascii=False, indent=2),

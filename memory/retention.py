@@ -9,7 +9,7 @@ do not wait for it: `memory.selectors` treats expired data as gone already
 (`conversation_is_expired`, `conversations_live`, `transcript_copy_is_expired`).
 
 What goes here, per site and under the site's *current* policy:
-- a conversation (turns, cores, traces, cache entries) once its session period has passed
+- a conversation (turns, cores, traces, visitors' files, cache entries) once its session period has passed
   since the last turn and no case holds it (the transcript hold, `memory.selectors`); the
   copies other apps keep of it go in the same transaction (`memory.signals`), and so does
   the text webhook deliveries quote of it (`chatwidget.integrations.retention`);
@@ -35,6 +35,7 @@ from chatwidget.platform.events import conversation_group, publish_on_commit
 from chatwidget.platform.frames import forgotten_frame
 from chatwidget.platform.ratelimit import parse_rate
 from chatwidget.sites.models import Site
+from memory.attachments import attachment_files_forget
 from memory.models import AuditEvent, Conversation, Customer, Profile, RetentionPolicy
 from memory.selectors import conversations_expired, policy_groups, profile_period
 from memory.signals import conversations_removing, removal_counts
@@ -148,6 +149,7 @@ class PurgeCounts:
     turns: int = 0
     cores: int = 0
     traces: int = 0
+    attachments: int = 0  # visitors' files, deleted from storage after the batch's commit
     cases: int = 0
     profiles: int = 0
     customers: int = 0
@@ -184,6 +186,7 @@ def _purge_conversation_batch(
         )
         totals.cases += sum(others.values())
         totals.webhook_texts += webhook_texts_forget(conversation_ids=pks)
+        totals.attachments += attachment_files_forget(conversation_ids=pks)  # after commit
         _, counts = Conversation.objects.filter(pk__in=pks).delete()
         for pk, site_id in rows:
             site = per_site.setdefault(site_id, {"conversations": 0})

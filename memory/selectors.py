@@ -205,7 +205,9 @@ def turns_for_visitor_page(
     qs = Turn.objects.filter(conversation_id=conversation_id).exclude(role=TurnRole.TOOL)
     if after_seq:
         qs = qs.filter(seq__gt=after_seq)
-    qs = qs.order_by("-seq").only("seq", "role", "text", "spans", "cards", "choices", "created_at")
+    qs = qs.order_by("-seq").only(
+        "seq", "role", "text", "spans", "cards", "choices", "attachments", "created_at"
+    )
     picked: list[dict] = []
     used = 0
     cursor = before_seq
@@ -253,6 +255,8 @@ def turn_public(turn: Turn, *, masked: bool = False) -> dict:
         public["cards"] = turn.cards
     if turn.choices:
         public["choices"] = turn.choices
+    if turn.attachments:  # a visitor's photos and files (issue 33): names, never the bytes
+        public["attachments"] = turn.attachments
     return public
 
 

@@ -161,6 +161,7 @@ def _append_locked(
     page: dict | None = None,
     cards: list[dict] | None = None,
     choices: list[str] | None = None,
+    attachments: list[dict] | None = None,
 ) -> AppendResult:
     """The turn, under the conversation's row lock (the caller's transaction): the client id
     checked, the turn inserted, the conversation's counters moved in one UPDATE (with
@@ -181,6 +182,7 @@ def _append_locked(
         page=page,
         cards=cards or [],
         choices=choices or [],
+        attachments=attachments or [],
     )
     before = (conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings)
     conv.next_seq = max(conv.next_seq, seq + 1)
@@ -278,6 +280,7 @@ def visitor_message_receive(
     page_title: str = "",
     customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
     before_commit: Callable[[AppendResult, Conversation], None] | None = None,
+    attachments: list[dict] | None = None,  # a photo's or file's (chatwidget.assistant.uploads)
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -332,6 +335,7 @@ def visitor_message_receive(
             client_id=client_id,
             reserve_answer=reserve_answer and not hinted,
             page=page_clean(url=page_url, title=page_title, allowed=conv.site.page_query_params),
+            attachments=attachments,
         )
         hint = None
         if result.created and hinted:

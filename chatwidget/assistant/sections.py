@@ -150,6 +150,7 @@ class TurnRow(NamedTuple):
     text: str
     token_count: int
     page: dict | None
+    attachments: list | None  # the visitor's files (memory.Attachment), as the turn names them
 
 
 @dataclass

@@ -22,6 +22,11 @@ def rate_address(address_key: str) -> str:
     return f"addr:{address_key}"
 
 
+def rate_upload(conversation_id: int) -> str:
+    """A session's photos and files (issue 33), counted besides its messages."""
+    return f"upl:{conversation_id}"
+
+
 def rate_session(session: str | int) -> str:
     """What one session sends: the conversation's id once it has one, before that the
     socket's own id."""

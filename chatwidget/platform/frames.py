@@ -35,6 +35,7 @@ class FrameType(StrEnum):
     PROFILE = "profile"
     RATING = "rating"  # the visitor's rating of a resolved case; the server answers its state
     HISTORY = "history"  # earlier turns of a long conversation, a page within a frame budget
+    ATTACHED = "attached"  # the widget's photo or file was stored by HTTP: answer that turn
     # outbound (server -> widget, server -> staff)
     WELCOME = "welcome"
     ACK = "ack"

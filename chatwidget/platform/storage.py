@@ -20,6 +20,8 @@ from django.conf import settings
 from django.core.files.storage import FileSystemStorage, Storage, storages
 
 KNOWLEDGE_ALIAS = "knowledge"
+# visitors' photos and files (issue 33): the same backends, their own folder or prefix
+VISITOR_UPLOADS_ALIAS = "visitor_uploads"
 
 
 class UploadFolderStorage(FileSystemStorage):
@@ -92,3 +94,23 @@ class KnowledgeStorage(Storage):
 
 def knowledge_storage() -> Storage:
     return KnowledgeStorage()
+
+
+class VisitorUploadFolderStorage(UploadFolderStorage):
+    """A local folder for visitors' uploads: VISITOR_UPLOAD_DIR, else `.run/visitor-uploads`."""
+
+    @property
+    def base_location(self) -> str:
+        return str(
+            getattr(settings, "VISITOR_UPLOAD_DIR", "") or settings.RUN_DIR / "visitor-uploads"
+        )
+
+
+class VisitorUploadStorage(KnowledgeStorage):
+    """What memory.Attachment's FileField holds: forwards to the `visitor_uploads` alias."""
+
+    def _backend(self) -> Storage:
+        return storages[VISITOR_UPLOADS_ALIAS]
+
+    def deconstruct(self) -> tuple[str, tuple, dict]:
+        return ("chatwidget.platform.storage.VisitorUploadStorage", (), {})

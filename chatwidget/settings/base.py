@@ -182,7 +182,7 @@ USE_TZ = True
 
 # --- beyond one machine: uploads, long tasks, metrics, the pooler -------------------------------
 from .operations import *  # noqa: E402, F403
-from .operations import KNOWLEDGE_STORAGE, pooler_apply  # noqa: E402
+from .operations import KNOWLEDGE_STORAGE, VISITOR_UPLOADS_STORAGE, pooler_apply  # noqa: E402
 
 pooler_apply(DATABASES)
 
@@ -193,6 +193,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
     "knowledge": KNOWLEDGE_STORAGE,  # uploads every process reads (settings/operations.py)
+    "visitor_uploads": VISITOR_UPLOADS_STORAGE,  # visitors' photos and files (issue 33)
 }
 WHITENOISE_MAX_AGE = 300  # the loader URL is stable per major version; hashed files are immutable
 WHITENOISE_USE_FINDERS = True

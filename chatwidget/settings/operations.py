@@ -33,6 +33,20 @@ if STORAGE_S3_BUCKET:
     }
 else:
     KNOWLEDGE_STORAGE = {"BACKEND": "chatwidget.platform.storage.UploadFolderStorage"}
+# Visitors' photos and files (issue 33): the same backend, another folder or prefix.
+VISITOR_UPLOAD_DIR = env("VISITOR_UPLOAD_DIR", default="")
+VISITOR_UPLOADS_STORAGE: dict[str, Any]
+if STORAGE_S3_BUCKET:
+    VISITOR_UPLOADS_STORAGE = {
+        **KNOWLEDGE_STORAGE,
+        "OPTIONS": {**KNOWLEDGE_STORAGE["OPTIONS"], "location": "visitor-uploads"},
+    }
+else:
+    VISITOR_UPLOADS_STORAGE = {"BACKEND": "chatwidget.platform.storage.VisitorUploadFolderStorage"}
+# A visitor's upload: the request body's cap (nginx allows a little more, see deploy/), the
+# pixels an image may have (more is a decompression bomb), uploads per session and window.
+VISITOR_UPLOAD_MAX_PIXELS = env.int("VISITOR_UPLOAD_MAX_PIXELS", default=40_000_000)
+VISITOR_UPLOAD_RATE = env("VISITOR_UPLOAD_RATE", default="10/600")
 # The largest knowledge file an owner may upload. nginx (client_max_body_size of the admin's
 # knowledge location, deploy/nginx/snippets/chatwidget-server.conf) and the ingress
 # (proxy-body-size) allow 25 MB: the file plus the form; tests/deploy/test_upload_limits.py.

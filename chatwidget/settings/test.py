@@ -40,6 +40,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     "knowledge": {"BACKEND": "chatwidget.platform.storage.UploadFolderStorage"},
+    "visitor_uploads": {"BACKEND": "chatwidget.platform.storage.VisitorUploadFolderStorage"},
 }
 # Static files come from the source folders (finders); a STATIC_ROOT that `collectstatic` never
 # created would make WhiteNoise warn "No directory at" in every test that makes a request.

@@ -73,6 +73,9 @@ class SiteAdmin(admin.ModelAdmin):
                     "condense_after_turns",
                     "message_max_length",
                     "page_query_params",
+                    "upload_max_bytes",
+                    "upload_max_count",
+                    "model_accepts_images",
                 )
             },
         ),

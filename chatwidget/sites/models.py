@@ -161,6 +161,26 @@ class Site(models.Model):
         default=4000,
         validators=[MinValueValidator(50), MaxValueValidator(20_000)],
     )
+    # visitors' photos and files (issue 33; memory.uploads, chatwidget.assistant.uploads)
+    upload_max_bytes = models.PositiveIntegerField(
+        _("largest photo or file from a visitor (bytes)"),
+        default=10 * 1024 * 1024,
+        validators=[MaxValueValidator(25 * 1024 * 1024)],
+        help_text=_("0 turns uploads off. At most 25 MB (the proxies' body limit)."),
+    )
+    upload_max_count = models.PositiveSmallIntegerField(
+        _("photos and files per conversation"),
+        default=10,
+        validators=[MaxValueValidator(100)],
+    )
+    model_accepts_images = models.BooleanField(
+        _("the model accepts images"),
+        default=False,
+        help_text=_(
+            "On: a visitor's photo is sent to the model with the message (as an image part). "
+            "Turn on only for a model that reads images; PDFs are never sent."
+        ),
+    )
     verbatim_min_exchanges = models.PositiveSmallIntegerField(
         _("verbatim minimum (exchanges)"), default=3, validators=[MinValueValidator(1)]
     )

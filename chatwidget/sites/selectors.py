@@ -24,6 +24,9 @@ class SiteInfo:
     ai_disclosure: str = ""  # empty: the standard sentence (chatwidget.widget.strings)
     # the key of `hello.identity` (chatwidget.sites.identity); empty: nothing verifies
     identity_secret: str = field(default="", repr=False)
+    # visitors' photos and files (issue 33): 0 bytes turns them off
+    upload_max_bytes: int = 0
+    upload_max_count: int = 0
 
 
 SITE_INFO_SECONDS = 300  # a bound on staleness should an invalidation be lost
@@ -94,6 +97,8 @@ def _site_info_read(key: str) -> SiteInfo | None:
         starters=tuple(starter_lines(site.starter_choices)),
         ai_disclosure=site.ai_disclosure.strip(),
         identity_secret=site.identity_secret,
+        upload_max_bytes=site.upload_max_bytes,
+        upload_max_count=site.upload_max_count,
     )
 
 

@@ -10,6 +10,7 @@ from chatwidget.sites.models import STANDARD_GREETING, Site
 from chatwidget.sites.selectors import SiteInfo
 from chatwidget.widget.strings import WIDGET_STRINGS
 from memory.privacy import CONSENT_WORDING_VERSION, cookie_lifetimes
+from memory.uploads import ACCEPTED as UPLOAD_ACCEPT
 
 THEME_FIELDS = ("theme_primary", "theme_position", "theme_scheme", "launcher_label")
 
@@ -54,6 +55,16 @@ def widget_config_for(*, info: SiteInfo, base_url: str, lang: str) -> dict:
         "export_url": base_url + reverse("widget-export", args=[info.key]),
         "continue_url": base_url + reverse("widget-continue", args=[info.key]),
         "transcript_email_url": base_url + reverse("widget-transcript-email", args=[info.key]),
+        # visitors' photos and files (issue 33): absent when the site takes none
+        **(
+            {
+                "upload_url": base_url + reverse("widget-upload", args=[info.key]),
+                "upload_max_bytes": info.upload_max_bytes,
+                "upload_accept": UPLOAD_ACCEPT,
+            }
+            if info.upload_max_bytes
+            else {}
+        ),
         "session_cookie": {
             "name": site_cookie_name(base=settings.SESSION_COOKIE_NAME_WIDGET, site_key=info.key),
             "max_age": lifetimes["session_seconds"],

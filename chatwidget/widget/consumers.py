@@ -303,6 +303,13 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             )
         )
 
+    async def on_attached(self, frame: protocol.Attached) -> None:
+        """The widget's upload (HTTP, chatwidget.widget.views.widget_upload) is stored as a
+        visitor turn: answer it here, streamed, as a reconnect answers an unanswered turn
+        (the lease keeps a second `attached` from answering twice)."""
+        if self.conversation_id is not None:
+            self._spawn(self._recover(self.conversation_id))
+
     async def on_rate(self, frame: protocol.Rate) -> None:
         """The visitor rates the resolved case; the answer is the stored state."""
         if self.conversation_id is None:

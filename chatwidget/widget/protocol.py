@@ -35,6 +35,7 @@ INBOUND_TYPES = frozenset(
         FrameType.PROFILE,
         FrameType.RATING,
         FrameType.HISTORY,
+        FrameType.ATTACHED,
     }
 )
 
@@ -122,10 +123,26 @@ class History:
     before_seq: int
 
 
+@dataclass(frozen=True)
+class Attached:
+    """A photo or file the widget uploaded (POST .../upload, issue 33) is stored as a visitor
+    turn: the socket answers the conversation's unanswered turn, as after a reconnect."""
+
+
 RATING_SCORES = range(1, 6)
 MAX_RATING_COMMENT = 1000
 
-Inbound = Hello | Message | HandoverRequest | Forget | Consent | ProfileRequest | Rate | History
+Inbound = (
+    Hello
+    | Message
+    | HandoverRequest
+    | Forget
+    | Consent
+    | ProfileRequest
+    | Rate
+    | History
+    | Attached
+)
 
 
 def envelope_parse(
@@ -277,5 +294,7 @@ def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolErr
             return _rate(data)
         case FrameType.HISTORY:
             return _history(data)
+        case FrameType.ATTACHED:
+            return Attached()
         case _:
             return ProfileRequest()

@@ -45,6 +45,7 @@ HANDLERS: dict[type, str] = {
     protocol.ProfileRequest: "on_profile",
     protocol.Rate: "on_rate",
     protocol.History: "on_history",
+    protocol.Attached: "on_attached",
 }
 
 

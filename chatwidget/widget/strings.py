@@ -116,6 +116,17 @@ WIDGET_STRINGS: dict[str, Promise] = {
     "stock_preorder": _("Pre-order"),
     "choices_label": _("Suggested replies"),
     "variant": _("Variant"),  # the label of a product card's size or colour picker
+    # a photo or file from the visitor (issue 33, static/widget/src/upload.js)
+    "attach": _("Attach a photo or file"),
+    "attachment": _("Attachment"),
+    "uploading": _("Uploading…"),
+    "upload_first": _("Please write a message first, then attach a photo or file."),
+    "upload_err_too_large": _("This file is too large."),
+    "upload_err_bad_type": _("Please send a photo (JPEG, PNG, WebP, HEIC) or a PDF."),
+    "upload_err_too_many_pixels": _("This image is too large."),
+    "upload_err_unreadable": _("This file could not be read."),
+    "upload_err_too_many": _("No more files can be added to this conversation."),
+    "upload_err_rate_limited": _("You are sending files too quickly. Please wait a moment."),
 }
 
 # German reference translations, for whoever writes locale/de/LC_MESSAGES/django.po.
@@ -209,4 +220,14 @@ _DE_REFERENCE: dict[str, str] = {
     "stock_preorder": "Vorbestellbar",
     "choices_label": "Antwortvorschläge",
     "variant": "Variante",
+    "attach": "Foto oder Datei anhängen",
+    "attachment": "Anhang",
+    "uploading": "Wird hochgeladen …",
+    "upload_first": "Bitte schreiben Sie zuerst eine Nachricht und hängen Sie dann ein Foto oder eine Datei an.",
+    "upload_err_too_large": "Diese Datei ist zu groß.",
+    "upload_err_bad_type": "Bitte senden Sie ein Foto (JPEG, PNG, WebP, HEIC) oder ein PDF.",
+    "upload_err_too_many_pixels": "Dieses Bild ist zu groß.",
+    "upload_err_unreadable": "Diese Datei konnte nicht gelesen werden.",
+    "upload_err_too_many": "Diesem Gespräch können keine weiteren Dateien hinzugefügt werden.",
+    "upload_err_rate_limited": "Sie senden Dateien zu schnell. Bitte warten Sie einen Moment.",
 }

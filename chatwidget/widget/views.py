@@ -10,6 +10,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
+from chatwidget.assistant.uploads import UploadLimits, visitor_upload_receive
 from chatwidget.platform.frames import json_load_safe
 from chatwidget.platform.languages import language_from_request, language_normalise
 from chatwidget.sites.models import Site
@@ -45,10 +46,9 @@ def _language(request: HttpRequest, default: str) -> str:
     return language_normalise(request.GET.get("lang")) or default
 
 
-def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
+def _widget_site(request: HttpRequest, site_key: str):
     """What every widget POST checks first: a known site, the CORS preflight, an allowed
-    origin, a JSON body (400, not 500, for any bad JSON). Returns (site info, body) or the
-    response that ends the request."""
+    origin. Returns the site info or the response that ends the request."""
     info = site_info_by_key(key=site_key)
     if info is None:
         return JsonResponse({"error": "unknown_site"}, status=404)
@@ -56,6 +56,15 @@ def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
         return _cors(HttpResponse(status=204), request, info)
     if not origin_allowed(info=info, origin=request.headers.get("Origin")):
         return JsonResponse({"error": "forbidden_origin"}, status=403)
+    return info
+
+
+def _widget_post(request: HttpRequest, site_key: str) -> tuple | HttpResponse:
+    """`_widget_site`, then a JSON body (400, not 500, for any bad JSON). Returns (site
+    info, body) or the response that ends the request."""
+    info = _widget_site(request, site_key)
+    if isinstance(info, HttpResponse):
+        return info
     try:
         body = json_load_safe(request.body or b"{}")
     except ValueError:
@@ -167,6 +176,77 @@ def widget_transcript_email(request: HttpRequest, site_key: str) -> HttpResponse
     if outcome is TranscriptOutcome.LIMITED:
         return _cors(JsonResponse({"error": "limited"}, status=429), request, info)
     return _cors(JsonResponse({"status": outcome.value}, status=202), request, info)
+
+
+FORM_ROOM = 64 * 1024  # bytes of an upload's body besides the file (fields, boundaries)
+# an upload refused, as HTTP: the widget shows its own words for each code (and the server's
+# `message` for never_kept, the notice a typed card number gets)
+UPLOAD_STATUS = {
+    "too_large": 413,
+    "bad_type": 415,
+    "too_many_pixels": 422,
+    "unreadable": 422,
+    "never_kept": 422,
+    "too_many": 409,
+    "rate_limited": 429,
+}
+
+
+@csrf_exempt  # no cookies are read; the session token travels in the body
+@require_http_methods(["POST", "OPTIONS"])
+def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
+    """A visitor's photo or file (issue 33), multipart: `session` (the token, as the socket
+    has it), `id` (the client id: a retry is idempotent), `file`, optional `caption`, `lang`,
+    `page_url`, `page_title`. 201 with the turn's `seq` and `attachment`; the widget then
+    sends `attached` on its socket, which answers the turn (chatwidget.widget.consumers)."""
+    info = _widget_site(request, site_key)
+    if isinstance(info, HttpResponse):
+        return info
+    if not info.upload_max_bytes:
+        return _cors(JsonResponse({"error": "uploads_off"}, status=403), request, info)
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    if declared.isdigit() and int(declared) > info.upload_max_bytes + FORM_ROOM:
+        return _cors(JsonResponse({"error": "too_large"}, status=413), request, info)
+    form, upload = request.POST, request.FILES.get("file")
+    access = session_get(site_id=info.id, token=form.get("session"))
+    client_id = form.get("id", "")
+    if access is None:
+        return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
+    if upload is None or not client_id or len(client_id) > 64 or client_id.startswith("~"):
+        return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
+    if (upload.size or 0) > info.upload_max_bytes:  # before reading it
+        return _cors(JsonResponse({"error": "too_large"}, status=413), request, info)
+    lang = language_normalise(form.get("lang")) or access.conversation.language
+    result = visitor_upload_receive(
+        site_id=info.id,
+        conversation_id=access.conversation.pk,
+        address=request.META.get("REMOTE_ADDR") or "",  # TrustedProxyMiddleware's client
+        client_id=client_id,
+        data=upload.read(),
+        name=upload.name or "",
+        caption=form.get("caption", "")[: info.max_length],
+        language=lang,
+        limits=UploadLimits(max_bytes=info.upload_max_bytes, max_count=info.upload_max_count),
+        page_url=form.get("page_url") or None,
+        page_title=form.get("page_title", "")[:300],
+    )
+    if result.outcome is None:
+        body = {"error": result.refused}
+        if result.notice:
+            body["message"] = result.notice
+        status = UPLOAD_STATUS.get(result.refused, 422)
+        return _cors(JsonResponse(body, status=status), request, info)
+    response = JsonResponse(
+        {
+            "seq": result.seq,
+            "text": result.text,
+            "attachment": result.attachment,
+            "outcome": result.outcome.value,
+        },
+        status=201,
+    )
+    response["Cache-Control"] = "no-store"
+    return _cors(response, request, info)
 
 
 def privacy(request: HttpRequest, site_key: str | None = None) -> HttpResponse:

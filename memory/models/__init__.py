@@ -6,6 +6,7 @@ replaced before a row is written; kept-but-marked values (e-mail, phone, IBAN, a
 listed in `spans` so staff views can mask them.
 """
 
+from memory.models.attachments import Attachment
 from memory.models.conversations import (
     ContextTrace,
     Conversation,
@@ -28,6 +29,7 @@ from memory.models.records import (
 )
 
 __all__ = [
+    "Attachment",
     "ConversationState",
     "Conversation",
     "Customer",

@@ -167,6 +167,9 @@ class Turn(models.Model):
     # checked labels); shown again with the turn in welcome and history
     cards = models.JSONField(default=list, blank=True)
     choices = models.JSONField(default=list, blank=True)
+    # a visitor turn's photos and files (memory.Attachment.public(): id, kind, name, type,
+    # size), so the turn shows them without a query
+    attachments = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

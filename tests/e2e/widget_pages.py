@@ -149,10 +149,9 @@ def staff_user(stack, username: str = "wendy") -> tuple[str, str]:
     return username, STAFF_PASSWORD
 
 
-def staff_reply_in_admin(stack, browser, token: str, text: str) -> None:
-    """A staff member logs in, opens the case of the conversation with `token` and replies."""
-    username, password = staff_user(stack)
-    case_id = (
+def case_of_session(stack, token: str) -> str:
+    """The id of the newest case of the conversation with session `token`."""
+    return (
         stack.shell(
             "import hashlib\nfrom handover.models import Case\n"
             f"print(Case.objects.filter(conversation__token_hash="
@@ -161,6 +160,12 @@ def staff_reply_in_admin(stack, browser, token: str, text: str) -> None:
         .strip()
         .splitlines()[-1]
     )
+
+
+def staff_reply_in_admin(stack, browser, token: str, text: str) -> None:
+    """A staff member logs in, opens the case of the conversation with `token` and replies."""
+    username, password = staff_user(stack)
+    case_id = case_of_session(stack, token)
     ctx = browser.new_context()
     try:
         admin = ctx.new_page()

@@ -6,7 +6,7 @@ import { element, icon } from "./dom.js";
 
 /** `onSubmit(text)` sends and returns true if it did; the field is emptied then. `onInput`:
  * the visitor typed (quick replies go away). */
-export function createComposer({ strings: text, maxLength, onSubmit, onInput }) {
+export function createComposer({ strings: text, maxLength, onSubmit, onInput, attach }) {
   const field = element("textarea", {
     rows: 1,
     maxlength: maxLength,
@@ -29,6 +29,8 @@ export function createComposer({ strings: text, maxLength, onSubmit, onInput }) 
   const form = element(
     "form",
     { class: "composer", onsubmit: (event) => (event.preventDefault(), submit(), field.focus()) },
+    attach ? attach.input : null,
+    attach ? attach.button : null, // photos and files (upload.js), when the site takes them
     field,
     sendButton,
   );
@@ -53,6 +55,7 @@ export function createComposer({ strings: text, maxLength, onSubmit, onInput }) 
   }
   function setClosed(closed) {
     field.disabled = sendButton.disabled = closed;
+    if (attach) attach.setClosed(closed);
     field.placeholder = closed ? text.closed : text.placeholder;
   }
 

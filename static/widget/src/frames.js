@@ -16,6 +16,7 @@ export const FrameType = Object.freeze({
   PROFILE: "profile",
   RATING: "rating",
   HISTORY: "history", // earlier turns of a long conversation, a page at a time
+  ATTACHED: "attached", // an upload (upload.js) is stored: answer it
   // server -> widget
   WELCOME: "welcome",
   ACK: "ack",
@@ -77,4 +78,9 @@ export function historyFrame({ beforeSeq }) {
 /** The visitor's rating of the resolved case: score 1-5 and an optional comment. */
 export function ratingFrame({ score, comment }) {
   return { type: FrameType.RATING, score, comment };
+}
+
+/** The upload stored its turn (POST .../upload): the socket answers it. */
+export function attachedFrame() {
+  return { type: FrameType.ATTACHED };
 }

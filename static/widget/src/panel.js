@@ -15,13 +15,14 @@ import { createConnection } from "./connection.js";
 import { createFocusTrap } from "./focus_trap.js";
 import { createFrameHandlers } from "./frame_handlers.js";
 import {
-  consentFrame, forgetFrame, handoverFrame, helloFrame, historyFrame, profileFrame,
+  attachedFrame, consentFrame, forgetFrame, handoverFrame, helloFrame, historyFrame, profileFrame,
 } from "./frames.js";
 import { createMenu } from "./menu.js";
 import { createOutbox } from "./outbox.js";
 import { createRating } from "./rating.js";
 import { createSession } from "./session.js";
 import { createTranscript } from "./transcript.js";
+import { createUploader } from "./upload.js";
 import { downloadTranscript } from "./transcript_download.js";
 import { emailTranscript } from "./transcript_email.js";
 
@@ -70,8 +71,26 @@ function createPanel(shell) {
       forget: () => (sendControl(forgetFrame()), composer.focus()),
     },
   });
+  const uploader = createUploader({
+    strings: text,
+    config,
+    token: () => session.token(),
+    lang: () => shell.language,
+    page: () => shell.page(),
+    log,
+    announce,
+    onStored: (body) => {
+      session.markActed();
+      outbox.control(attachedFrame());
+      if (conversationState === "bot" && body.outcome === "answer") log.showTyping(true);
+    },
+  });
   const composer = createComposer({
-    strings: text, maxLength: config.max_length, onSubmit: send, onInput: () => log.clearChoices(),
+    strings: text,
+    maxLength: config.max_length,
+    onSubmit: send,
+    onInput: () => log.clearChoices(),
+    attach: uploader,
   });
   const banners = createBanners({
     strings: text,

@@ -109,5 +109,11 @@ textarea:disabled{background:var(--cw-bubble);color:var(--cw-muted)}
 ::placeholder{color:var(--cw-muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .send-button{flex:none;width:44px;height:44px;border-radius:10px;background:var(--cw-primary);color:#fff}
 .send-button:disabled{background:#6b6b6b}
+.attach-button{flex:none;display:grid;place-items:center;width:44px;height:44px;border-radius:10px;border:1px solid var(--cw-field);background:var(--cw-bg);color:var(--cw-fg)}
+.attach-button svg{width:22px;height:22px}
+.attach-button:disabled{opacity:.5}
+.attachment-image{display:block;max-width:min(220px,100%);max-height:220px;margin-top:6px;border-radius:10px;margin-left:auto}
+.attachment-file{display:block;margin-top:4px;font-size:13px;color:var(--cw-muted);text-align:right}
+.message progress{display:block;width:160px;margin:4px 0 0 auto}
 .counter{padding:0 14px 6px;margin-top:-6px;font-size:12px;color:var(--cw-muted);text-align:right}
 @media (max-width:480px){.panel{inset:0;width:auto;height:100vh;height:100dvh;max-width:none;max-height:none;border-radius:0}}`;

@@ -139,6 +139,7 @@ export function createTranscript({
     if (choices && turn.seq > choices.seq) clearChoices(); // the conversation moved on
     showCards(record, turn.cards);
     showChoices(record, turn.choices);
+    showAttachments(record, turn.attachments);
     record.row.removeAttribute("aria-busy");
     record.complete = true;
     follow(record);
@@ -158,6 +159,16 @@ export function createTranscript({
       onAdd: (detail) => emit("cart_add", detail),
     });
     if (record.cards) record.row.append(record.cards), follow(record);
+  }
+  // a visitor's photos and files (issue 33): their names (the upload's own preview shows
+  // the picture on the page that sent it; the bytes never come back to the widget)
+  function showAttachments(record, attachments) {
+    if (record.attachmentsShown || !Array.isArray(attachments) || !attachments.length) return;
+    record.attachmentsShown = true;
+    if (record.row.querySelector(".attachment-image,.attachment-file")) return;
+    for (const item of attachments) {
+      record.row.append(element("span", { class: "attachment-file" }, text.attachment + ": " + item.name));
+    }
   }
   function putCards(seq, cards) {
     const record = turns.get(seq);
@@ -207,12 +218,12 @@ export function createTranscript({
     if (duplicate) {
       record.row.remove();
       if (duplicate.text !== record.sentText) addRemovedHint(duplicate);
-      return;
+      return duplicate;
     }
     record.seq = seq;
     turns.set(seq, record);
     place(record);
-    putTurn({ seq, role: "visitor", text: storedText ?? record.sentText }, true);
+    return putTurn({ seq, role: "visitor", text: storedText ?? record.sentText }, true);
   }
   function fail(record) {
     record.pending = false;

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import {
   ErrorCode,
   FrameType,
+  attachedFrame,
   consentFrame,
   forgetFrame,
   handoverFrame,
@@ -97,7 +98,7 @@ test("every frame the widget sends is one the server accepts (INBOUND_TYPES)", (
   const { inbound } = serverProtocol();
   const sent = [
     helloFrame({}), messageFrame({}), handoverFrame({}), consentFrame({}), forgetFrame(),
-    profileFrame(), ratingFrame({}), historyFrame({}),
+    profileFrame(), ratingFrame({}), historyFrame({}), attachedFrame(),
   ].map((frame) => frame.type);
   const accepted = [...inbound].map((name) => FrameType[name]);
   assert.deepEqual(sent.sort(), accepted.sort());

@@ -1,0 +1,118 @@
+"""Visitors' photos and files (issue 33): stored with their turn, read for staff, the model
+and the export, and deleted with their conversation.
+
+Files live in the `visitor_uploads` storage (chatwidget.platform.storage); rows in
+memory.Attachment. Erasure (memory.erasure) and the retention purge (memory.retention)
+call `attachment_files_forget` in the transaction that deletes the conversations: the rows
+go with the cascade, the files once that transaction has committed (a rolled-back erasure
+keeps them). Only cleaned uploads reach here (memory.uploads).
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from memory.models import Attachment, Turn
+from memory.uploads import CleanUpload
+
+log = logging.getLogger(__name__)
+
+
+def attachment_file_save(*, conversation_id: int, upload: CleanUpload) -> Attachment:
+    """The file in storage and an unsaved row for it (the caller saves the row with the turn;
+    `attachment_file_discard` deletes the file when that fails)."""
+    row = Attachment(
+        conversation_id=conversation_id,
+        seq=0,
+        kind=upload.kind,
+        name=upload.name,
+        content_type=upload.content_type,
+        size=len(upload.data),
+        width=upload.width,
+        height=upload.height,
+    )
+    row.file.save(upload.name, ContentFile(upload.data), save=False)
+    return row
+
+
+def attachment_file_discard(row: Attachment) -> None:
+    if row.file.name:
+        row.file.storage.delete(row.file.name)
+
+
+def attachment_link(*, row: Attachment, turn: Turn) -> None:
+    """The row saved for its turn (under the caller's transaction; the turn holds
+    `row.public()` from its INSERT on, so the published frame shows it)."""
+    row.conversation_id = turn.conversation_id
+    row.seq = turn.seq
+    row.save(force_insert=True)
+
+
+def attachment_count(*, conversation_id: int) -> int:
+    return Attachment.objects.filter(conversation_id=conversation_id).count()
+
+
+def attachment_bytes(*, attachment: Attachment) -> bytes:
+    with attachment.file.open("rb") as handle:
+        return handle.read()
+
+
+def attachments_of_turn(*, conversation_id: int, seq: int) -> list[Attachment]:
+    return list(Attachment.objects.filter(conversation_id=conversation_id, seq=seq))
+
+
+def image_parts_for_model(*, conversation_id: int, seq: int) -> list[dict]:
+    """The turn's photos as OpenAI `image_url` content parts with data URLs (only called
+    when the site's model accepts images; PDFs are never sent). A file that has gone from
+    storage is left out."""
+    parts = []
+    for row in attachments_of_turn(conversation_id=conversation_id, seq=seq):
+        if row.kind != Attachment.Kind.IMAGE:
+            continue
+        try:
+            data = attachment_bytes(attachment=row)
+        except OSError:
+            log.warning("attachment file missing", extra={"attachment": row.pk})
+            continue
+        url = f"data:{row.content_type};base64,{base64.b64encode(data).decode()}"
+        parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
+
+
+def attachments_export(*, conversation_id: int) -> list[dict]:
+    """Every attachment of the conversation for the visitor's export (Art. 15): what the
+    widget shows, the turn, and the file itself (base64)."""
+    out = []
+    for row in Attachment.objects.filter(conversation_id=conversation_id):
+        try:
+            data = base64.b64encode(attachment_bytes(attachment=row)).decode()
+        except OSError:
+            data = None
+        out.append({**row.public(), "seq": row.seq, "data_base64": data})
+    return out
+
+
+def attachment_files_forget(*, conversation_ids: list[int]) -> int:
+    """The files of these conversations' attachments, deleted from storage after the
+    commit of the caller's transaction (which deletes the rows). Returns how many."""
+    names = list(
+        Attachment.objects.filter(conversation_id__in=conversation_ids).values_list(
+            "file", flat=True
+        )
+    )
+    if names:
+        transaction.on_commit(lambda: _files_delete(names))
+    return len(names)
+
+
+def _files_delete(names: list[str]) -> None:
+    storage = Attachment._meta.get_field("file").storage  # type: ignore[attr-defined]
+    for name in names:
+        try:
+            storage.delete(name)
+        except OSError as exc:  # a file already gone, a store away: logged, never raised
+            log.warning("attachment file not deleted", extra={"error": type(exc).__name__})

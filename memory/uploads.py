@@ -1,0 +1,204 @@
+"""A visitor's photo or file, checked and cleaned before anything is stored (issue 33).
+
+Pure: bytes in, cleaned bytes (or a refusal) out; no database, no storage, no logging of
+content. The type is read from the content (magic bytes, then the decoder), never from the
+name or the browser's Content-Type. Images are decoded by Pillow (HEIC/HEIF through
+pillow-heif), turned by their EXIF orientation and encoded again without any metadata, which
+drops EXIF, GPS, XMP and ICC comments with it; HEIC becomes JPEG. A decompression bomb
+(more pixels than `max_pixels`) is refused from its header, before it is decoded.
+
+A photo can carry a card number or a one-time code as easily as a message: the image's text
+(OCR, Tesseract through pytesseract) and a PDF's text (pypdf) go through the same never-kept
+rules as a typed message (memory.redaction.redact). A match refuses the upload with the
+kinds found (the caller tells the visitor with the same hint as for typed text), and the
+file is stored nowhere.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from dataclasses import dataclass, field
+
+import pytesseract
+from PIL import Image, ImageOps, UnidentifiedImageError
+from pillow_heif import register_heif_opener
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError
+
+from memory.redaction import redact
+
+register_heif_opener()  # HEIC/HEIF from phones: Image.open reads them (as format "HEIF")
+
+log = logging.getLogger(__name__)
+
+IMAGE_TYPES = {"JPEG": "image/jpeg", "PNG": "image/png", "WEBP": "image/webp"}
+PDF_TYPE = "application/pdf"
+# what the widget's file picker offers (its `accept`); the server trusts none of it
+ACCEPTED = "image/jpeg,image/png,image/webp,image/heic,image/heif,application/pdf,.heic,.heif"
+OCR_LANGUAGES = "eng+deu"
+OCR_MAX_SIDE = 2000  # px: larger images are scaled down for OCR only (time, not accuracy)
+PDF_MAX_PAGES_READ = 50
+DIGIT_GAPS = re.compile(r"(?<=\d)[ \t]+(?=\d)")
+
+
+class UploadRefused(Exception):
+    """Why an upload is not taken. `code`: too_large, bad_type, too_many_pixels,
+    never_kept, unreadable; `removed`: for never_kept, the kinds found (never the values)."""
+
+    def __init__(self, code: str, removed: dict[str, int] | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.removed = removed or {}
+
+
+@dataclass(frozen=True)
+class CleanUpload:
+    data: bytes
+    content_type: str
+    kind: str  # image | pdf
+    name: str
+    width: int = 0
+    height: int = 0
+    notes: dict = field(default_factory=dict)
+
+
+def sniff(data: bytes) -> str | None:
+    """The type by the content's first bytes: jpeg, png, webp, heic, pdf, or None."""
+    head = data[:32]
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    if head[4:8] == b"ftyp" and head[8:12] in (
+        b"heic",
+        b"heix",
+        b"hevc",
+        b"heim",
+        b"heis",
+        b"mif1",
+        b"msf1",
+    ):
+        return "heic"
+    if head.lstrip()[:5] == b"%PDF-":
+        return "pdf"
+    return None
+
+
+def clean_name(name: str, *, kind_ext: str) -> str:
+    """A display name: the base name's safe characters, the extension of what it now is."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    base = "".join(c for c in base if c.isalnum() or c in "-_ ")[:60].strip() or "upload"
+    return f"{base}.{kind_ext}"
+
+
+def upload_clean(*, data: bytes, name: str, max_bytes: int, max_pixels: int) -> CleanUpload:
+    """The cleaned upload, or UploadRefused. Size first (nothing is decoded past it), then
+    the type by content, then decoding, the never-kept check and re-encoding."""
+    if len(data) > max_bytes:
+        raise UploadRefused("too_large")
+    kind = sniff(data)
+    if kind is None:
+        raise UploadRefused("bad_type")
+    if kind == "pdf":
+        return _pdf_clean(data, name)
+    return _image_clean(data, name, max_pixels=max_pixels)
+
+
+def _open_image(data: bytes, *, max_pixels: int) -> Image.Image:
+    """The decoded image. A bomb is refused from its header, before any pixel is decoded:
+    more than `max_pixels` (the setting), or more than Pillow's own MAX_IMAGE_PIXELS limit
+    (its DecompressionBombError). Pillow's globals are left alone (requests run in threads).
+    A file Pillow cannot read is refused as unreadable."""
+    try:
+        image = Image.open(io.BytesIO(data))
+        if image.format not in (*IMAGE_TYPES, "HEIF"):
+            raise UploadRefused("bad_type")
+        if image.width * image.height > max_pixels:
+            raise UploadRefused("too_many_pixels")
+        image.load()
+    except Image.DecompressionBombError as exc:
+        raise UploadRefused("too_many_pixels") from exc
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise UploadRefused("unreadable") from exc
+    return image
+
+
+def _image_clean(data: bytes, name: str, *, max_pixels: int) -> CleanUpload:
+    image = _open_image(data, max_pixels=max_pixels)
+    fmt = "JPEG" if image.format == "HEIF" else str(image.format)
+    image = ImageOps.exif_transpose(image)  # the orientation applied: the EXIF can go
+    _never_kept_check(ocr_text(image))
+    out = io.BytesIO()
+    if fmt == "JPEG":
+        image.convert("RGB").save(out, "JPEG", quality=88, optimize=True)
+    elif fmt == "PNG":
+        image.save(out, "PNG", optimize=True)
+    else:
+        image.save(out, "WEBP", quality=88)
+    ext = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp"}[fmt]
+    return CleanUpload(
+        data=out.getvalue(),
+        content_type=IMAGE_TYPES[fmt],
+        kind="image",
+        name=clean_name(name, kind_ext=ext),
+        width=image.width,
+        height=image.height,
+    )
+
+
+def ocr_text(image: Image.Image) -> str:
+    """The image's text by Tesseract (English and German), grey and at most OCR_MAX_SIDE
+    pixels a side. A small image (a photo of a card cropped tight, a screenshot) is read a
+    second time at twice its size with its contrast stretched: Tesseract misses small,
+    slanted or soft digits at their own size. Without Tesseract on the machine the upload
+    is refused (`unreadable`): an image that could not be checked is not kept."""
+    grey = image.convert("L")
+    if max(grey.size) > OCR_MAX_SIDE:
+        grey.thumbnail((OCR_MAX_SIDE, OCR_MAX_SIDE))
+    passes = [grey]
+    if max(grey.size) <= OCR_MAX_SIDE // 2:
+        larger = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
+        passes.append(ImageOps.autocontrast(larger))
+    try:
+        return "\n".join(
+            pytesseract.image_to_string(each, lang=OCR_LANGUAGES, timeout=30) for each in passes
+        )
+    except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, RuntimeError) as exc:
+        log.warning("ocr failed", extra={"error": type(exc).__name__})
+        raise UploadRefused("unreadable") from exc
+
+
+def _pdf_clean(data: bytes, name: str) -> CleanUpload:
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:  # its text cannot be checked
+            raise UploadRefused("unreadable")
+        text = "\n".join((page.extract_text() or "") for page in reader.pages[:PDF_MAX_PAGES_READ])
+    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
+        raise UploadRefused("unreadable") from exc
+    _never_kept_check(text)
+    return CleanUpload(
+        data=data, content_type=PDF_TYPE, kind="pdf", name=clean_name(name, kind_ext="pdf")
+    )
+
+
+def _never_kept_check(text: str) -> None:
+    """The text of an image or PDF by the rules of a typed message, one line at a time as
+    well as whole (OCR breaks lines where a layout does), and each line once more with the
+    spaces between digits taken out: OCR spaces digit groups as it sees them ("41111111
+    11111111"), so a card number must not hide behind the grouping. A false match refuses a
+    harmless image; a missed one would keep a card number."""
+    if not text.strip():
+        return
+    lines = text.splitlines()
+    joined = [DIGIT_GAPS.sub("", line) for line in lines]
+    removed: dict[str, int] = {}
+    for part in (text, *lines, *(j for j in joined if j not in lines)):
+        for kind, count in redact(part).removed.items():
+            removed[kind] = max(removed.get(kind, 0), count)
+    if removed:
+        raise UploadRefused("never_kept", removed=removed)

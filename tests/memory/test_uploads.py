@@ -1,0 +1,103 @@
+"""memory.uploads (issue 33): limits, the type by content, EXIF and GPS gone, HEIC to JPEG,
+decompression bombs, and the never-kept check of an image's text (OCR) and a PDF's text."""
+
+import io
+
+import pytest
+from PIL import Image
+
+from memory.uploads import UploadRefused, sniff, upload_clean
+from tests.memory.upload_images import card_image, heic_photo, pdf_with_text, photo_with_gps
+
+MB = 1024 * 1024
+
+
+def clean(data: bytes, name: str = "photo.jpg", max_bytes: int = 10 * MB, max_pixels=40_000_000):
+    return upload_clean(data=data, name=name, max_bytes=max_bytes, max_pixels=max_pixels)
+
+
+def refused(data: bytes, **kw) -> UploadRefused:
+    with pytest.raises(UploadRefused) as caught:
+        clean(data, **kw)
+    return caught.value
+
+
+def test_a_photo_loses_its_exif_and_gps_and_keeps_its_picture():
+    original = photo_with_gps()
+    assert Image.open(io.BytesIO(original)).getexif().get_ifd(0x8825)  # the test has GPS
+    result = clean(original)
+    image = Image.open(io.BytesIO(result.data))
+    assert result.content_type == "image/jpeg" and result.kind == "image"
+    assert dict(image.getexif()) == {} and not image.getexif().get_ifd(0x8825)
+    assert b"Exif" not in result.data and b"TestCam" not in result.data
+    assert image.size == (320, 240) and (result.width, result.height) == (320, 240)
+
+
+def test_the_exif_orientation_is_applied_before_it_goes():
+    result = clean(photo_with_gps(orientation=6))  # "rotate 90° clockwise to show"
+    assert Image.open(io.BytesIO(result.data)).size == (240, 320)
+
+
+@pytest.mark.parametrize(("fmt", "content_type"), [("PNG", "image/png"), ("WEBP", "image/webp")])
+def test_png_and_webp_stay_what_they_are_without_metadata(fmt, content_type):
+    result = clean(photo_with_gps(fmt), name="x.bin")
+    assert result.content_type == content_type
+    assert b"TestCam" not in result.data
+    assert not Image.open(io.BytesIO(result.data)).getexif()
+
+
+def test_heic_becomes_jpeg():
+    data = heic_photo()
+    assert sniff(data) == "heic"
+    result = clean(data, name="IMG_0001.HEIC")
+    assert result.content_type == "image/jpeg" and result.name == "IMG_0001.jpg"
+    assert Image.open(io.BytesIO(result.data)).format == "JPEG"
+
+
+def test_the_type_is_read_from_the_content_not_the_name():
+    assert refused(b"MZ\x90\x00 an executable", name="photo.jpg").code == "bad_type"
+    assert refused(b"<svg xmlns='http://www.w3.org/2000/svg'/>", name="a.png").code == "bad_type"
+    gif = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(gif, "GIF")
+    assert refused(gif.getvalue(), name="a.jpg").code == "bad_type"
+    # a JPEG named .pdf is a JPEG
+    assert clean(photo_with_gps(), name="scan.pdf").content_type == "image/jpeg"
+
+
+def test_a_truncated_image_is_unreadable():
+    assert refused(photo_with_gps()[:200]).code == "unreadable"
+
+
+def test_the_size_limit_is_checked_before_anything_is_decoded():
+    data = photo_with_gps()
+    assert refused(data, max_bytes=len(data) - 1).code == "too_large"
+    assert clean(data, max_bytes=len(data)).kind == "image"
+
+
+def test_a_decompression_bomb_is_refused():
+    out = io.BytesIO()
+    Image.new("1", (6000, 6000)).save(out, "PNG")  # tiny file, 36 million pixels
+    assert len(out.getvalue()) < 100_000
+    assert refused(out.getvalue(), max_pixels=10_000_000).code == "too_many_pixels"
+    assert refused(out.getvalue(), max_pixels=1_000_000).code == "too_many_pixels"
+
+
+def test_an_image_of_a_card_number_is_refused_with_its_kind():
+    error = refused(card_image(), name="card.png")
+    assert error.code == "never_kept" and error.removed.get("card")
+
+
+def test_an_image_with_harmless_text_passes():
+    result = clean(card_image("Order 55-1031 arrived broken"), name="label.png")
+    assert result.kind == "image"
+
+
+def test_a_pdf_with_a_card_number_is_refused_and_one_without_passes():
+    error = refused(pdf_with_text("Card: 4111 1111 1111 1111"), name="invoice.pdf")
+    assert error.code == "never_kept" and error.removed.get("card")
+    result = clean(pdf_with_text("Invoice 55-1031, 2 items"), name="invoice.pdf")
+    assert result.content_type == "application/pdf" and result.kind == "pdf"
+
+
+def test_a_broken_pdf_is_unreadable():
+    assert refused(b"%PDF-1.4\n garbage", name="a.pdf").code == "unreadable"

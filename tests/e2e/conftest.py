@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.proccount import note
 from tests.procs import free_port, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +51,7 @@ class Manage:
         )
 
     def _ask(self, request: dict) -> str:
+        note("manage-step-" + (request["args"][0] if "args" in request else "shell"))
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
@@ -233,6 +235,7 @@ def browser():
     if not _CHROMIUM:
         from playwright.sync_api import sync_playwright
 
+        note("chromium")
         playwright = sync_playwright().start()
         _CHROMIUM["playwright"] = playwright
         _CHROMIUM["browser"] = playwright.chromium.launch(

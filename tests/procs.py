@@ -1,8 +1,17 @@
 """Helpers for tests that start real processes on 127.0.0.1."""
 
+import hashlib
+import os
+import shutil
 import socket
 import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MIGRATIONS = ("chatwidget", "memory", "handover")  # the packages whose migrations make a schema
 
 
 def free_port() -> int:
@@ -23,3 +32,45 @@ def wait_port(port: int, proc: subprocess.Popen | None = None, timeout: float = 
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"port {port} not ready after {timeout}s")
+
+
+def _schema_key(settings_module: str) -> str:
+    """What the migrated schema depends on: every migration file, Django's version and the
+    settings module (a data migration may read settings)."""
+    import django
+
+    digest = hashlib.sha256(f"{django.__version__} {settings_module}".encode())
+    for package in MIGRATIONS:
+        for path in sorted((ROOT / package).rglob("migrations/*.py")):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def migrated_sqlite(path: Path, env: dict) -> None:
+    """A migrated SQLite database at `path` for processes started with `env`: a copy of a
+    template that `manage.py migrate` made once for these migrations (a file in the temp
+    folder named by their hash), so no stack or module of the suite runs `migrate` again.
+    Under pytest-xdist the first process that needs it makes it (the file appears whole, by
+    rename), the others copy it; a changed migration gets a template of its own."""
+    settings_module = env.get("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
+    folder = Path(tempfile.gettempdir()) / "chatwidget-test-schemas"
+    folder.mkdir(exist_ok=True)
+    template = folder / f"migrated-{_schema_key(settings_module)}.sqlite3"
+    if not template.exists():
+        fd, making = tempfile.mkstemp(dir=folder, suffix=".part")
+        os.close(fd)
+        try:
+            done = subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env={**env, "DATABASE_URL": f"sqlite:///{making}"},
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if done.returncode:
+                raise RuntimeError(f"migrate failed:\n{done.stdout}{done.stderr}")
+            os.replace(making, template)
+        finally:
+            Path(making).unlink(missing_ok=True)
+    shutil.copyfile(template, path)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -74,3 +75,46 @@ def migrated_sqlite(path: Path, env: dict) -> None:
         finally:
             Path(making).unlink(missing_ok=True)
     shutil.copyfile(template, path)
+
+
+def _static_key() -> str:
+    """What `collectstatic` makes depends on: the project's static files and the pinned
+    packages (Django's admin files, WhiteNoise's compression)."""
+    digest = hashlib.sha256((ROOT / "deploy" / "requirements.lock").read_bytes())
+    for path in sorted(p for p in (ROOT / "static").rglob("*") if p.is_file()):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def collected_static(env: dict) -> Path:
+    """A STATIC_ROOT as a release's `collectstatic` makes it (hashed, compressed files and
+    their manifest) for processes that only read it: made once for these files (a folder in
+    the temp folder named by their hash, renamed into place whole), then the same folder."""
+    folder = Path(tempfile.gettempdir()) / "chatwidget-test-static"
+    folder.mkdir(exist_ok=True)
+    target = folder / f"static-{_static_key()}"
+    if not target.is_dir():
+        making = Path(tempfile.mkdtemp(dir=folder, prefix="part-"))
+        try:
+            subprocess.run(
+                [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+                cwd=ROOT,
+                env={**env, "STATIC_ROOT": str(making)},
+                check=True,
+                timeout=300,
+            )
+            making.rename(target)
+        except OSError:  # another process made it meanwhile
+            if not target.is_dir():
+                raise
+        finally:
+            shutil.rmtree(making, ignore_errors=True)
+    return target
+
+
+def started_together(*starts) -> None:
+    """Call each of `starts` at once, each in a thread of its own (a process start is mostly
+    waiting for it to listen), and re-raise the first failure once all have returned."""
+    with ThreadPoolExecutor(max_workers=max(len(starts), 1)) as pool:
+        for started in [pool.submit(start) for start in starts]:
+            started.result()

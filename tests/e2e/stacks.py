@@ -218,7 +218,7 @@ def stack_running(extra_env: dict):
         cleanup.callback(fake.stop)
         stack.steps = cleanup.enter_context(managing(env, tmp / "e2e.sqlite3"))
         servers = cleanup.enter_context(
-            serving(env, cleanup.enter_context(open(stack.log_path, "w")))
+            servers_running(env, cleanup.enter_context(open(stack.log_path, "w")))
         )
         servers.daphne(port)
         stack.site_key = stack.steps.site_create(

@@ -28,7 +28,7 @@ def kind_of(args) -> str:
     if "manage.py" in text:
         after = argv[argv.index(next(a for a in argv if a.endswith("manage.py"))) + 1 :]
         return f"manage.py-{after[0] if after else '?'}"
-    if "playwright" in text or argv[0].endswith("node"):
+    if "playwright" in text:
         return "playwright-driver"
     return "other:" + Path(argv[0]).name
 

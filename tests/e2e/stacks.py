@@ -3,7 +3,8 @@ the demo shop and the fake model on free ports, a database copied from the migra
 (tests.procs.migrated_sqlite) and one Django process for the set-up steps (`Manage`).
 
 Daphne starts as soon as the database is there, so it comes up while the stack's site is
-created and its set-up steps run; the demo shop, which needs the site's key, starts after."""
+created and its set-up steps run; the demo shop, which needs the site's key, starts after, in
+a thread of the test process unless a test calls its API (`Servers.shop`)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -95,12 +98,14 @@ def managing(env: dict, database: Path):
 
 class Servers:
     """Daphne and demo shops as `manage.py demo` runs them, each started when it can be;
-    `ready()` waits until all listen. Stopped on exit of `serving`, killed if they do not."""
+    `ready()` waits until all listen. Stopped on exit of `servers_running`, killed if they do
+    not stop."""
 
     def __init__(self, env: dict, log) -> None:
         self.env, self.log = env, log
         self.procs: list[subprocess.Popen] = []
         self.ports: list[int] = []
+        self.threads: list[ThreadingHTTPServer] = []
 
     def _start(self, port: int, args: list[str]) -> None:
         self.procs.append(
@@ -117,7 +122,18 @@ class Servers:
             + ["chatwidget.asgi:application"],
         )
 
-    def shop(self, port: int, *, widget_url: str, site_key: str) -> None:
+    def shop(self, port: int, *, widget_url: str, site_key: str, api: bool = False) -> None:
+        """The demo shop of `site_key`. Its pages need no process of their own: they are served
+        from a thread of this one; only a shop whose API a test calls runs as `manage.py
+        demoshop`, because the API checks the key of the environment it runs in."""
+        if not api:
+            from chatwidget.management.commands.demoshop import make_handler
+
+            handler = make_handler(widget_url=widget_url, site_key=site_key, lang="en")
+            server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+            threading.Thread(target=server.serve_forever, daemon=True, name="demoshop").start()
+            self.threads.append(server)
+            return
         self._start(
             port,
             [sys.executable, "manage.py", "demoshop", "--port", str(port)]
@@ -129,6 +145,9 @@ class Servers:
             wait_port(port, proc, timeout=START_TIMEOUT)
 
     def stop(self) -> None:
+        for server in self.threads:
+            server.shutdown()
+            server.server_close()
         for proc in self.procs:
             proc.terminate()
         for proc in self.procs:
@@ -152,7 +171,7 @@ def serving(*, env: dict, port: int, shop_port: int, site_key: str, log):
     """Daphne and the demo shop of `site_key` on their ports, both listening."""
     with servers_running(env, log) as servers:
         servers.daphne(port)
-        servers.shop(shop_port, widget_url=f"http://127.0.0.1:{port}", site_key=site_key)
+        servers.shop(shop_port, widget_url=f"http://127.0.0.1:{port}", site_key=site_key, api=True)
         servers.ready()
         yield servers.procs
 
@@ -270,6 +289,8 @@ def demo_running():
         for name, shop_port in (("actions", actions_port), ("knowledge", knowledge_port)):
             url = f"http://127.0.0.1:{shop_port}"
             shops[name] = (url, steps.site_create("Demo shop", url))
-            servers.shop(shop_port, widget_url=server, site_key=shops[name][1])
+            servers.shop(
+                shop_port, widget_url=server, site_key=shops[name][1], api=name == "actions"
+            )
         servers.ready()
         yield DemoStack(server, steps, *shops["actions"], *shops["knowledge"])

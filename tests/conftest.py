@@ -128,11 +128,15 @@ def _fresh_socket_counts():
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database as migrations made it; the groups (roles) are noted so that a
-    transactional test's flush can have them back (tests.factories.roles_ensure)."""
+    transactional test's flush can have them back (tests.factories.roles_ensure), and the
+    content types and permissions so that the flush can keep them (tests/fastflush.py)."""
+    from tests import fastflush
     from tests.factories import roles_snapshot_take
 
     with django_db_blocker.unblock():
         roles_snapshot_take()
+        fastflush.snapshot()
+    fastflush.install()
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ from __future__ import annotations
 from django.db import connections, transaction
 from django.test import TransactionTestCase
 
+from tests.proccount import note
+
 KEPT = ("django_migrations", "django_content_type", "auth_permission")
 _MADE: dict[str, tuple] = {}  # database alias -> (content types, permissions) as migrated
 _flush = TransactionTestCase._fixture_teardown
@@ -54,6 +56,7 @@ def _fixture_teardown(self) -> None:
     plain = self.available_apps is None and not self.serialized_rollback
     names = self._databases_names(include_mirrors=False)
     if not (plain and all(_emptied(alias) for alias in names)):
+        note("flush-django")  # counted with TEST_PROCESS_LOG (tests/proccount.py)
         _flush(self)
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import proccount
+
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken"))
 
@@ -30,6 +32,7 @@ def _redis_of_this_worker() -> None:
 
 
 _redis_of_this_worker()
+proccount.install()
 
 SHOP = "http://shop.test"
 
@@ -70,6 +73,13 @@ def pytest_xdist_make_scheduler(config, log):
             return group or nodeid
 
     return GroupScheduling(config, log)
+
+
+def pytest_runtest_setup(item):
+    """A test on a transactional database (flushed after it) is one line of TEST_PROCESS_LOG."""
+    marker = item.get_closest_marker("django_db")
+    if "transactional_db" in item.fixturenames or (marker and marker.kwargs.get("transaction")):
+        proccount.note("flush")
 
 
 @pytest.fixture(autouse=True)
@@ -118,11 +128,15 @@ def _fresh_socket_counts():
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database as migrations made it; the groups (roles) are noted so that a
-    transactional test's flush can have them back (tests.factories.roles_ensure)."""
+    transactional test's flush can have them back (tests.factories.roles_ensure), and the
+    content types and permissions so that the flush can keep them (tests/fastflush.py)."""
+    from tests import fastflush
     from tests.factories import roles_snapshot_take
 
     with django_db_blocker.unblock():
         roles_snapshot_take()
+        fastflush.snapshot()
+    fastflush.install()
 
 
 @pytest.fixture

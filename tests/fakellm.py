@@ -325,6 +325,9 @@ class FakeLLM:
                 self._loop.close()
                 self._done.set()
 
+        from tests.proccount import note
+
+        note("fake-model")
         threading.Thread(target=run, daemon=True, name="fakellm").start()
         self._ready.wait(10)
         return self

@@ -3,92 +3,59 @@ shop's order-status and stock endpoints configured as shop actions as `make demo
 "where is my order 10452?" answered once the visitor gave the order's postcode too, with the
 status the shop answered and nothing of the customer's data."""
 
-import os
-import re
-import shutil
-import tempfile
-from contextlib import ExitStack
-from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
-from tests.e2e.conftest import CHROMIUM, ROOT, artifact, managing, serving, shadow
-from tests.procs import free_port
+from tests.e2e.conftest import ROOT, artifact, shadow
 
 pytestmark = pytest.mark.e2e
 MESSAGE_BOX = "textarea[aria-describedby=cw-counter]"  # not the rating's comment box
 PASSWORD = "e2e-owner-password-1"
 
 
-class DemoStack(NamedTuple):
+class DemoSite(NamedTuple):
     shop: str  # the demo shop page with the widget
     server: str  # Daphne: the widget's server and admin
 
 
 @pytest.fixture(scope="module")
-def demo_stack():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    tmp = Path(tempfile.mkdtemp(prefix="cw-e2e-actions-"))
-    port, shop_port = free_port(), free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-        "DATABASE_URL": f"sqlite:///{tmp / 'demo.sqlite3'}",
-        "OPENAI_API_KEY": "",
-        "CELERY_BROKER_URL": "memory://",
-        "DEBUG": "1",
-        "PYTHONUNBUFFERED": "1",
-        "DEMO_SHOP_API_KEY": "e2e-demo-shop-key",
-        # what `manage.py demo` allows (step_egress): the shop on loopback, its key's variable
-        "EGRESS_ALLOW_HOSTS": "127.0.0.1",
-        "SHOP_ACTION_ENV_ALLOW": "DEMO_SHOP_API_KEY",
-        "RUN_DIR": str(tmp),  # its own file cache: site ids repeat across stacks
-        "TIKTOKEN_CACHE_DIR": os.environ.get(
-            "TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken")
-        ),
-    }
-    env.pop("REDIS_URL", None)
-
-    with ExitStack() as cleanup:
-        cleanup.callback(shutil.rmtree, tmp, ignore_errors=True)
-        manage = cleanup.enter_context(managing(env, tmp / "demo.sqlite3")).command
-        shop_url = f"http://127.0.0.1:{shop_port}"
-        key = re.search(
-            r"Site key: (\S+)", manage("createsite", "--name", "Demo shop", "--origin", shop_url)
-        ).group(1)
-        # the set-up step of `manage.py demo` (step_actions)
-        manage(
-            "shell",
-            "-c",
-            "from chatwidget.sites.models import Site; "
-            "from chatwidget.demo_shop import demo_actions_configure; "
-            f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
-            f"shop_url='{shop_url}')))",
-        )
-        # the demo's knowledge too (step_knowledge), for the first-hour questions below
-        manage(
-            "knowledge_import",
-            f"--site={key}",
-            str(ROOT / "chatwidget" / "demo_data" / "catalogue.jsonl"),
-            str(ROOT / "chatwidget" / "demo_data" / "pages"),
-        )
-        # an Owner for the admin page of the actions
-        manage(
-            "shell",
-            "-c",
-            "from django.contrib.auth.models import Group, User\n"
-            "u = User.objects.create_user('olga', password=PASSWORD, is_staff=True)\n"
-            "u.groups.add(Group.objects.get(name='Owner'))".replace("PASSWORD", repr(PASSWORD)),
-        )
-        log = cleanup.enter_context(open(tmp / "server.log", "w"))
-        with serving(env=env, port=port, shop_port=shop_port, site_key=key, log=log):
-            yield DemoStack(shop=shop_url, server=f"http://127.0.0.1:{port}")
+def demo_site(demo_stack):
+    """The demo stack's actions site set up as `manage.py demo` does."""
+    manage, key, shop_url = (
+        demo_stack.steps.command,
+        demo_stack.actions_key,
+        demo_stack.actions_shop,
+    )
+    # the set-up step of `manage.py demo` (step_actions)
+    manage(
+        "shell",
+        "-c",
+        "from chatwidget.sites.models import Site; "
+        "from chatwidget.demo_shop import demo_actions_configure; "
+        f"print(len(demo_actions_configure(site=Site.objects.get(key='{key}'), "
+        f"shop_url='{shop_url}')))",
+    )
+    # the demo's knowledge too (step_knowledge), for the first-hour questions below
+    manage(
+        "knowledge_import",
+        f"--site={key}",
+        str(ROOT / "chatwidget" / "demo_data" / "catalogue.jsonl"),
+        str(ROOT / "chatwidget" / "demo_data" / "pages"),
+    )
+    # an Owner for the admin page of the actions
+    manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import Group, User\n"
+        "u = User.objects.create_user('olga', password=PASSWORD, is_staff=True)\n"
+        "u.groups.add(Group.objects.get(name='Owner'))".replace("PASSWORD", repr(PASSWORD)),
+    )
+    return DemoSite(shop=shop_url, server=demo_stack.server)
 
 
-def test_demo_answers_where_is_my_order_from_the_shops_api(demo_stack, page):
-    page.goto(demo_stack.shop + "/")
+def test_demo_answers_where_is_my_order_from_the_shops_api(demo_site, page):
+    page.goto(demo_site.shop + "/")
     shadow(page, "button.launcher").click()
     shadow(page, MESSAGE_BOX).fill("Where is my order 10452?")
     shadow(page, MESSAGE_BOX).press("Enter")
@@ -119,7 +86,7 @@ FIRST_HOUR = [
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_stack, browser, width):
+def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_site, browser, width):
     """Issue 27: without a key, the first answer to a product, a shipping and an order
     question (English and German) shows its answering text in the first screen, desktop and
     a 390 px phone; "I'd like to talk to a real person" hands over."""
@@ -130,7 +97,7 @@ def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_sta
         try:
             page = context.new_page()
             page.set_default_timeout(15_000)
-            page.goto(demo_stack.shop + "/")
+            page.goto(demo_site.shop + "/")
             page.evaluate(f"ChatWidget.setLanguage('{lang}')")
             shadow(page, "button.launcher").click()
             shadow(page, MESSAGE_BOX).fill(question)
@@ -156,7 +123,7 @@ def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_sta
     try:
         page = context.new_page()
         page.set_default_timeout(15_000)
-        page.goto(demo_stack.shop + "/")
+        page.goto(demo_site.shop + "/")
         shadow(page, "button.launcher").click()
         shadow(page, MESSAGE_BOX).fill("I'd like to talk to a real person")
         shadow(page, MESSAGE_BOX).press("Enter")
@@ -166,11 +133,11 @@ def test_the_demo_answers_in_the_first_screen_and_hands_over_when_asked(demo_sta
         context.close()
 
 
-def test_the_owner_reads_and_tries_an_action_in_words(demo_stack, page):
+def test_the_owner_reads_and_tries_an_action_in_words(demo_site, page):
     """Issue 27: the demo's order lookup on its admin page: arguments one per line, headers
     as in a request, no JSON; "Try it" shows the request and the shop's answer."""
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(demo_stack.server + "/admin/login/?next=/admin/shop/action/")
+    page.goto(demo_site.server + "/admin/login/?next=/admin/shop/action/")
     page.fill("#id_username", "olga")
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
@@ -189,7 +156,7 @@ def test_the_owner_reads_and_tries_an_action_in_words(demo_stack, page):
     page.screenshot(path=str(artifact("action-try.png")), full_page=True)
 
 
-def test_the_case_page_after_a_demo_talk_opens_on_the_latest_request(demo_stack, browser):
+def test_the_case_page_after_a_demo_talk_opens_on_the_latest_request(demo_site, browser):
     """Issue 27: the seed's kurta talk with a correction, then an order that has not arrived
     with a deadline, then a person asked for in words. At 1280x800 the case page shows the
     reply box in the first screen; the core's request is the latest one, with its deadline;
@@ -199,7 +166,7 @@ def test_the_case_page_after_a_demo_talk_opens_on_the_latest_request(demo_stack,
     try:
         page = visitor.new_page()
         page.set_default_timeout(15_000)
-        page.goto(demo_stack.shop + "/")
+        page.goto(demo_site.shop + "/")
         shadow(page, "button.launcher").click()
         answers = shadow(page, ".message.assistant .bubble")
         for number, text in enumerate(
@@ -219,7 +186,7 @@ def test_the_case_page_after_a_demo_talk_opens_on_the_latest_request(demo_stack,
 
         admin = staff.new_page()
         admin.set_default_timeout(15_000)
-        admin.goto(demo_stack.server + "/admin/login/?next=/admin/handover/case/")
+        admin.goto(demo_site.server + "/admin/login/?next=/admin/handover/case/")
         admin.fill("#id_username", "olga")
         admin.fill("#id_password", PASSWORD)
         admin.click("input[type=submit]")

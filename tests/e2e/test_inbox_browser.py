@@ -7,7 +7,8 @@ with /shortcut + Tab and sent. This module runs its own stack with presence requ
 
 import pytest
 
-from tests.e2e.conftest import artifact, shadow, stack_running
+from tests.e2e.conftest import artifact, shadow
+from tests.e2e.stacks import stack_running
 
 pytestmark = pytest.mark.e2e
 

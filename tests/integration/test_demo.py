@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from chatwidget.supervise import port_is_free
-from tests.procs import free_port
+from tests.procs import free_port, migrated_sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 BANNER_END = "Stop with Ctrl-C."
@@ -125,21 +125,11 @@ def listens(port: int) -> bool:
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    """One migrated SQLite database for the module: each demo start then skips the work."""
+    """One migrated SQLite database for the module (a copy of the suite's migrated template):
+    each demo start then skips the work."""
     path = tmp_path_factory.mktemp("demo-run")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-        "RUN_DIR": str(path),
-        "DATABASE_URL": f"sqlite:///{path / 'demo.sqlite3'}",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=300,
-    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local"}
+    migrated_sqlite(path / "demo.sqlite3", env)
     return path
 
 

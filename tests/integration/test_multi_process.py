@@ -57,6 +57,7 @@ from tests.integration.cluster import (
     await_until,
     database_url,
 )
+from tests.procs import collected_static, started_together
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -129,7 +130,6 @@ class Cluster:
                 "RATE_LIMIT_PER_ADDRESS": "1000/60",
                 "RATE_LIMIT_PER_SESSION": "1000/60",
                 "PYTHONUNBUFFERED": "1",
-                "STATIC_ROOT": str(log_dir / "static"),
             }
         )
         self.env = env
@@ -143,11 +143,10 @@ class Cluster:
         for redis in (self.redis, self.broker):
             if redis.process is None or not redis.process.alive:
                 redis.start()
-        for daphne in (self.a, self.b):
-            if not daphne.process.alive:
-                daphne.start()
+        starts = [daphne.start for daphne in (self.a, self.b) if not daphne.process.alive]
         if not self.worker.alive:
-            self.worker.start()
+            starts.append(self.worker.start)
+        started_together(*starts)  # side by side: most of a start is waiting
         self.policy.hold.clear()
         self.policy.held.clear()
         self.fake.script.clear()
@@ -194,13 +193,7 @@ def cluster(django_db_setup, django_db_blocker, tmp_path_factory):
     c = Cluster(log_dir, dict(connection.settings_dict))
     try:
         # As a release does: hashed, compressed static files for the admin's pages.
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-            cwd=ROOT,
-            env=c.env,
-            check=True,
-            timeout=300,
-        )
+        c.env["STATIC_ROOT"] = str(collected_static(c.env))
         c.redis.start()
         c.broker.start()
         yield c

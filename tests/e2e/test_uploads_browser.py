@@ -14,7 +14,7 @@ from tests.e2e import widget_pages
 from tests.e2e.conftest import artifact, shadow
 from tests.e2e.widget_pages import (
     assert_no_violations,
-    case_of_session,
+    case_page_open,
     create_site,
     open_panel,
     send,
@@ -77,17 +77,9 @@ def attach_by_keyboard(page, choosers: list, path) -> None:
 
 def case_image_bytes(stack, browser, token: str) -> bytes:
     """Staff log in, open the conversation's case and read the photo shown in its transcript."""
-    username, password = staff_user(stack, "pia")
-    case_id = case_of_session(stack, token)
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     try:
-        admin = ctx.new_page()
-        admin.set_default_timeout(10_000)
-        admin.goto(f"{stack.widget_url}/admin/login/?next=/admin/handover/case/{case_id}/change/")
-        admin.fill("#id_username", username)
-        admin.fill("#id_password", password)
-        admin.click("input[type=submit]")
-        admin.wait_for_url("**/admin/handover/case/*/change/")
+        admin = case_page_open(stack, ctx, token, *staff_user(stack, "pia"))
         image = admin.locator("#live-turns li.visitor .attachment img").first
         image.wait_for()
         assert "Photo from the visitor: damage.jpg" == image.get_attribute("alt")

@@ -162,19 +162,26 @@ def case_of_session(stack, token: str) -> str:
     )
 
 
+def case_page_open(stack, ctx, token: str, *credentials: str):
+    """A staff member (`credentials`: username and password) logs in within the browser
+    context `ctx` and opens the case of the conversation with `token`; the page."""
+    username, password = credentials
+    case_id = case_of_session(stack, token)
+    admin = ctx.new_page()
+    admin.set_default_timeout(10_000)
+    admin.goto(f"{stack.widget_url}/admin/login/?next=/admin/handover/case/{case_id}/change/")
+    admin.fill("#id_username", username)
+    admin.fill("#id_password", password)
+    admin.click("input[type=submit]")
+    admin.wait_for_url("**/admin/handover/case/*/change/")
+    return admin
+
+
 def staff_reply_in_admin(stack, browser, token: str, text: str) -> None:
     """A staff member logs in, opens the case of the conversation with `token` and replies."""
-    username, password = staff_user(stack)
-    case_id = case_of_session(stack, token)
     ctx = browser.new_context()
     try:
-        admin = ctx.new_page()
-        admin.set_default_timeout(10_000)
-        admin.goto(f"{stack.widget_url}/admin/login/?next=/admin/handover/case/{case_id}/change/")
-        admin.fill("#id_username", username)
-        admin.fill("#id_password", password)
-        admin.click("input[type=submit]")
-        admin.wait_for_url("**/admin/handover/case/*/change/")
+        admin = case_page_open(stack, ctx, token, *staff_user(stack))
         admin.fill("#reply-text", text)
         admin.click("#reply-form button[type=submit]")
         admin.locator("#live-turns li.staff").filter(has_text=text).wait_for()

@@ -40,6 +40,9 @@ ACCEPTED = "image/jpeg,image/png,image/webp,image/heic,image/heif,application/pd
 OCR_LANGUAGES = "eng+deu"
 OCR_MAX_SIDE = 2000  # px: larger images are scaled down for OCR only (time, not accuracy)
 PDF_MAX_PAGES_READ = 50
+# a scan is a PDF of images: each is read by OCR like a photo; a PDF with more images than
+# this (or one whose images cannot be decoded) is refused, as it cannot be checked
+PDF_MAX_IMAGES = 20
 DIGIT_GAPS = re.compile(r"(?<=\d)[ \t]+(?=\d)")
 
 
@@ -104,7 +107,7 @@ def upload_clean(*, data: bytes, name: str, max_bytes: int, max_pixels: int) -> 
     if kind is None:
         raise UploadRefused("bad_type")
     if kind == "pdf":
-        return _pdf_clean(data, name)
+        return _pdf_clean(data, name, max_pixels=max_pixels)
     return _image_clean(data, name, max_pixels=max_pixels)
 
 
@@ -172,18 +175,54 @@ def ocr_text(image: Image.Image) -> str:
         raise UploadRefused("unreadable") from exc
 
 
-def _pdf_clean(data: bytes, name: str) -> CleanUpload:
+def _pdf_clean(data: bytes, name: str, *, max_pixels: int) -> CleanUpload:
+    """A PDF's text, and the text of the images on its pages (a scanned card is a PDF of
+    one image), by the never-kept rules; the file is kept as sent when both pass."""
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:  # its text cannot be checked
             raise UploadRefused("unreadable")
-        text = "\n".join((page.extract_text() or "") for page in reader.pages[:PDF_MAX_PAGES_READ])
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
+        pages = reader.pages[:PDF_MAX_PAGES_READ]
+        text = "\n".join((page.extract_text() or "") for page in pages)
+        _never_kept_check(text)
+        _never_kept_check(_pdf_images_text(pages, max_pixels=max_pixels))
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
         raise UploadRefused("unreadable") from exc
-    _never_kept_check(text)
     return CleanUpload(
         data=data, content_type=PDF_TYPE, kind="pdf", name=clean_name(name, kind_ext="pdf")
     )
+
+
+def _image_sizes(resources, depth: int = 0):
+    """Width x height of every image XObject of a page's resources, form XObjects' too,
+    read from their dictionaries before any image is decoded."""
+    xobjects = (resources or {}).get("/XObject") or {}
+    for ref in xobjects.values():
+        obj = ref.get_object()
+        if obj.get("/Subtype") == "/Image":
+            yield int(obj.get("/Width", 0)) * int(obj.get("/Height", 0))
+        elif obj.get("/Subtype") == "/Form" and depth < 3:
+            yield from _image_sizes(obj.get("/Resources"), depth + 1)
+
+
+def _pdf_images_text(pages, *, max_pixels: int) -> str:
+    """The OCR text of the images on `pages` (pypdf decodes them: Pillow images). Sizes are
+    checked first from the PDF's own dictionaries, like a photo's header: a bomb is refused
+    before it is decoded."""
+    sizes = [size for page in pages for size in _image_sizes(page.get("/Resources"))]
+    if len(sizes) > PDF_MAX_IMAGES:
+        raise UploadRefused("unreadable")
+    if any(size > max_pixels for size in sizes):
+        raise UploadRefused("too_many_pixels")
+    texts = []
+    for page in pages:
+        for found in page.images:  # inline images too
+            if len(texts) >= PDF_MAX_IMAGES:
+                raise UploadRefused("unreadable")
+            if found.image is None or found.image.width * found.image.height > max_pixels:
+                raise UploadRefused("unreadable")
+            texts.append(ocr_text(found.image))
+    return "\n".join(texts)
 
 
 def _never_kept_check(text: str) -> None:

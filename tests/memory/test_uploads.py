@@ -7,7 +7,13 @@ import pytest
 from PIL import Image
 
 from memory.uploads import UploadRefused, sniff, upload_clean
-from tests.memory.upload_images import card_image, heic_photo, pdf_with_text, photo_with_gps
+from tests.memory.upload_images import (
+    card_image,
+    heic_photo,
+    pdf_with_text,
+    photo_with_gps,
+    scanned_pdf,
+)
 
 MB = 1024 * 1024
 
@@ -101,3 +107,18 @@ def test_a_pdf_with_a_card_number_is_refused_and_one_without_passes():
 
 def test_a_broken_pdf_is_unreadable():
     assert refused(b"%PDF-1.4\n garbage", name="a.pdf").code == "unreadable"
+
+
+def test_a_scanned_card_in_a_pdf_is_refused_and_a_scanned_receipt_passes():
+    """A PDF of images has no text to extract: its images are read like photos."""
+    error = refused(scanned_pdf(card_image("Order 55-1031"), card_image()), name="scan.pdf")
+    assert error.code == "never_kept" and error.removed.get("card")
+    result = clean(scanned_pdf(card_image("Order 55-1031 arrived broken")), name="scan.pdf")
+    assert result.kind == "pdf"
+
+
+def test_a_pdf_whose_images_cannot_all_be_checked_is_refused():
+    many = scanned_pdf(*[card_image("page")] * 21)
+    assert refused(many, name="many.pdf").code == "unreadable"
+    big = scanned_pdf(card_image("Order 55-1031"))  # 1000 x 160 pixels
+    assert refused(big, name="big.pdf", max_pixels=100_000).code == "too_many_pixels"

@@ -72,3 +72,11 @@ def pdf_with_text(text: str) -> bytes:
         f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     )
     return out.getvalue()
+
+
+def scanned_pdf(*images: bytes) -> bytes:
+    """A PDF of images and no text, as a scanner or a phone's "scan document" makes it."""
+    pages = [Image.open(io.BytesIO(data)).convert("RGB") for data in images]
+    out = io.BytesIO()
+    pages[0].save(out, "PDF", save_all=True, append_images=pages[1:], resolution=100.0)
+    return out.getvalue()

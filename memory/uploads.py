@@ -214,7 +214,7 @@ def _pdf_images_text(pages, *, max_pixels: int) -> str:
         raise UploadRefused("unreadable")
     if any(size > max_pixels for size in sizes):
         raise UploadRefused("too_many_pixels")
-    texts = []
+    texts: list[str] = []
     for page in pages:
         for found in page.images:  # inline images too
             if len(texts) >= PDF_MAX_IMAGES:

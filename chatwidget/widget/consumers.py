@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from chatwidget.assistant.answers import AnswerUnavailable, answer_generate, answer_recover
-from chatwidget.assistant.preparation import PreparedAnswer
+from chatwidget.assistant.preparation import AnswerResult, PreparedAnswer
 from chatwidget.assistant.turns import (
     TurnOutcome,
     VisitorTurn,
@@ -356,7 +356,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     ) -> None:
         async with self.answer_lock:
             try:
-                await answer_generate(
+                result = await answer_generate(
                     conversation_id=conversation_id,
                     request_seq=seq,
                     send=send or self._send,
@@ -367,6 +367,13 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                 )
             except AnswerUnavailable as exc:
                 await self._unavailable("answer", exc)
+                return
+        if result is AnswerResult.BUSY and turn is not None:
+            # Someone holds this turn's lease. Usually another socket answering it; but a
+            # process that took the lease with its turn (before the commit, issue 30) and died
+            # before the commit left it to nobody, and this socket acked the turn again: wait,
+            # as a hello does, until that answer is stored or the lease lapses, then answer.
+            await self._recover(conversation_id)
 
     async def _recover(self, conversation_id: int) -> None:
         try:

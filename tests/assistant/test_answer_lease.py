@@ -86,3 +86,37 @@ async def test_a_widget_id_cannot_take_the_servers_answer_ids(site, connect):
     await c.send({"type": "message", "id": f"{ANSWER_ID_PREFIX}2", "text": "hi"})
     error = await c.recv()
     assert error["type"] == "error" and error["code"] == "bad_frame"
+
+
+async def test_a_lease_left_by_a_process_that_died_before_its_turn_committed(
+    site, connect, fake_llm, settings
+):
+    """Issue 30 takes the lease with the visitor's turn, before the commit: a process killed
+    in between leaves a lease on a seq no stored turn has. The widget re-sends the message to
+    another process, whose turn gets that seq; it acks, finds the lease held, and must still
+    answer once the lease lapses (the fault test's SIGKILL before the ack found this)."""
+    settings.ANSWER_LEASE_SECONDS = 1
+    c = await connect(site.key)
+    await c.hello()
+    await c.send({"type": "message", "id": "first", "text": "Hello"})
+    fake_llm.script.append(Reply("Hi."))
+    first, _ = await c.recv_until("ack", id="first")
+    await c.answer()
+    conv_id = await database_sync_to_async(
+        lambda: Turn.objects.get(client_id="first").conversation_id
+    )()
+    # the dead process's turn would have been first's answer seq + 1; its lease outlived it
+    next_seq = first["seq"] + 2
+    cache.add(f"answering:{conv_id}:{next_seq}", "a-dead-process", timeout=1)
+    fake_llm.script.append(Reply("We ship to Vienna."))
+    await c.send({"type": "message", "id": "lost2", "text": "Do you ship to Vienna?"})
+    ack, _ = await c.recv_until("ack", id="lost2")
+    assert ack["seq"] == next_seq
+    final, _ = await c.answer(timeout=6)
+    assert final["text"] == "We ship to Vienna."
+    assert [r for r, _ in await database_sync_to_async(roles)(conv_id)] == [
+        "visitor",
+        "assistant",
+        "visitor",
+        "assistant",
+    ]

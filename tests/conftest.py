@@ -91,6 +91,22 @@ def _fresh_cache():
 
 
 @pytest.fixture(autouse=True)
+def _rate_windows_held(monkeypatch):
+    """Every rate-limit window stays the one the test began in (chatwidget.platform.ratelimit
+    counts in fixed windows): a test that sends three messages against "2/60" saw the third
+    answered when the minute turned between the second and the third. A test about windows
+    passes `at` itself."""
+    import time
+    from types import SimpleNamespace
+
+    from chatwidget.platform import ratelimit
+
+    began = time.time()
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: began))
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     """Every test starts in the default language: a request with a German Accept-Language
     leaves German active in the thread (LocaleMiddleware activates, nothing deactivates), and

@@ -22,11 +22,9 @@ from memory.uploads import CleanUpload
 log = logging.getLogger(__name__)
 
 
-def attachment_file_save(*, conversation_id: int, upload: CleanUpload) -> Attachment:
-    """The file in storage and an unsaved row for it (the caller saves the row with the turn;
-    `attachment_file_discard` deletes the file when that fails)."""
-    row = Attachment(
-        conversation_id=conversation_id,
+def attachment_new(*, upload: CleanUpload) -> Attachment:
+    """An unsaved row for a cleaned upload, its file not yet stored (`attachment_file_store`)."""
+    return Attachment(
         seq=0,
         kind=upload.kind,
         name=upload.name,
@@ -35,8 +33,13 @@ def attachment_file_save(*, conversation_id: int, upload: CleanUpload) -> Attach
         width=upload.width,
         height=upload.height,
     )
+
+
+def attachment_file_store(*, row: Attachment, conversation_id: int, upload: CleanUpload) -> None:
+    """The file in storage, under its conversation (the caller saves the row with the turn;
+    `attachment_file_discard` deletes the file when that fails)."""
+    row.conversation_id = conversation_id
     row.file.save(upload.name, ContentFile(upload.data), save=False)
-    return row
 
 
 def attachment_file_discard(row: Attachment) -> None:

@@ -22,8 +22,9 @@ from handover.services import handover_visitor_message
 from memory.attachments import (
     attachment_count,
     attachment_file_discard,
-    attachment_file_save,
+    attachment_file_store,
     attachment_link,
+    attachment_new,
 )
 from memory.redacting import removed_hint
 from memory.services import visitor_message_receive
@@ -45,6 +46,7 @@ class UploadResult:
     refused: str = ""  # the UploadRefused code, rate_limited or too_many
     notice: str = ""  # never_kept: the same hint a typed card number gets
     seq: int | None = None
+    session: str | None = None  # a conversation started by this upload: its new token
     text: str = ""  # the stored turn's text (redacted), as the widget then shows it
     attachment: dict | None = None
 
@@ -52,7 +54,7 @@ class UploadResult:
 def visitor_upload_receive(
     *,
     site_id: int,
-    conversation_id: int,
+    conversation_id: int | None,
     address: str,
     client_id: str,
     data: bytes,
@@ -64,14 +66,15 @@ def visitor_upload_receive(
     page_title: str = "",
 ) -> UploadResult:
     """The upload as a visitor turn of conversation `conversation_id` (the session's), or
-    an UploadResult naming why it was refused."""
-    if visitor_rate_limited(
-        address=address, session_key=str(conversation_id)
-    ) or rate_limit_hit_fail_open(
-        key=cache_keys.rate_upload(conversation_id), rate=settings.VISITOR_UPLOAD_RATE
+    an UploadResult naming why it was refused. Without a conversation (a photo before the
+    first message) the upload starts one, as a first message does: its token comes back in
+    `session`, and the widget's `attached` frame binds its socket to it."""
+    session_key = str(conversation_id) if conversation_id else f"upload:{address}"
+    if visitor_rate_limited(address=address, session_key=session_key) or rate_limit_hit_fail_open(
+        key=cache_keys.rate_upload(session_key), rate=settings.VISITOR_UPLOAD_RATE
     ):
         return UploadResult(refused="rate_limited")
-    if attachment_count(conversation_id=conversation_id) >= limits.max_count:
+    if conversation_id and attachment_count(conversation_id=conversation_id) >= limits.max_count:
         return UploadResult(refused="too_many")
     try:
         upload = upload_clean(
@@ -83,16 +86,20 @@ def visitor_upload_receive(
     except UploadRefused as refused:
         notice = removed_hint(removed=refused.removed, language=language) if refused.removed else ""
         return UploadResult(refused=refused.code, notice=notice)
-    row = attachment_file_save(conversation_id=conversation_id, upload=upload)
+    row = attachment_new(upload=upload)
+    if conversation_id:  # the file written before the row lock is taken
+        attachment_file_store(row=row, conversation_id=conversation_id, upload=upload)
     linked: list = []
 
     def link(result, conv) -> None:
         if result.created:
+            if not row.file.name:  # a new conversation: its id is known only now
+                attachment_file_store(row=row, conversation_id=conv.pk, upload=upload)
             attachment_link(row=row, turn=result.turn)
             linked.append(True)
 
     try:
-        result, conv, _new, _hint = visitor_message_receive(
+        result, conv, new_token, _hint = visitor_message_receive(
             site_id=site_id,
             token=None,
             client_id=client_id,
@@ -115,6 +122,7 @@ def visitor_upload_receive(
     return UploadResult(
         outcome=outcome,
         seq=result.turn.seq,
+        session=new_token,
         text=result.turn.text,
         attachment=row.public() if linked else None,
     )

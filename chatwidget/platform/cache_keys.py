@@ -22,9 +22,10 @@ def rate_address(address_key: str) -> str:
     return f"addr:{address_key}"
 
 
-def rate_upload(conversation_id: int) -> str:
-    """A session's photos and files (issue 33), counted besides its messages."""
-    return f"upl:{conversation_id}"
+def rate_upload(session_key: str) -> str:
+    """A session's photos and files (issue 33), counted besides its messages; before a
+    conversation exists, the address's."""
+    return f"upl:{session_key}"
 
 
 def rate_session(session: str | int) -> str:

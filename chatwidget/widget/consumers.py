@@ -30,64 +30,16 @@ from chatwidget.widget.limits import history_turns_budget
 from chatwidget.widget.membership import ConversationMembership
 from chatwidget.widget.protocol import ProtocolError
 from chatwidget.widget.socket import RATE_LIMITED_TEXT, UNAVAILABLE_TEXT, VisitorSocket
+from chatwidget.widget.welcome import customer_profile, upload_session_join, welcome_data
 from handover.models import Case
 from handover.services import handover_request
 from handover.services.ratings import rating_give, rating_state
 from memory import profiles
 from memory import selectors as memory_selectors
-from memory.customers import (
-    customer_link,
-    customer_may_resume,
-    customer_profile_id,
-    customer_upsert,
-)
 from memory.erasure import conversation_erase_by_visitor
 from memory.models import ConversationState
-from memory.sessions import conversation_language_set
 
 log = logging.getLogger(__name__)
-
-
-def _welcome_data(
-    site_id: int,
-    token: str | None,
-    last_seq: int | None,
-    lang: str | None,
-    identity: Identity | None = None,
-):
-    """(customer id, conversation, the newest turns after `last_seq` within the frame
-    budget, masked): one thread hop. A linked session (an e-mail continuation link's) sees
-    contact details masked (memory.models.LinkedSession). A hello in another language than
-    the stored one moves the conversation to it. A verified customer's row is made or
-    updated; a conversation of a signed-in customer resumes only with that customer's
-    verified identity, and an anonymous one resumed with one is linked to it now
-    (memory.customers)."""
-    customer_id = customer_upsert(site_id=site_id, identity=identity) if identity else None
-    access = memory_selectors.session_get(site_id=site_id, token=token)
-    if access is None or not customer_may_resume(
-        conversation=access.conversation, identity=identity
-    ):
-        return customer_id, None, None, False
-    conv, masked = access.conversation, access.masked
-    if identity is not None and conv.customer_id is None:
-        customer_link(site_id=site_id, conversation_id=conv.pk, identity=identity)
-    if lang is not None:
-        conversation_language_set(conversation=conv, language=lang)
-    page = memory_selectors.turns_for_visitor_page(
-        conversation_id=conv.pk,
-        after_seq=last_seq,
-        max_bytes=history_turns_budget(),
-        masked=masked,
-    )
-    return customer_id, conv, page, masked
-
-
-def _customer_profile(site_id: int, identity: Identity, conversation_id: int | None) -> int | None:
-    """The verified customer's live recognition profile, linked to the resumed conversation."""
-    profile_id = customer_profile_id(site_id=site_id, identity=identity)
-    if profile_id is not None and conversation_id is not None:
-        profiles.profile_link_conversation(profile_id=profile_id, conversation_id=conversation_id)
-    return profile_id
 
 
 class ChatConsumer(ConversationMembership, VisitorSocket):
@@ -120,7 +72,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         secret = self.site.identity_secret if self.site is not None else ""
         verified = identity_verify(secret=secret, identity=frame.identity)
         self.identity = frame.identity if verified else None
-        self.customer_id, conv, page, masked = await db_async(_welcome_data)(
+        self.customer_id, conv, page, masked = await db_async(welcome_data)(
             self.site.id, frame.session, frame.last_seq, frame.lang, self.identity
         )
         self.masked = masked
@@ -186,7 +138,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
                 )
             )
         if self.profile_id is None and self.identity is not None:
-            self.profile_id = await db_async(_customer_profile)(
+            self.profile_id = await db_async(customer_profile)(
                 site_id, self.identity, conversation_id
             )
 
@@ -306,7 +258,18 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
     async def on_attached(self, frame: protocol.Attached) -> None:
         """The widget's upload (HTTP, chatwidget.widget.views.widget_upload) is stored as a
         visitor turn: answer it here, streamed, as a reconnect answers an unanswered turn
-        (the lease keeps a second `attached` from answering twice)."""
+        (the lease keeps a second `attached` from answering twice). An upload before the
+        first message started the conversation: this socket joins it by its token."""
+        if self.conversation_id is None and frame.session is not None and self.site is not None:
+            joined = await db_async(upload_session_join)(
+                site_id=self.site.id,
+                token=frame.session,
+                identity=self.identity,
+                profile_id=self.profile_id,
+            )
+            if joined is not None:
+                self.token, self.masked = frame.session, joined[1]
+                await self._join(joined[0])
         if self.conversation_id is not None:
             self._spawn(self._recover(self.conversation_id))
 

@@ -126,7 +126,11 @@ class History:
 @dataclass(frozen=True)
 class Attached:
     """A photo or file the widget uploaded (POST .../upload, issue 33) is stored as a visitor
-    turn: the socket answers the conversation's unanswered turn, as after a reconnect."""
+    turn: the socket answers the conversation's unanswered turn, as after a reconnect.
+    `session`: the token an upload before the first message started the conversation with;
+    a socket without a conversation joins it."""
+
+    session: str | None = None
 
 
 RATING_SCORES = range(1, 6)
@@ -295,6 +299,7 @@ def frame_parse(envelope: Envelope, *, max_length: int) -> Inbound | ProtocolErr
         case FrameType.HISTORY:
             return _history(data)
         case FrameType.ATTACHED:
-            return Attached()
+            session = data.get("session")
+            return Attached(session=session if isinstance(session, str) and session else None)
         case _:
             return ProfileRequest()

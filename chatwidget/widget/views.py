@@ -196,7 +196,8 @@ UPLOAD_STATUS = {
 @require_http_methods(["POST", "OPTIONS"])
 def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
     """A visitor's photo or file (issue 33), multipart: `session` (the token, as the socket
-    has it), `id` (the client id: a retry is idempotent), `file`, optional `caption`, `lang`,
+    has it; none before the first message: the upload starts the conversation and answers
+    with its token in `session`), `id` (the client id: a retry is idempotent), `file`, optional `caption`, `lang`,
     `page_url`, `page_title`. 201 with the turn's `seq` and `attachment`; the widget then
     sends `attached` on its socket, which answers the turn (chatwidget.widget.consumers)."""
     info = _widget_site(request, site_key)
@@ -208,18 +209,21 @@ def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
     if declared.isdigit() and int(declared) > info.upload_max_bytes + FORM_ROOM:
         return _cors(JsonResponse({"error": "too_large"}, status=413), request, info)
     form, upload = request.POST, request.FILES.get("file")
-    access = session_get(site_id=info.id, token=form.get("session"))
+    token = form.get("session") or None  # none: a photo before the first message starts one
+    access = session_get(site_id=info.id, token=token) if token else None
     client_id = form.get("id", "")
-    if access is None:
+    if token and access is None:
         return _cors(JsonResponse({"error": "not_found"}, status=404), request, info)
     if upload is None or not client_id or len(client_id) > 64 or client_id.startswith("~"):
         return _cors(JsonResponse({"error": "bad_request"}, status=400), request, info)
     if (upload.size or 0) > info.upload_max_bytes:  # before reading it
         return _cors(JsonResponse({"error": "too_large"}, status=413), request, info)
-    lang = language_normalise(form.get("lang")) or access.conversation.language
+    lang = language_normalise(form.get("lang")) or (
+        access.conversation.language if access else info.language
+    )
     result = visitor_upload_receive(
         site_id=info.id,
-        conversation_id=access.conversation.pk,
+        conversation_id=access.conversation.pk if access else None,
         address=request.META.get("REMOTE_ADDR") or "",  # TrustedProxyMiddleware's client
         client_id=client_id,
         data=upload.read(),
@@ -239,6 +243,7 @@ def widget_upload(request: HttpRequest, site_key: str) -> HttpResponse:
     response = JsonResponse(
         {
             "seq": result.seq,
+            "session": result.session,  # set when this upload started the conversation
             "text": result.text,
             "attachment": result.attachment,
             "outcome": result.outcome.value,

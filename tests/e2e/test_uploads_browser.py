@@ -144,3 +144,29 @@ def test_a_photo_reaches_staff_without_its_exif_and_a_card_image_is_refused(
     assert image.format == "JPEG" and image.size == (320, 240)
     assert not image.getexif() and not image.getexif().get_ifd(0x8825)
     assert b"TestCam" not in data
+
+
+def test_a_photo_before_any_message_starts_the_conversation(
+    live_stack, fake, page_server, upload_site, page, tmp_path
+):
+    """No message yet, so no session: the upload starts the conversation, the widget keeps
+    its token (the cookie) and its socket joins it to stream the answer; after a reload the
+    conversation, photo turn included, is still there."""
+    choosers: list = []
+    page.on("filechooser", lambda chooser: choosers.append(chooser))
+    url = page_server.add("/photo-first/", shop_page(live_stack, upload_site))
+    page.goto(url)
+    open_panel(page)
+    photo = tmp_path / "damage.jpg"
+    photo.write_bytes(photo_with_gps())
+    fake.script.append(Reply("Thank you, I can see the dent first thing."))
+    attach_by_keyboard(page, choosers, photo)
+    shadow(page, ".message.assistant .bubble").filter(has_text="first thing").wait_for()
+    assert shadow(page, ".message.visitor .note.error").count() == 0
+    assert list(session_cookies(page.context, url).values()), "the upload's token is kept"
+    page.reload()
+    shadow(page, ".panel").wait_for(state="attached")  # an existing conversation: at once
+    if shadow(page, ".panel").is_hidden():  # the panel may be restored open
+        open_panel(page)
+    shadow(page, ".message.assistant .bubble").filter(has_text="first thing").wait_for()
+    assert shadow(page, ".message.visitor .bubble").first.inner_text() == "[photo: damage.jpg]"

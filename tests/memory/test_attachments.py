@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from PIL import Image
 
-from memory.attachments import attachment_file_save, attachment_link
+from memory.attachments import attachment_file_store, attachment_link, attachment_new
 from memory.erasure import conversation_erase
 from memory.export import conversation_export
 from memory.models import Attachment, Conversation, Turn, TurnRole
@@ -35,7 +35,8 @@ def with_photo(site) -> Conversation:
     upload = upload_clean(
         data=photo_with_gps(), name="broken.jpg", max_bytes=10**7, max_pixels=10**7
     )
-    row = attachment_file_save(conversation_id=conv.pk, upload=upload)
+    row = attachment_new(upload=upload)
+    attachment_file_store(row=row, conversation_id=conv.pk, upload=upload)
     result = turn_append(conversation_id=conv.pk, role=TurnRole.VISITOR, text="[photo]")
     Turn.objects.filter(pk=result.turn.pk).update(attachments=[row.public()])
     attachment_link(row=row, turn=result.turn)

@@ -160,3 +160,50 @@ def test_a_body_far_over_the_limit_is_refused_before_it_is_parsed(client, site, 
     response = post(client, site, conv.token, b"\xff\xd8\xff" + b"\0" * 200_000)
     assert response.status_code == 413 and response.json() == {"error": "too_large"}
     assert Attachment.objects.count() == 0 and files_in(upload_dir) == []
+
+
+def post_first(client, site, data: bytes, *, client_id="f1"):
+    """An upload before the first message: no session yet."""
+    return client.post(
+        f"/widget/v1/{site.key}/upload",
+        {"id": client_id, "file": SimpleUploadedFile("dent.jpg", data)},
+        HTTP_ORIGIN=SHOP,
+    )
+
+
+def test_a_photo_before_the_first_message_starts_the_conversation(client, site, upload_dir):
+    from memory.models import Conversation
+    from memory.selectors import session_get
+
+    response = post_first(client, site, photo_with_gps())
+    assert response.status_code == 201, response.content
+    body = response.json()
+    access = session_get(site_id=site.pk, token=body["session"])
+    assert access is not None, "the token opens the conversation the upload started"
+    conv = access.conversation
+    assert list(Conversation.objects.filter(site=site)) == [conv]
+    turn = Turn.objects.get(conversation=conv, seq=body["seq"])
+    assert turn.text == "[photo: dent.jpg]" and body["outcome"] == "answer"
+    row = Attachment.objects.get(conversation=conv)
+    assert row.file.name.startswith(f"c{conv.pk}/")
+    assert [p.parent.name for p in files_in(upload_dir)] == [f"c{conv.pk}"]
+    # a resend with the token it got stores nothing twice
+    again = post(client, site, body["session"], photo_with_gps(), client_id="f1")
+    assert again.status_code == 201 and again.json()["seq"] == body["seq"]
+    assert again.json()["session"] is None, "the conversation was not started again"
+    assert Attachment.objects.count() == 1 and len(files_in(upload_dir)) == 1
+
+
+def test_a_refused_first_photo_starts_nothing(client, site, upload_dir, settings):
+    from memory.models import Conversation
+
+    settings.VISITOR_UPLOAD_RATE = "3/600"  # counted by address before there is a session
+    response = post_first(client, site, card_image())
+    assert response.status_code == 422 and response.json()["error"] == "never_kept"
+    assert post_first(client, site, b"not an image at all").status_code == 415
+    assert Conversation.objects.count() == 0 and files_in(upload_dir) == []
+    assert post_first(client, site, photo_with_gps(size=(16, 16))).status_code == 201
+    assert (
+        post_first(client, site, photo_with_gps(size=(16, 16)), client_id="f2").status_code == 429
+    )
+    assert Conversation.objects.count() == 1

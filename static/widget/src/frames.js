@@ -80,7 +80,9 @@ export function ratingFrame({ score, comment }) {
   return { type: FrameType.RATING, score, comment };
 }
 
-/** The upload stored its turn (POST .../upload): the socket answers it. */
-export function attachedFrame() {
-  return { type: FrameType.ATTACHED };
+/** The upload stored its turn (POST .../upload): the socket answers it. `session`: the
+ * token of the conversation the upload started (a photo before the first message), which
+ * the socket joins. */
+export function attachedFrame(session) {
+  return session ? { type: FrameType.ATTACHED, session } : { type: FrameType.ATTACHED };
 }

@@ -80,8 +80,9 @@ function createPanel(shell) {
     log,
     announce,
     onStored: (body) => {
-      session.markActed();
-      outbox.control(attachedFrame());
+      if (body.session) session.acknowledged(body.session); // this upload started the conversation
+      else session.markActed();
+      outbox.control(attachedFrame(body.session));
       if (conversationState === "bot" && body.outcome === "answer") log.showTyping(true);
     },
   });

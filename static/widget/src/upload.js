@@ -1,5 +1,7 @@
 // Photos and files from the visitor (issue 33): the attach button in the composer, the
-// upload (POST to `config.upload_url` with the session token in the body, never in a URL),
+// upload (POST to `config.upload_url` with the session token in the body, never in a URL;
+// none before the first message: the upload then starts the conversation and answers with
+// its token),
 // its preview and progress in the transcript, and the error in the visitor's words. The
 // server stores it as a visitor turn; the `attached` frame then asks the socket to answer
 // it. Part of the panel bundle: a visitor who never opens the chat downloads none of it.
@@ -38,9 +40,10 @@ export function uploadError(body, strings) {
 }
 
 /**
- * `token()`: the session token (none before the first message); `lang()`, `page()`: sent
- * with the file; `log`: the transcript; `onStored(body)`: the turn is stored (the panel
- * sends `attached`). Returns null when the site takes no uploads.
+ * `token()`: the session token (none before the first message: the upload starts the
+ * conversation, and `body.session` carries its token); `lang()`, `page()`: sent with the
+ * file; `log`: the transcript; `onStored(body)`: the turn is stored (the panel keeps the
+ * token and sends `attached`). Returns null when the site takes no uploads.
  */
 export function createUploader({ strings: text, config, token, lang, page, log, announce, onStored }) {
   if (!config.upload_url) return null;
@@ -69,7 +72,6 @@ export function createUploader({ strings: text, config, token, lang, page, log, 
   }
   function upload(file) {
     const session = token();
-    if (!session) return refuse(text.upload_first);
     if (config.upload_max_bytes && file.size > config.upload_max_bytes) {
       return refuse(text.upload_err_too_large);
     }
@@ -80,7 +82,7 @@ export function createUploader({ strings: text, config, token, lang, page, log, 
     announce(text.uploading);
     const form = new FormData();
     const where = page() || {};
-    form.append("session", session);
+    if (session) form.append("session", session);
     form.append("id", randomId());
     form.append("lang", lang() || "");
     if (where.url) form.append("page_url", where.url);

@@ -11,7 +11,7 @@ installFakeDom();
 
 const STRINGS = {
   attach: "Attach a photo or file", attachment: "Attachment", uploading: "Uploading",
-  upload_first: "first", upload_err_too_large: "too large", err_generic: "generic",
+  upload_err_too_large: "too large", err_generic: "generic",
 };
 
 test("no attach button when the site takes no uploads", () => {

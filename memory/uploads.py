@@ -11,7 +11,9 @@ A photo can carry a card number or a one-time code as easily as a message: the i
 (OCR, Tesseract through pytesseract) and a PDF's text (pypdf) go through the same never-kept
 rules as a typed message (memory.redaction.redact). A match refuses the upload with the
 kinds found (the caller tells the visitor with the same hint as for typed text), and the
-file is stored nowhere.
+file is stored nowhere. A PDF is kept only as what was checked: its pages written again,
+without the document's metadata, annotations, form fields, attached files or scripts
+(places its page text does not show, where a card number or a name would pass unread).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 import pytesseract
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
-from pypdf import PdfReader
+from pypdf import PdfReader, PdfWriter
 from pypdf.errors import PdfReadError
 
 from memory.redaction import redact
@@ -39,7 +41,11 @@ PDF_TYPE = "application/pdf"
 ACCEPTED = "image/jpeg,image/png,image/webp,image/heic,image/heif,application/pdf,.heic,.heif"
 OCR_LANGUAGES = "eng+deu"
 OCR_MAX_SIDE = 2000  # px: larger images are scaled down for OCR only (time, not accuracy)
-PDF_MAX_PAGES_READ = 50
+PDF_MAX_PAGES = 50  # a longer PDF is refused as too large: every page is read
+# what a page keeps when the PDF is written again: its drawing, nothing attached to it
+PDF_PAGE_KEYS = frozenset(
+    {"/Type", "/Parent", "/Resources", "/Contents", "/MediaBox", "/CropBox", "/Rotate", "/Group"}
+)
 # a scan is a PDF of images: each is read by OCR like a photo; a PDF with more images than
 # this (or one whose images cannot be decoded) is refused, as it cannot be checked
 PDF_MAX_IMAGES = 20
@@ -177,20 +183,40 @@ def ocr_text(image: Image.Image) -> str:
 
 def _pdf_clean(data: bytes, name: str, *, max_pixels: int) -> CleanUpload:
     """A PDF's text, and the text of the images on its pages (a scanned card is a PDF of
-    one image), by the never-kept rules; the file is kept as sent when both pass."""
+    one image), by the never-kept rules; what is kept is the PDF written again from its
+    pages alone (`_pdf_pages_only`), so nothing unchecked stays in it."""
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:  # its text cannot be checked
             raise UploadRefused("unreadable")
-        pages = reader.pages[:PDF_MAX_PAGES_READ]
+        if len(reader.pages) > PDF_MAX_PAGES:
+            raise UploadRefused("too_large")
+        kept = _pdf_pages_only(reader)
+        pages = PdfReader(io.BytesIO(kept)).pages
         text = "\n".join((page.extract_text() or "") for page in pages)
         _never_kept_check(text)
         _never_kept_check(_pdf_images_text(pages, max_pixels=max_pixels))
     except (PdfReadError, ValueError, KeyError, TypeError, OSError) as exc:
         raise UploadRefused("unreadable") from exc
     return CleanUpload(
-        data=data, content_type=PDF_TYPE, kind="pdf", name=clean_name(name, kind_ext="pdf")
+        data=kept, content_type=PDF_TYPE, kind="pdf", name=clean_name(name, kind_ext="pdf")
     )
+
+
+def _pdf_pages_only(reader: PdfReader) -> bytes:
+    """The PDF written again from its pages' drawing: no document information or XMP
+    metadata (author, the device, the software), no annotations or form fields, no attached
+    files, no scripts or open actions; objects nothing refers to (an earlier revision's)
+    are left behind too."""
+    writer = PdfWriter()
+    for page in reader.pages:
+        for key in [key for key in page if key not in PDF_PAGE_KEYS]:
+            del page[key]  # before the copy, which would take along what the key refers to
+        writer.add_page(page)
+    writer.metadata = None  # no /Info dictionary at all, not even pypdf's /Producer
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def _image_sizes(resources, depth: int = 0):

@@ -122,3 +122,51 @@ def test_a_pdf_whose_images_cannot_all_be_checked_is_refused():
     assert refused(many, name="many.pdf").code == "unreadable"
     big = scanned_pdf(card_image("Order 55-1031"))  # 1000 x 160 pixels
     assert refused(big, name="big.pdf", max_pixels=100_000).code == "too_many_pixels"
+
+
+def pdf_with_extras(text: str) -> bytes:
+    """A one-page PDF carrying, besides its page text, what the page does not show: the
+    author in its document information, a note (annotation) and an attached file with a
+    card number, and a script that runs on opening."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.actions import JavaScript
+    from pypdf.annotations import FreeText
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf_with_text(text))))
+    writer.add_metadata({"/Author": "Jane Roe", "/Title": "Card 4111 1111 1111 1111"})
+    writer.add_annotation(0, FreeText(text="card 4111 1111 1111 1111", rect=(50, 50, 200, 100)))
+    writer.add_attachment("card.txt", b"4111 1111 1111 1111")
+    writer.add_open_action(JavaScript("app.alert('hello');"))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_a_pdf_is_kept_as_its_pages_alone():
+    """Metadata, notes, attached files and scripts are not read by the never-kept check:
+    they are not kept either (the card number in them goes with them)."""
+    from pypdf import PdfReader
+
+    original = pdf_with_extras("Invoice 55-1031, 2 items")
+    before = PdfReader(io.BytesIO(original))
+    assert before.metadata["/Author"] == "Jane Roe" and before.attachments
+    assert "/Annots" in before.pages[0] and b"4111" in original
+    result = clean(original, name="invoice.pdf")
+    kept = PdfReader(io.BytesIO(result.data))
+    assert kept.metadata is None and not kept.attachments
+    assert "/Annots" not in kept.pages[0] and "/Names" not in kept.trailer["/Root"]
+    assert "/OpenAction" not in kept.trailer["/Root"] and "/AcroForm" not in kept.trailer["/Root"]
+    assert b"4111" not in result.data and b"Jane Roe" not in result.data
+    assert kept.pages[0].extract_text() == "Invoice 55-1031, 2 items"
+
+
+def test_a_pdf_longer_than_every_page_read_is_refused():
+    from pypdf import PdfReader, PdfWriter
+
+    page = PdfReader(io.BytesIO(pdf_with_text("Invoice"))).pages[0]
+    writer = PdfWriter()
+    for _ in range(51):
+        writer.add_page(page)
+    out = io.BytesIO()
+    writer.write(out)
+    assert refused(out.getvalue(), name="long.pdf").code == "too_large"

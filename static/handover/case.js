@@ -73,7 +73,34 @@
       text.textContent = t.text;  // text, never HTML
       li.append(who, time, text);
       if (t.page && t.page.url) li.append(pageLine(t.page));
+      (Array.isArray(t.attachments) ? t.attachments : []).forEach(function (a, index) {
+        li.append(attachmentLine(t.seq, index, a));
+      });
       return li;
+    }
+
+    // a visitor's photo (shown) or file (a link), served by the case's attachment view;
+    // the template's twin: admin/handover/case/turn.html
+    function attachmentLine(seq, index, a) {
+      const line = document.createElement("span");
+      line.className = "attachment";
+      const url = (root.dataset.attachmentUrl || "").replace(/0\/0\/$/, seq + "/" + index + "/");
+      const name = String(a && a.name || "");
+      const link = document.createElement("a");
+      link.href = url;
+      if (a && a.kind === "image") {
+        link.target = "_blank";
+        link.rel = "noopener";
+        const img = document.createElement("img");
+        img.src = url;
+        img.alt = (root.dataset.labelPhoto || "%s").replace("%s", name);
+        img.loading = "lazy";
+        link.append(img);
+      } else {
+        link.textContent = (root.dataset.labelFile || "%s").replace("%s", name);
+      }
+      line.append(link);
+      return line;
     }
 
     // where the visitor asked from: text, and a link only for the http(s) URL the server

@@ -146,12 +146,13 @@ def test_a_photo_reaches_staff_without_its_exif_and_a_card_image_is_refused(
     assert b"TestCam" not in data
 
 
-def test_a_photo_before_any_message_starts_the_conversation(
-    live_stack, fake, page_server, upload_site, page, tmp_path
+def test_a_photo_before_any_message_starts_the_conversation_and_staff_see_photos_live(
+    live_stack, fake, page_server, upload_site, page, browser, tmp_path
 ):
     """No message yet, so no session: the upload starts the conversation, the widget keeps
     its token (the cookie) and its socket joins it to stream the answer; after a reload the
-    conversation, photo turn included, is still there."""
+    conversation, photo turn included, is still there. Handed over, a photo the visitor
+    sends while staff have the case page open appears there at once."""
     choosers: list = []
     page.on("filechooser", lambda chooser: choosers.append(chooser))
     url = page_server.add("/photo-first/", shop_page(live_stack, upload_site))
@@ -163,10 +164,30 @@ def test_a_photo_before_any_message_starts_the_conversation(
     attach_by_keyboard(page, choosers, photo)
     shadow(page, ".message.assistant .bubble").filter(has_text="first thing").wait_for()
     assert shadow(page, ".message.visitor .note.error").count() == 0
-    assert list(session_cookies(page.context, url).values()), "the upload's token is kept"
+    [token] = session_cookies(page.context, url).values()  # the upload's token is kept
     page.reload()
     shadow(page, ".panel").wait_for(state="attached")  # an existing conversation: at once
     if shadow(page, ".panel").is_hidden():  # the panel may be restored open
         open_panel(page)
     shadow(page, ".message.assistant .bubble").filter(has_text="first thing").wait_for()
     assert shadow(page, ".message.visitor .bubble").first.inner_text() == "[photo: damage.jpg]"
+
+    fake.script.append(JsonReply(CORE))
+    shadow(page, ".handover-bar button").click()
+    shadow(page, ".message.system").filter(has_text="A member of the team").wait_for()
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        admin = case_page_open(live_stack, ctx, token, *staff_user(live_stack, "pia"))
+        live = admin.locator("#live-turns li.visitor .attachment img")
+        before = live.count()
+        second = tmp_path / "label.jpg"
+        second.write_bytes(photo_with_gps(size=(64, 48)))
+        attach_by_keyboard(page, choosers, second)
+        arrived = live.nth(before)
+        arrived.wait_for()
+        assert arrived.get_attribute("alt") == "Photo from the visitor: label.jpg"
+        admin.wait_for_function(
+            "(img) => img.complete && img.naturalWidth === 64", arg=arrived.element_handle()
+        )
+    finally:
+        ctx.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import logging
+import math
 
 from django.core.files.base import ContentFile
 from django.db import transaction
@@ -68,22 +69,49 @@ def attachments_of_turn(*, conversation_id: int, seq: int) -> list[Attachment]:
     return list(Attachment.objects.filter(conversation_id=conversation_id, seq=seq))
 
 
-def image_parts_for_model(*, conversation_id: int, seq: int) -> list[dict]:
-    """The turn's photos as OpenAI `image_url` content parts with data URLs (only called
-    when the site's model accepts images; PDFs are never sent). A file that has gone from
-    storage is left out."""
-    parts = []
-    for row in attachments_of_turn(conversation_id=conversation_id, seq=seq):
-        if row.kind != Attachment.Kind.IMAGE:
-            continue
+IMAGE_TOKENS_LOW = 85  # OpenAI's price of an image at "detail": "low" (512 px, one tile)
+
+
+def image_tokens(width: int, height: int) -> int:
+    """The prompt tokens of an image at "detail": "high" by OpenAI's published rule: scaled
+    to fit 2048 x 2048, then its short side to 768; 85 plus 170 per 512 px tile. Other
+    OpenAI-compatible models count otherwise; this is the budget's estimate."""
+    if width <= 0 or height <= 0:
+        return IMAGE_TOKENS_LOW
+    scale = min(1.0, 2048 / max(width, height))
+    w, h = width * scale, height * scale
+    scale = min(1.0, 768 / min(w, h))
+    w, h = w * scale, h * scale
+    tiles = math.ceil(w / 512) * math.ceil(h / 512)
+    return IMAGE_TOKENS_LOW + 170 * tiles
+
+
+def image_parts_for_model(*, conversation_id: int, seq: int, room: int) -> tuple[list[dict], int]:
+    """The turn's photos as OpenAI `image_url` content parts with data URLs, and their
+    tokens (only called when the site's model accepts images; PDFs are never sent). In
+    full detail while they fit `room` tokens, else at "low" (85 tokens each); a photo that
+    fits neither is left out, as is a file that has gone from storage."""
+    rows = [
+        row
+        for row in attachments_of_turn(conversation_id=conversation_id, seq=seq)
+        if row.kind == Attachment.Kind.IMAGE
+    ]
+    high = sum(image_tokens(row.width, row.height) for row in rows)
+    detail = "high" if high <= room else "low"
+    parts, tokens = [], 0
+    for row in rows:
+        cost = image_tokens(row.width, row.height) if detail == "high" else IMAGE_TOKENS_LOW
+        if tokens + cost > room:
+            break
         try:
             data = attachment_bytes(attachment=row)
         except OSError:
             log.warning("attachment file missing", extra={"attachment": row.pk})
             continue
         url = f"data:{row.content_type};base64,{base64.b64encode(data).decode()}"
-        parts.append({"type": "image_url", "image_url": {"url": url}})
-    return parts
+        parts.append({"type": "image_url", "image_url": {"url": url, "detail": detail}})
+        tokens += cost
+    return parts, tokens
 
 
 def attachments_export(*, conversation_id: int) -> list[dict]:

@@ -71,12 +71,15 @@ def _turn_message(turn: TurnRow, text: str, images: list[dict] | None = None) ->
     return {"role": ROLE_TO_CHAT[turn.role], "content": text}
 
 
-def _request_images(site: Site, conversation_id: int, request: TurnRow | None) -> list[dict]:
-    """The request's photos as image parts: only when the site's model accepts images (off
-    by default) and the turn carried one; older turns' photos are not sent again."""
+def _request_images(
+    site: Site, conversation_id: int, request: TurnRow | None, *, room: int
+) -> tuple[list[dict], int]:
+    """The request's photos as image parts, and their tokens (within `room`): only when the
+    site's model accepts images (off by default) and the turn carried one; older turns'
+    photos are not sent again."""
     if not site.model_accepts_images or request is None or not request.attachments:
-        return []
-    return image_parts_for_model(conversation_id=conversation_id, seq=request.seq)
+        return [], 0
+    return image_parts_for_model(conversation_id=conversation_id, seq=request.seq, room=room)
 
 
 @dataclass
@@ -212,6 +215,8 @@ def context_build(
         turns.request, room=room, core=core, model=model, left_out=left_out
     )
     room -= t_request
+    images, t_images = _request_images(site, conv.pk, turns.request, room=max(0, room // 2))
+    room -= t_images
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
     needed = (core.token_count if core else 0) + sum(t.token_count for t in turns.rows[:min_turns])
     knowledge = _knowledge(site, model, request_text, core, turns, room=room - needed)
@@ -241,7 +246,7 @@ def context_build(
         request=turns.request,
         request_text=request_text,
         page_text=page_text,
-        request_images=_request_images(site, conv.pk, turns.request),
+        request_images=images,
     )
     sections = {
         **fixed.counts(),
@@ -249,6 +254,7 @@ def context_build(
         "knowledge": knowledge.tokens,
         "verbatim": sum(t.token_count for t in chosen),
         "request": t_request,
+        **({"images": t_images} if t_images else {}),
     }
     trace = _trace(
         conv,

@@ -152,6 +152,32 @@ def test_the_model_gets_the_photo_only_when_the_site_says_it_reads_images(
     assert text == {"type": "text", "text": "[photo: photo.jpg]"}
     assert image["type"] == "image_url"
     assert image["image_url"]["url"].startswith("data:image/jpeg;base64,")
+    # the photo's tokens are part of the budget: 320 x 240 is one 512 px tile
+    assert image["image_url"]["detail"] == "high" and built.sections["images"] == 85 + 170
+    assert sum(built.sections.values()) <= site.context_budget - site.answer_reserve
+
+
+def test_photos_that_do_not_fit_the_budget_go_at_low_detail_or_not_at_all(
+    client, site, conv, upload_dir
+):
+    from memory.attachments import image_tokens
+
+    assert image_tokens(320, 240) == 255 and image_tokens(4000, 3000) == 85 + 170 * 4
+    assert image_tokens(1024, 1024) == 85 + 170 * 4 and image_tokens(0, 0) == 85
+    seq = post(client, site, conv.token, photo_with_gps(size=(2048, 1536))).json()["seq"]
+    site.model_accepts_images = True
+    site.context_budget = site.answer_reserve + 1400  # half the room is under 765 tokens
+    site.save()
+    conv.refresh_from_db()
+    built = context_build(conversation_id=conv.pk, request_seq=seq, trace_save=False)
+    _text, image = built.messages[-1]["content"]
+    assert image["image_url"]["detail"] == "low" and built.sections["images"] == 85
+    site.context_budget = site.answer_reserve + 450  # about 150 tokens of room, half under 85
+    site.save()
+    conv.refresh_from_db()
+    built = context_build(conversation_id=conv.pk, request_seq=seq, trace_save=False)
+    assert built.messages[-1]["content"] == "[photo: photo.jpg]", "no room: the text alone"
+    assert "images" not in built.sections
 
 
 def test_a_body_far_over_the_limit_is_refused_before_it_is_parsed(client, site, conv, upload_dir):

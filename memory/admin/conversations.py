@@ -267,7 +267,7 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
     def transcript(self, conv: Conversation) -> str:
         turns = list(
             conv.turns.order_by("-seq").only(
-                "seq", "role", "text", "spans", "health", "token_count", "created_at"
+                "seq", "role", "text", "spans", "health", "token_count", "created_at", "attachments"
             )[:TRANSCRIPT_LIMIT]
         )
         turns.reverse()
@@ -285,6 +285,9 @@ class ConversationAdmin(ConversationRightsMixin, admin.ModelAdmin):
                     "tokens": turn.token_count,
                     "health": " ⚕" if turn.health else "",
                     "text": text,
+                    # a visitor's photos and files (issue 33): their names; the files
+                    # themselves are on the case page (handover/admin_attachments.py)
+                    "attachments": [a.get("name", "") for a in turn.attachments or []],
                 }
             )
         total = getattr(conv, "turn_count", None) or len(turns)

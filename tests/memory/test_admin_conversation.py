@@ -69,6 +69,18 @@ def test_the_transcript_is_masked(owner, conversation):
     assert "Message 12 about delivery to Hamburg." in page
 
 
+def test_the_transcript_names_a_visitors_photo(owner, conversation):
+    from memory.models import Turn
+
+    newest = conversation.turns.order_by("-seq").first()
+    photo = {"kind": "image", "name": "<b>dent</b>.jpg", "type": "image/jpeg"}
+    Turn.objects.filter(pk=newest.pk).update(attachments=[photo])
+    page = owner.get(
+        reverse("admin:memory_conversation_change", args=[conversation.pk])
+    ).content.decode()
+    assert "Attachment: &lt;b&gt;dent&lt;/b&gt;.jpg" in page, "named, as text"
+
+
 def test_it_is_read_only(owner, conversation):
     assert owner.get(reverse("admin:memory_conversation_add")).status_code == 403
     page = owner.get(

@@ -142,16 +142,35 @@ def _messages(
     return messages
 
 
+@dataclass(frozen=True)
+class RequestPart:
+    text: str
+    page_text: str | None
+    tokens: int  # the message's and the page's
+    images: list[dict]
+    image_tokens: int
+
+
 def _request_part(
-    request: TurnRow | None, *, room: int, core, model: str, left_out: list[dict]
-) -> tuple[str, str | None, int]:
-    """The visitor's message (cut to fit) and the page it was written on, with their tokens:
-    the page is part of the request (DESIGN.md)."""
+    site: Site,
+    conversation_id: int,
+    request: TurnRow | None,
+    *,
+    room: int,
+    core,
+    model: str,
+    left_out: list[dict],
+) -> RequestPart:
+    """The visitor's message (cut to fit), the page it was written on and its photos, with
+    their tokens: the page is part of the request (DESIGN.md); the photos have at most half
+    the room the text leaves."""
     request_text, t_request = request_fit(
         request, room=room, core=core, model=model, left_out=left_out
     )
     page_text, t_page = page_fit(request, room=room - t_request, left_out=left_out)
-    return request_text, page_text, t_request + t_page
+    left = room - t_request - t_page
+    images, t_images = _request_images(site, conversation_id, request, room=max(0, left // 2))
+    return RequestPart(request_text, page_text, t_request + t_page, images, t_images)
 
 
 def _knowledge(site: Site, model: str, message: str, core, turns, *, room: int):
@@ -211,15 +230,13 @@ def context_build(
     turns = turns_fetch(conv, covered=covered, request_seq=request_seq, min_turns=min_turns)
     fixed = fixed_sections(conv, model=model, left_out=left_out)
     room = site.context_budget - site.answer_reserve - fixed.total
-    request_text, page_text, t_request = _request_part(
-        turns.request, room=room, core=core, model=model, left_out=left_out
+    asked = _request_part(
+        site, conv.pk, turns.request, room=room, core=core, model=model, left_out=left_out
     )
-    room -= t_request
-    images, t_images = _request_images(site, conv.pk, turns.request, room=max(0, room // 2))
-    room -= t_images
+    room -= asked.tokens + asked.image_tokens
     core_cap = max(0, min(settings.MEMORY_CORE_MAX_TOKENS, room // 3))
     needed = (core.token_count if core else 0) + sum(t.token_count for t in turns.rows[:min_turns])
-    knowledge = _knowledge(site, model, request_text, core, turns, room=room - needed)
+    knowledge = _knowledge(site, model, asked.text, core, turns, room=room - needed)
     room -= knowledge.tokens
     left_out.extend(knowledge.left_out)
     verbatim = verbatim_choose(
@@ -244,17 +261,17 @@ def context_build(
         knowledge=knowledge,
         chosen=chosen,
         request=turns.request,
-        request_text=request_text,
-        page_text=page_text,
-        request_images=images,
+        request_text=asked.text,
+        page_text=asked.page_text,
+        request_images=asked.images,
     )
     sections = {
         **fixed.counts(),
         "core": t_core if core_text else 0,
         "knowledge": knowledge.tokens,
         "verbatim": sum(t.token_count for t in chosen),
-        "request": t_request,
-        **({"images": t_images} if t_images else {}),
+        "request": asked.tokens,
+        **({"images": asked.image_tokens} if asked.image_tokens else {}),
     }
     trace = _trace(
         conv,

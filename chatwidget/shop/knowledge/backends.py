@@ -43,6 +43,7 @@ PAIR_TERMS = 6  # the leading terms whose pairs select candidates first
 MIN_HITS = 5  # fewer pair matches than this: add chunks matching any term
 COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select candidates
 PRUNE_FROM_CHUNKS = 2000  # ... in a catalogue of at least this many chunks
+SHARES_FROM_CHUNKS = 20  # term_shares: a word's share says something from this many chunks
 KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
 COMMON_SECONDS = 300
 
@@ -157,11 +158,11 @@ def statistics_refresh() -> None:
     cache.delete_many([cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, cache_keys.KNOWLEDGE_SQLITE_CHUNKS])
 
 
-def _pg_common() -> dict[str, float]:
-    """Lexeme -> share of chunks, for the most common lexemes (PostgreSQL's own statistics of
-    the tsvector column, cached for a few minutes)."""
-    common = cache.get(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES)
-    if common is None:
+def _pg_common() -> tuple[float, dict[str, float]]:
+    """The number of chunks, and lexeme -> share of chunks for the most common lexemes
+    (PostgreSQL's own statistics of the tsvector column, cached for a few minutes)."""
+    found = cache.get(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES)
+    if not isinstance(found, tuple):  # absent (or written by an older release: a dict)
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, "
@@ -170,32 +171,36 @@ def _pg_common() -> dict[str, float]:
                 "WHERE c.relname = 'memory_knowledgechunk'"
             )
             row = cursor.fetchone()
-        # a small catalogue is cheap to rank whole: nothing is left out of the selection
-        large = bool(row) and (row[2] or 0) >= PRUNE_FROM_CHUNKS
-        common = dict(zip(row[0], row[1], strict=False)) if large and row[0] else {}
-        cache.set(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, common, COMMON_SECONDS)
-    return common
+        chunks = float(row[2] or 0) if row else 0.0  # -1: never analysed
+        found = (chunks, dict(zip(row[0], row[1], strict=False)) if row and row[0] else {})
+        cache.set(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, found, COMMON_SECONDS)
+    return found
 
 
-def _pg_shares(terms: list[str], language: str) -> dict[str, float] | None:
-    """Share of chunks per term (its most common stem) from PostgreSQL's statistics
-    (None: a small catalogue)."""
-    common = _pg_common()
-    if not common:
+def _pg_shares(
+    terms: list[str], language: str, *, at_least: int | None = None
+) -> dict[str, float] | None:
+    """Share of chunks per term (its most common stem) from PostgreSQL's statistics (a
+    lexeme they do not list is rare). None: fewer chunks than `at_least` (by default
+    PRUNE_FROM_CHUNKS: a small catalogue is cheap to rank whole)."""
+    chunks, common = _pg_common()
+    if chunks < (PRUNE_FROM_CHUNKS if at_least is None else at_least):
         return None
     return {t: max(common.get(f, 0.0) for f in stems(t, language)) for t in terms}
 
 
-def _sqlite_shares(terms: list[str], language: str) -> dict[str, float] | None:
+def _sqlite_shares(
+    terms: list[str], language: str, *, at_least: int | None = None
+) -> dict[str, float] | None:
     """Share of chunks per term, exact, from the FTS5 index's own vocabulary (a temporary
-    fts5vocab view per connection; no schema). None: a small catalogue."""
+    fts5vocab view per connection; no schema). None: fewer chunks than `at_least`."""
     total = cache.get(cache_keys.KNOWLEDGE_SQLITE_CHUNKS)
     with connection.cursor() as cursor:
         if total is None:
             cursor.execute("SELECT count(*) FROM memory_knowledgechunk")
             total = cursor.fetchone()[0]
             cache.set(cache_keys.KNOWLEDGE_SQLITE_CHUNKS, total, COMMON_SECONDS)
-        if total < PRUNE_FROM_CHUNKS:
+        if not total or total < (PRUNE_FROM_CHUNKS if at_least is None else at_least):
             return None
         cursor.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.knowledge_vocab USING "
@@ -208,6 +213,23 @@ def _sqlite_shares(terms: list[str], language: str) -> dict[str, float] | None:
         )
         docs = dict(cursor.fetchall())
     return {t: max(docs.get(f, 0) for f in stems(t, language)) / total for t in terms}
+
+
+def term_shares(*, terms: list[str], language: str) -> dict[str, float]:
+    """The share of the knowledge's chunks that hold each term (any of its stems), whatever
+    the catalogue's size: PostgreSQL's statistics (a lexeme they do not list counts as rare)
+    or SQLite's FTS5 vocabulary. Across the sites of the database, as `_selective` counts:
+    what a term says of a shop's wording (in every product: "material", "size") does not
+    need one site's exact figure. Empty on other engines, and below SHARES_FROM_CHUNKS
+    chunks, where any word of two chunks would be "common"."""
+    terms = [t for t in terms if t.isalnum()]
+    if not terms or connection.vendor not in ("postgresql", "sqlite"):
+        return {}
+    if connection.vendor == "postgresql":
+        found = _pg_shares(terms, language, at_least=SHARES_FROM_CHUNKS)
+    else:
+        found = _sqlite_shares(terms, language, at_least=SHARES_FROM_CHUNKS)
+    return found or {}
 
 
 def _selective(terms: list[str], *, vendor: str, language: str) -> tuple[list[str], bool]:

@@ -55,6 +55,7 @@ W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subjec
 W_MEMORY_NEW = 0.2  # the memory, when the message is a question of its own
 OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
 W_TEXT = 0.15  # with embeddings: the full-text share of the message's ranking (dev: 0.10-0.15)
+OWN_SUBJECT_SHARE = 0.2  # a word in more of the shop's chunks than this names no subject
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 
@@ -232,6 +233,16 @@ def knowledge_query_build(
         page_wins=bool(page) and (deictic(message) or (back and not remembered)),
         language=language_guess(message, default=language),
     )
+
+
+def names_no_subject(lead: list[str], shares: dict[str, float]) -> bool:
+    """Whether a message's own words name nothing of their own: each of them is in more
+    than OWN_SUBJECT_SHARE of the shop's chunks (`shares`: backends.term_shares), or it has
+    none. "what's the material?" in a shop whose every product states its material asks
+    about the subject of the talk as "is it machine washable?" does, without a pronoun for
+    `refers_back` to see; "do you ship to Canada?" names a subject (a rare word, or one the
+    shop does not use at all)."""
+    return all(shares.get(word, 0.0) > OWN_SUBJECT_SHARE for word in lead)
 
 
 @dataclass

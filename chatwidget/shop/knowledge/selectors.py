@@ -1,6 +1,6 @@
 """Reading shop knowledge: the search behind each turn, and counts for admin and commands."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote
 
 from django.core.cache import cache
@@ -14,6 +14,7 @@ from chatwidget.shop.knowledge.query import (
     KnowledgeQuery,
     PageDocument,
     candidates_score,
+    names_no_subject,
 )
 from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
@@ -100,7 +101,9 @@ def knowledge_search(
     caller within its time limit (window.py; a `QueryVector` without one: full text only);
     None embeds here without a limit (evaluations, commands). `page`: the chunks of the
     visitor's page's document are candidates too (query.candidates_score puts them first
-    when the message points at the page)."""
+    when the message points at the page). A message whose words name no subject of their
+    own leans on the earlier one as a pronoun would make it (`_leans_on_memory`)."""
+    query = _leans_on_memory(query)
     searches = [query.backend_terms()]
     if query.lead and set(query.lead) != set(query.terms):
         searches.append(query.lead_terms())
@@ -138,6 +141,20 @@ def knowledge_search(
         for h in hits
     ]
     return candidates_score(query=query, candidates=candidates)[:limit]
+
+
+def _leans_on_memory(query: KnowledgeQuery) -> KnowledgeQuery:
+    """The query, read as leaning on the conversation's subject when the message has no
+    pronoun for that but names nothing of its own either ("what's the material?" after a
+    product talk: query.names_no_subject, from how common its words are in the shop). Only
+    with a memory to lean on; one look-up of the message's words in the index."""
+    memory = set(query.terms) - set(query.lead) or query.active_ids
+    if query.refers_back or not query.lead or not memory:
+        return query
+    shares = backends.term_shares(terms=query.lead_terms(), language=query.language)
+    if names_no_subject(query.lead_terms(), shares):
+        return replace(query, refers_back=True)
+    return query
 
 
 def _query_vector(query: KnowledgeQuery) -> bytes | None:

@@ -292,7 +292,8 @@ async def connect():
         headers = [(b"origin", origin.encode())] if origin else []
         comm = WebsocketCommunicator(application, f"/ws/chat/{site_key}/", headers=headers)
         comm.scope["client"] = client
-        connected, _ = await comm.connect()
+        # the consumer's connect reads the database: 1 s (the default) failed a busy machine
+        connected, _ = await comm.connect(timeout=10)
         assert connected
         c = Client(comm)
         opened.append(c)

@@ -58,6 +58,12 @@ PROCESSES_FIRST = frozenset(
 )
 
 
+# Modules whose tests share a module-scoped fixture that costs seconds (the house move's
+# migrations, the planted copy of the code and its import graph): each kept to one worker,
+# so the fixture is made once rather than once per worker that gets one of its tests.
+WHOLE_MODULES = frozenset({"tests/project/test_migrations_house_move.py", "tests/test_layers.py"})
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
@@ -70,6 +76,8 @@ def pytest_xdist_make_scheduler(config, log):
             group = XDIST_GROUPS.get(parts[1]) if len(parts) > 2 and parts[0] == "tests" else None
             if group == "processes":
                 group += "-1" if parts[-1] in PROCESSES_FIRST else "-2"
+            if group is None and nodeid.split("::", 1)[0] in WHOLE_MODULES:
+                group = nodeid.split("::", 1)[0]
             return group or nodeid
 
     return GroupScheduling(config, log)
@@ -142,17 +150,48 @@ def _fresh_socket_counts():
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """The test database as migrations made it; the groups (roles) are noted so that a
-    transactional test's flush can have them back (tests.factories.roles_ensure), and the
-    content types and permissions so that the flush can keep them (tests/fastflush.py)."""
-    from tests import fastflush
+def django_db_setup(
+    request, django_test_environment, django_db_blocker, django_db_modify_db_settings
+):
+    """The test database: pytest-django's set-up, except that on PostgreSQL the database is a
+    copy of one migrated template (tests/pgtemplate.py), dropped at the end. The groups
+    (roles) are noted so that a transactional test's flush can have them back
+    (tests.factories.roles_ensure), and the content types and permissions so that the flush
+    can keep them (tests/fastflush.py)."""
+    from django.db import connections
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _get_databases_for_setup
+
+    from tests import fastflush, pgtemplate
     from tests.factories import roles_snapshot_take
 
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    verbosity = request.config.option.verbose
     with django_db_blocker.unblock():
+        copied = pgtemplate.copies_made(aliases)
+        db_cfg = setup_databases(
+            verbosity=verbosity,
+            interactive=False,
+            aliases=set(aliases) - copied,
+            serialized_aliases=set(serialized_aliases) - copied,
+        )
+        for alias in copied & set(serialized_aliases):
+            connections[alias]._test_serialized_contents = connections[
+                alias
+            ].creation.serialize_db_to_string()
         roles_snapshot_take()
         fastflush.snapshot()
     fastflush.install()
+    yield
+    with django_db_blocker.unblock():
+        # dropped at once (Django's DROP waits 5 s for a straggling connection, then fails)
+        pgtemplate.copies_dropped(copied)
+        try:
+            teardown_databases(db_cfg, verbosity=verbosity)
+        except Exception as exc:  # as pytest-django: a warning, not a failed run
+            request.node.warn(
+                pytest.PytestWarning(f"Error when trying to teardown test databases: {exc!r}")
+            )
 
 
 @pytest.fixture
@@ -253,7 +292,8 @@ async def connect():
         headers = [(b"origin", origin.encode())] if origin else []
         comm = WebsocketCommunicator(application, f"/ws/chat/{site_key}/", headers=headers)
         comm.scope["client"] = client
-        connected, _ = await comm.connect()
+        # the consumer's connect reads the database: 1 s (the default) failed a busy machine
+        connected, _ = await comm.connect(timeout=10)
         assert connected
         c = Client(comm)
         opened.append(c)

@@ -43,10 +43,16 @@ def _emptied(alias: str) -> bool:
         return False
     connection = connections[alias]
     tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+    deletes = [
+        f"DELETE FROM {connection.ops.quote_name(t)}" for t in sorted(set(tables) - set(KEPT))
+    ]
     try:
         with transaction.atomic(using=alias), connection.cursor() as cursor:
-            for table in sorted(set(tables) - set(KEPT)):
-                cursor.execute(f"DELETE FROM {connection.ops.quote_name(table)}")
+            if connection.vendor == "postgresql":  # one round trip (client-side binding)
+                cursor.execute(";\n".join(deletes))
+            else:
+                for delete in deletes:
+                    cursor.execute(delete)
     except Exception:  # a constraint checked at once: the real flush
         return False
     return True

@@ -35,7 +35,7 @@ def wait_port(port: int, proc: subprocess.Popen | None = None, timeout: float = 
     raise RuntimeError(f"port {port} not ready after {timeout}s")
 
 
-def _schema_key(settings_module: str) -> str:
+def schema_key(settings_module: str) -> str:
     """What the migrated schema depends on: every migration file, Django's version and the
     settings module (a data migration may read settings)."""
     import django
@@ -56,7 +56,7 @@ def migrated_sqlite(path: Path, env: dict) -> None:
     settings_module = env.get("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
     folder = Path(tempfile.gettempdir()) / "chatwidget-test-schemas"
     folder.mkdir(exist_ok=True)
-    template = folder / f"migrated-{_schema_key(settings_module)}.sqlite3"
+    template = folder / f"migrated-{schema_key(settings_module)}.sqlite3"
     if not template.exists():
         fd, making = tempfile.mkstemp(dir=folder, suffix=".part")
         os.close(fd)

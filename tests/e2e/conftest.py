@@ -2,6 +2,8 @@
 shop on a second origin + the fake model) and Debian's Chromium through playwright (never a
 downloaded browser), one per test process with a new context per test."""
 
+import atexit
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -25,20 +27,45 @@ ARTIFACTS = ROOT / "test-artifacts"
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="session")
+_STACKS: dict = {}  # name -> (stack, its clean-up) while the browser tests run
+
+
+def _stack(name: str, running):
+    """The stack `name`, started by the first test that needs it (`running()`: a context
+    manager) and kept until the browser tests are done (`stacks_close`)."""
+    if name not in _STACKS:
+        cleanup = ExitStack()
+        try:
+            _STACKS[name] = (cleanup.enter_context(running()), cleanup)
+        except BaseException:
+            cleanup.close()
+            raise
+    return _STACKS[name][0]
+
+
+def stacks_close() -> None:
+    while _STACKS:
+        _name, (_stack_, cleanup) = _STACKS.popitem()
+        cleanup.close()
+
+
+atexit.register(stacks_close)  # a run stopped in the middle of the browser tests
+
+
+# Module scope (the modules' own fixtures use them): each module gets the running stack from
+# `_stack`, or a new one if the browser tests were left and came back.
+@pytest.fixture(scope="module")
 def live_stack():
     # Staff presence (issue 18) is off here: these tests open the admin after the visitor
     # asked for a person; tests/e2e/test_inbox_browser.py runs a stack with it on.
-    with stack_running({"STAFF_PRESENCE_REQUIRED": "0"}) as stack:
-        yield stack
+    return _stack("live", lambda: stack_running({"STAFF_PRESENCE_REQUIRED": "0"}))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def demo_stack():
     """The demo's stack, shared by tests/e2e/test_actions_browser.py and
     test_knowledge_browser.py (a site each)."""
-    with demo_running() as stack:
-        yield stack
+    return _stack("demo", demo_running)
 
 
 _CHROMIUM: dict = {}  # the playwright session and its browser while browser tests run
@@ -77,13 +104,18 @@ def browser_close() -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item, nextitem):
-    """After the test's own fixtures (its context) are gone: close the browser when the
-    next test is not in this folder."""
+    """After the test's own fixtures (its context) are gone: close the browser and stop the
+    stacks when the next test is not in this folder. (Session fixtures, as the stacks were,
+    stopped at the end of the xdist worker's last test: 8 to 16 s of Daphne and manage
+    processes stopping after everything else, in the suite's last seconds.)"""
     try:
         return (yield)
     finally:
         if nextitem is None or Path(__file__).parent not in Path(nextitem.path).parents:
-            browser_close()
+            try:
+                browser_close()
+            finally:
+                stacks_close()
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from django.db import connection
 
 from chatwidget.shop.models.knowledge import KnowledgeDocument, KnowledgeSource
 from tests.integration.cluster import Daphne, Worker, admin_login, database_url
+from tests.procs import started_together
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -79,8 +80,7 @@ def test_upload_on_web_imported_by_a_worker_in_another_folder(site, django_user_
     web = Daphne("web", web_env, tmp_path, cwd=folders["web"])
     worker = Worker(process_env(folders["worker"], storage), tmp_path, cwd=folders["worker"])
     try:
-        web.start()
-        worker.start()
+        started_together(web.start, worker.start)  # side by side: a start is mostly waiting
         opener, csrf = admin_login(web.http, username="owner", password="pw-owner-31")
         body, ctype = multipart(
             {"site": str(site.pk), "url": "", "csrfmiddlewaretoken": csrf},

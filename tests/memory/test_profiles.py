@@ -397,6 +397,9 @@ def with_facts(site, chat):
 
 
 def staff_user(name: str, group: str) -> User:
+    from tests.factories import roles_ensure
+
+    roles_ensure()  # a transactional test before this one on the same worker removed the groups
     user = User.objects.create_user(name, password="pw", is_staff=True)
     user.groups.add(Group.objects.get(name=group))
     return user

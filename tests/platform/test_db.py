@@ -18,6 +18,9 @@ def test_relaxed_durability_only_for_its_own_transaction():
             cursor.execute("SHOW synchronous_commit")
             return cursor.fetchone()[0]
 
+    with connection.cursor() as cursor:
+        # production's default: the suite's test databases commit without it (tests/pgtemplate.py)
+        cursor.execute("SET synchronous_commit TO on")
     with relaxed_durability():
         assert setting() == "off"
     with transaction.atomic():

@@ -5,14 +5,13 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db.models import JSONField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from chatwidget.sites.models import Site
 from memory.models import (
     Conversation,
     ConversationState,
-    Core,
     LinkedSession,
     RetentionPolicy,
     Turn,
@@ -300,16 +299,3 @@ def turn_unanswered(*, conversation_id: int, max_age_s: float) -> UnansweredTurn
     if newest["created_at"] < timezone.now() - timedelta(seconds=max_age_s):
         return None
     return UnansweredTurn(seq=newest["seq"], client_id=newest["client_id"])
-
-
-def core_current_columns() -> dict[str, Subquery]:
-    """The conversation's current core (data, coverage, tokens) as annotations of a
-    Conversation query: read with the conversation in its one statement (the visitor turn's
-    locked read, memory.services), so the answer's context build needs no query of its own
-    for it (chatwidget.assistant.sections.core_current). None without a core."""
-    current = Core.objects.filter(conversation_id=OuterRef("pk"), version=OuterRef("core_version"))
-    return {
-        "core_row_data": Subquery(current.values("data")[:1], output_field=JSONField()),
-        "core_row_covers": Subquery(current.values("covers_through_seq")[:1]),
-        "core_row_tokens": Subquery(current.values("token_count")[:1]),
-    }

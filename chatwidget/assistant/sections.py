@@ -206,7 +206,7 @@ CoreRead = Core | CoreRow  # a core read for the build, or one condensed inline
 
 def core_current(conv: Conversation) -> CoreRead | None:
     """The conversation's current core: read with the conversation when the visitor's turn
-    locked it (memory.selectors.core_current_columns: no query here), else one query."""
+    locked it (memory.conversation_sql: no query here), else one query."""
     if not conv.core_version:  # versions start at 1: none yet, nothing to read
         return None
     if hasattr(conv, "core_row_tokens"):

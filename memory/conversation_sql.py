@@ -1,0 +1,99 @@
+"""The conversation's row lock on the hot path, in one statement of raw SQL (issue 30;
+ARCHITECTURE.md, decisions).
+
+Every visitor message and every answer locks its conversation's row and reads its site
+(the window settings, the budget) and, for a visitor's turn, the current core. The ORM's
+query for that (`select_for_update().select_related("site")` with the core as three
+subquery annotations) cost about 2 ms of CPU to compile per message, ten times the
+statement itself. Here the statement is written once per process from the models' own
+fields and the rows become model instances as the ORM would make them: the same columns,
+each value through the field's database converters, `Model.from_db`, the site cached on
+the conversation as `select_related` leaves it. A field added to Conversation, Site or
+Core is read here without a change.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.db import connection
+
+from chatwidget.sites.models import Site
+from memory.models import Conversation, Core
+
+# the current core's values, read with the row: the context builder reads them from the
+# conversation (chatwidget.assistant.sections.core_current)
+CORE_COLUMNS = (("core_row_data", "data"), ("core_row_covers", "covers_through_seq"), ("core_row_tokens", "token_count"))  # fmt: skip
+
+
+def _converters(field, table: str) -> tuple[Any, list]:
+    """The column as the ORM's compiler sees it and its converters (backend's, then the
+    field's), applied as the compiler applies them: `convert(value, column, connection)`."""
+    col = field.get_col(table)
+    return col, [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
+
+
+@cache
+def _statement(vendor: str, with_core: bool, by_site: bool) -> tuple[str, list[tuple[Any, list]]]:
+    """The SELECT and, per column, (field, converters). Built once per process and shape."""
+    q = connection.ops.quote_name
+    conv, site, core = Conversation._meta, Site._meta, Core._meta
+    columns: list[tuple[str, Any, str]] = [
+        *(("c", f, f.column) for f in conv.concrete_fields),
+        *(("s", f, f.column) for f in site.concrete_fields),
+    ]
+    if with_core:
+        columns += [("k", core.get_field(name), name) for _, name in CORE_COLUMNS]
+    select = ", ".join(f"{alias}.{q(column)}" for alias, _, column in columns)
+    sql = (
+        f"SELECT {select} FROM {q(conv.db_table)} c "  # noqa: S608 - names from the models
+        f"JOIN {q(site.db_table)} s ON s.{q(site.pk.column)} = c.{q(conv.get_field('site').column)} "
+    )
+    if with_core:
+        sql += (
+            f"LEFT JOIN {q(core.db_table)} k ON k.{q(core.get_field('conversation').column)} = "
+            f"c.{q(conv.pk.column)} AND k.{q(core.get_field('version').column)} = "
+            f"c.{q(conv.get_field('core_version').column)} "
+        )
+    sql += f"WHERE c.{q(conv.pk.column)} = %s"
+    if by_site:
+        sql += f" AND c.{q(conv.get_field('site').column)} = %s"
+    if connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF c" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    tables = {"c": conv.db_table, "s": site.db_table, "k": core.db_table}
+    return sql, [_converters(f, tables[alias]) for alias, f, _ in columns]
+
+
+def conversation_lock_read(
+    *, pk: int, site_id: int | None = None, with_core: bool = False
+) -> Conversation | None:
+    """The conversation's row, locked for the caller's transaction (only its row), with its
+    site loaded and, `with_core`, the current core's values as `core_row_data`,
+    `core_row_covers` and `core_row_tokens` (None without a core). `site_id`: only if the
+    conversation is that site's. None when there is no such conversation."""
+    sql, fields = _statement(connection.vendor, with_core, site_id is not None)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk] if site_id is None else [pk, site_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = []
+    for value, (col, converters) in zip(row, fields, strict=True):
+        for convert in converters:
+            value = convert(value, col, connection)
+        values.append(value)
+    n_conv = len(Conversation._meta.concrete_fields)
+    n_site = len(Site._meta.concrete_fields)
+    alias = connection.alias
+    conv = Conversation.from_db(
+        alias, [f.attname for f in Conversation._meta.concrete_fields], values[:n_conv]
+    )
+    site = Site.from_db(
+        alias, [f.attname for f in Site._meta.concrete_fields], values[n_conv : n_conv + n_site]
+    )
+    Conversation.site.field.set_cached_value(conv, site)
+    if with_core:
+        for (name, _), value in zip(CORE_COLUMNS, values[n_conv + n_site :], strict=True):
+            setattr(conv, name, value)
+    return conv

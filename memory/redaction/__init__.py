@@ -27,6 +27,7 @@ The result records kinds and counts, never values.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -97,8 +98,11 @@ __all__ = [
 ]
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
 def _has_digit(text: str) -> bool:
-    return any("0" <= ch <= "9" for ch in text)
+    return _DIGIT.search(text) is not None
 
 
 def _removed_spans(

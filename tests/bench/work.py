@@ -37,11 +37,16 @@ class Recorder:
         self.events: list[tuple[float, str]] = []
         self.statements: list[tuple[float, str]] = []
         self.logs: list[tuple[float, str]] = []
+        self.calls: list[tuple[float, str]] = []  # cache and channel-layer calls, named
+        self.hop_cpu: list[tuple[float, float]] = []  # (end, CPU ms of one database-thread hop)
         self.on = False
+        self.profiler = None
 
-    def hit(self, kind: str) -> None:
+    def hit(self, kind: str, call: str = "") -> None:
         if self.on:
             self.events.append((time.perf_counter(), kind))
+            if call:
+                self.calls.append((time.perf_counter(), call))
 
 
 def instrument(rec: Recorder) -> None:
@@ -81,7 +86,14 @@ def instrument(rec: Recorder) -> None:
 
     def thread_handler(self, loop, *args, **kwargs):
         rec.hit("hop")
-        return original_handler(self, loop, *args, **kwargs)
+        cpu0 = time.thread_time()
+        try:
+            if rec.on and rec.profiler is not None:  # WORK_CPROFILE: the database thread's hops
+                return rec.profiler.runcall(original_handler, self, loop, *args, **kwargs)
+            return original_handler(self, loop, *args, **kwargs)
+        finally:
+            if rec.on:
+                rec.hop_cpu.append((time.perf_counter(), 1000 * (time.thread_time() - cpu0)))
 
     channels.db.DatabaseSyncToAsync.thread_handler = thread_handler
 
@@ -121,8 +133,8 @@ def instrument(rec: Recorder) -> None:
         if name in vars(cache_cls) or hasattr(cache_cls, name):
             original = getattr(cache_cls, name)
 
-            def wrapped(self, *a, _orig=original, **k):
-                rec.hit("cache")
+            def wrapped(self, *a, _orig=original, _name=name, **k):
+                rec.hit("cache", f"cache.{_name} {str(a[0])[:60] if a else ''}")
                 return _orig(self, *a, **k)
 
             setattr(cache_cls, name, wrapped)
@@ -131,8 +143,8 @@ def instrument(rec: Recorder) -> None:
     for name in ("group_send", "group_add", "group_discard", "send"):
         original = getattr(layer, name)
 
-        async def wrapped_async(*a, _orig=original, **k):
-            rec.hit("layer")
+        async def wrapped_async(*a, _orig=original, _name=name, **k):
+            rec.hit("layer", f"layer.{_name} {str(a[0])[:60] if a else ''}")
             return await _orig(*a, **k)
 
         setattr(layer, name, wrapped_async)
@@ -247,11 +259,29 @@ def main() -> None:
         rec.on = True
         return await run(rec, args.turns, args.warmup, args.site_key, model_seen)
 
+    profile_to = os.environ.get("WORK_CPROFILE")  # a path: the database hops under cProfile
+    if profile_to:
+        import cProfile
+
+        rec.profiler = cProfile.Profile(time.thread_time)  # CPU, not waits
     marks = asyncio.run(go())
+    if profile_to:
+        rec.profiler.dump_stats(profile_to)
     rec.on = False
     per_turn: dict[str, dict[str, list[int]]] = {p: {} for p in PHASES}
     kinds = sorted({k for _, k in rec.events})
+    hop_cpu: dict[str, list[float]] = {p: [] for p in PHASES}
     for m in marks:
+        spent = dict.fromkeys(PHASES, 0.0)
+        for at, ms in rec.hop_cpu:
+            if m["sent"] <= at < m["model"]:
+                spent["before_model"] += ms
+            elif m["model"] <= at < max(m["ack"], m["model"]):
+                spent["model_to_ack"] += ms
+            elif m["sent"] <= at < m["end"]:
+                spent["after"] += ms
+        for p in PHASES:
+            hop_cpu[p].append(spent[p])
         counts = {p: Counter() for p in PHASES}
         for at, kind in rec.events:
             if m["sent"] <= at < m["model"]:
@@ -286,6 +316,11 @@ def main() -> None:
         # CPU of this process (server and test client) per turn: one conversation, no load;
         # the steadiest figure on a shared machine to compare two versions of the code
         "cpu_ms_p50": round(statistics.median(m["cpu_ms"] for m in marks), 2),
+        # CPU of the database thread's hops per turn, by phase (time.thread_time: this
+        # thread's own CPU, so other processes on the machine do not count)
+        "db_thread_cpu_ms_p50": {
+            p: round(statistics.median(v), 3) for p, v in hop_cpu.items() if v
+        },
         "model_first_token_ms": float(os.environ.get("BENCH_MODEL_MS", "300")),
     }
     # the statements of the last turn, by phase: what the counts above are made of
@@ -301,6 +336,9 @@ def main() -> None:
     }
     result["logs_last_turn"] = {
         p: [msg for at, msg in rec.logs if lo <= at < hi] for p, (lo, hi) in bounds.items()
+    }
+    result["calls_last_turn"] = {
+        p: [call for at, call in rec.calls if lo <= at < hi] for p, (lo, hi) in bounds.items()
     }
     result["before_model"] = dict(result["per_turn"]["before_model"])
     with open(args.out, "w") as fh:

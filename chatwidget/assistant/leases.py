@@ -6,21 +6,20 @@ import asyncio
 import logging
 
 from django.conf import settings
-from django.core.cache import cache
+
+from chatwidget.platform.owned import owned_release, owned_renew
 
 log = logging.getLogger(__name__)
 
 
 def lease_renew(key: str, owner: str) -> bool:
     """Extend the lease while it is ours; False once it expired or another process took it."""
-    if cache.get(key) != owner:
-        return False
-    return bool(cache.touch(key, settings.ANSWER_LEASE_SECONDS))
+    return owned_renew(key, owner, settings.ANSWER_LEASE_SECONDS)
 
 
 def lease_release(key: str, owner: str) -> None:
-    if cache.get(key) == owner:
-        cache.delete(key)
+    """Let go of the lease if it is still ours (one round trip on Redis)."""
+    owned_release(key, owner)
 
 
 async def lease_keep(key: str, owner: str) -> None:

@@ -263,7 +263,7 @@ def main() -> None:
     if profile_to:
         import cProfile
 
-        rec.profiler = cProfile.Profile(time.thread_time)  # CPU, not waits
+        rec.profiler = cProfile.Profile()
     marks = asyncio.run(go())
     if profile_to:
         rec.profiler.dump_stats(profile_to)

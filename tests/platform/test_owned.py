@@ -1,0 +1,63 @@
+"""Owned cache keys (the answer lease): renewed and deleted only while they hold their
+owner's token, on the local cache and on Redis (one round trip: a script)."""
+
+import uuid
+
+import pytest
+from django.core.cache import cache, caches
+
+from chatwidget.platform.owned import owned_release, owned_renew
+
+
+@pytest.fixture(params=["locmem", "redis"])
+def backend(request, settings):
+    if request.param == "redis":
+        if not settings.TEST_REDIS_URL:
+            pytest.skip("needs Redis (TEST_REDIS_URL)")
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django_redis.cache.RedisCache",
+                "LOCATION": settings.TEST_REDIS_URL,
+                "KEY_PREFIX": f"test-owned-{uuid.uuid4().hex}",
+            }
+        }
+    return request.param
+
+
+def test_only_the_owner_releases(backend):
+    assert cache.add("lease:1", "me", timeout=30)
+    assert owned_release("lease:1", "someone else") is False
+    assert cache.get("lease:1") == "me"
+    assert owned_release("lease:1", "me") is True
+    assert cache.get("lease:1") is None
+    assert owned_release("lease:1", "me") is False  # gone: nothing to release
+
+
+def test_only_the_owner_renews(backend):
+    assert cache.add("lease:2", "me", timeout=2)
+    assert owned_renew("lease:2", "someone else", 60) is False
+    assert owned_renew("lease:2", "me", 60) is True
+    if backend == "redis":
+        client = caches["default"].client
+        ttl = client.get_client().ttl(client.make_key("lease:2"))
+        assert 55 <= ttl <= 60
+    cache.delete("lease:2")
+    assert owned_renew("lease:2", "me", 60) is False  # expired or taken: not ours any more
+
+
+def test_on_redis_one_round_trip_each(backend, monkeypatch):
+    if backend != "redis":
+        pytest.skip("Redis only")
+    assert cache.add("lease:3", "me", timeout=30)
+    calls = []
+    redis_client = caches["default"].client.get_client(write=True)
+    original = type(redis_client).execute_command
+
+    def counted(self, *args, **kwargs):
+        calls.append(args[0])
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(redis_client), "execute_command", counted)
+    assert owned_renew("lease:3", "me", 30) is True
+    assert owned_release("lease:3", "me") is True
+    assert calls == ["EVAL", "EVAL"]

@@ -21,17 +21,11 @@ from django.db import connection
 
 from chatwidget.sites.models import Site
 from memory.models import Conversation, Core
+from memory.turn_sql import column_converters, row_converted
 
 # the current core's values, read with the row: the context builder reads them from the
 # conversation (chatwidget.assistant.sections.core_current)
 CORE_COLUMNS = (("core_row_data", "data"), ("core_row_covers", "covers_through_seq"), ("core_row_tokens", "token_count"))  # fmt: skip
-
-
-def _converters(field, table: str) -> tuple[Any, list]:
-    """The column as the ORM's compiler sees it and its converters (backend's, then the
-    field's), applied as the compiler applies them: `convert(value, column, connection)`."""
-    col = field.get_col(table)
-    return col, [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
 
 
 @cache
@@ -62,7 +56,7 @@ def _statement(vendor: str, with_core: bool, by_site: bool) -> tuple[str, list[t
     if connection.features.has_select_for_update:
         sql += " FOR UPDATE OF c" if connection.features.has_select_for_update_of else " FOR UPDATE"
     tables = {"c": conv.db_table, "s": site.db_table, "k": core.db_table}
-    return sql, [_converters(f, tables[alias]) for alias, f, _ in columns]
+    return sql, [column_converters(f, tables[alias]) for alias, f, _ in columns]
 
 
 def conversation_lock_read(
@@ -78,11 +72,7 @@ def conversation_lock_read(
         row = cursor.fetchone()
     if row is None:
         return None
-    values = []
-    for value, (col, converters) in zip(row, fields, strict=True):
-        for convert in converters:
-            value = convert(value, col, connection)
-        values.append(value)
+    values = row_converted(row, fields)
     n_conv = len(Conversation._meta.concrete_fields)
     n_site = len(Site._meta.concrete_fields)
     alias = connection.alias

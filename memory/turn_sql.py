@@ -1,4 +1,5 @@
-"""A turn stored in one statement on the hot path (issue 30; ARCHITECTURE.md, decisions).
+"""A turn stored in one statement, and the newest turns read, on the hot path (issue 30;
+ARCHITECTURE.md, decisions).
 
 Every visitor message and every answer writes a turn: the ORM's way took three statements
 under the conversation's row lock (is this client id stored already? INSERT; the
@@ -10,13 +11,15 @@ same statement as data-modifying CTEs that run only when the turn was inserted. 
 no data-modifying CTEs: there the counters follow in the caller's statements.
 
 The Django ORM cannot say "insert unless it exists, and then update these rows" in one
-statement; this module is the only raw SQL of the turn path, and it is built from the
-models' own fields (column names, `pre_save`, `get_db_prep_save`), so a field added to
-Turn is written here as by `Turn.objects.create`.
+statement. The newest turns of a context build (`turns_newest`) are an ORM query the ORM
+spent five times the statement's CPU compiling, every message. Both are built from the
+models' own fields (column names, `pre_save`, `get_db_prep_save`, the fields' database
+converters), so a field added to Turn is written and read here as by the ORM.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -94,3 +97,46 @@ def _inserted(turn: Turn, pk: int | None) -> bool:
     turn._state.adding = False
     turn._state.db = connection.alias
     return True
+
+
+def column_converters(field, table: str) -> tuple[Any, list]:
+    """A field's column as the ORM's compiler sees it and its converters (the backend's, then
+    the field's), to apply as the compiler applies them: `convert(value, column, connection)`."""
+    col = field.get_col(table)
+    return col, [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
+
+
+def row_converted(row, columns: list[tuple[Any, list]]) -> list:
+    """A fetched row's values as the ORM gives them (JSON decoded, and so on)."""
+    values = []
+    for value, (col, converters) in zip(row, columns, strict=True):
+        for convert in converters:
+            value = convert(value, col, connection)
+        values.append(value)
+    return values
+
+
+@cache
+def _newest(vendor: str, names: tuple[str, ...]) -> tuple[str, list[tuple[Any, list]]]:
+    meta = Turn._meta
+    q = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in names]
+    conversation, seq = (q(meta.get_field(n).column) for n in ("conversation", "seq"))
+    sql = (
+        f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(str(meta.db_table))} "  # noqa: S608 - names from the model
+        f"WHERE {conversation} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq} DESC LIMIT %s"
+    )
+    return sql, [column_converters(f, str(meta.db_table)) for f in fields]
+
+
+def turns_newest(
+    *, conversation_id: int, after: int, through: int, limit: int, names: tuple[str, ...]
+) -> list[list]:
+    """The fields `names` of the conversation's newest turns with `after` < seq <= `through`,
+    newest first, at most `limit`: what `Turn.objects.filter(...).order_by("-seq")
+    .values_list(*names)[:limit]` gives."""
+    sql, columns = _newest(connection.vendor, names)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [conversation_id, after, through, limit])
+        rows = cursor.fetchall()
+    return [row_converted(row, columns) for row in rows]

@@ -21,10 +21,11 @@ from chatwidget.shop.knowledge.window import KnowledgeSection, knowledge_cap, kn
 from chatwidget.sites.models import Site
 from memory.condense.service import core_refresh_inline
 from memory.core import core_render, core_render_within
-from memory.models import Conversation, Core, Turn
+from memory.models import Conversation, Core
 from memory.pages import page_render
 from memory.profiles import profile_background
 from memory.tokens import count_tokens, tokens_truncate
+from memory.turn_sql import turns_newest
 from memory.window import verbatim_minimum
 
 log = logging.getLogger(__name__)
@@ -225,9 +226,13 @@ def turns_fetch(conv: Conversation, *, covered: int, request_seq: int, min_turns
     lower = max(0, min(covered, request_seq - min_turns - 1))
     fetched = [
         TurnRow(*row)
-        for row in Turn.objects.filter(conversation_id=conv.pk, seq__gt=lower, seq__lte=request_seq)
-        .order_by("-seq")
-        .values_list(*TurnRow._fields)[: limit + 1]
+        for row in turns_newest(
+            conversation_id=conv.pk,
+            after=lower,
+            through=request_seq,
+            limit=limit + 1,
+            names=TurnRow._fields,
+        )
     ]
     unfetched = len(fetched) > limit
     fetched = fetched[:limit]

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from memory.analytics import stat_turn_sql
 from memory.models import Conversation, DailyStat, Turn
 from memory.services import visitor_message_receive
-from memory.turn_sql import turn_insert
+from memory.turn_sql import turn_insert, turns_newest
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +114,26 @@ def test_a_resent_message_is_the_stored_turn(site):
     assert conv_after.next_seq == first.turn.seq + 1, "the resend moved no counter"
     assert Conversation.objects.get(pk=conv.pk).next_seq == first.turn.seq + 1
     assert DailyStat.objects.get(site=site).visitor_turns == 2
+
+
+def test_the_newest_turns_are_read_as_the_orm_reads_them(site):
+    """`turns_newest` (a context build's read, every message) gives what the ORM's
+    values_list query gives: the same rows, newest first, JSON decoded, within the bounds."""
+    conv = _conversation(site)
+    page = {"url": "https://shop.test/p", "title": "P", "tokens": 3}
+    for seq in range(2, 9):
+        turn_insert(_turn(conv, seq, client_id=f"c{seq}", page=page if seq % 2 else None))
+    names = ("seq", "role", "text", "token_count", "page", "attachments")
+    expected = [
+        list(row)
+        for row in Turn.objects.filter(conversation=conv, seq__gt=2, seq__lte=7)
+        .order_by("-seq")
+        .values_list(*names)[:4]
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        found = turns_newest(conversation_id=conv.pk, after=2, through=7, limit=4, names=names)
+    assert found == expected and len(queries) == 1
+    assert [row[0] for row in found] == [7, 6, 5, 4] and found[0][4] == page
+    assert (
+        turns_newest(conversation_id=conv.pk + 99, after=0, through=9, limit=5, names=names) == []
+    )

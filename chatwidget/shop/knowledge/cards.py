@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from django.db import connection
 from django.db.models import Q
 
+from chatwidget.shop.knowledge.selectors import knowledge_available
 from chatwidget.shop.models import KnowledgeChunk, KnowledgeDocument
 from memory.extract import ids_extract
 
@@ -170,9 +171,10 @@ def answer_identifiers(text: str) -> list[str]:
 
 def product_cards(*, site_id: int, text: str) -> list[dict]:
     """The cards for the products the answer `text` names that the site's knowledge holds,
-    in the order the answer names them (one card per document). Two queries at most."""
+    in the order the answer names them (one card per document). Two queries at most; none
+    for a site without knowledge (the cached hint the context build reads too)."""
     wanted = answer_identifiers(text)[: MAX_CARDS * 2]
-    if not wanted:
+    if not wanted or not knowledge_available(site_id=site_id):
         return []
     # PostgreSQL: JSON containment; SQLite (the demo) has none: the JSON text is matched and
     # the exact identifier checked below

@@ -26,15 +26,15 @@ DENSE_CANDIDATES = 12  # nearest chunks by embedding, added to the full-text can
 HINT_SECONDS = 60
 
 
-def knowledge_available(*, site: Site) -> bool:
+def knowledge_available(*, site_id: int) -> bool:
     """Whether the site has any chunk: a cached hint, so that a turn of a site without
     knowledge costs no query. Imports and deletions refresh it after commit; it expires
     after a minute, so a lost refresh delays nothing for long. A wrong "yes" costs one
     empty search, never a wrong answer."""
-    hint = cache.get(cache_keys.knowledge_available(site.pk))
+    hint = cache.get(cache_keys.knowledge_available(site_id))
     if hint is None:
-        hint = KnowledgeChunk.objects.filter(site_id=site.pk).exists()
-        cache.set(cache_keys.knowledge_available(site.pk), hint, HINT_SECONDS)
+        hint = KnowledgeChunk.objects.filter(site_id=site_id).exists()
+        cache.set(cache_keys.knowledge_available(site_id), hint, HINT_SECONDS)
     return bool(hint)
 
 

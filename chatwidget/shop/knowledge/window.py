@@ -105,7 +105,11 @@ def knowledge_select(
     `page_url` the page the visitor asked from (its document's identifiers are active
     objects for this turn, and the document comes first for "this one")."""
     section = KnowledgeSection(room=room)
-    if knowledge_share(site) <= 0 or not message.strip() or not knowledge_available(site=site):
+    if (
+        knowledge_share(site) <= 0
+        or not message.strip()
+        or not knowledge_available(site_id=site.pk)
+    ):
         return section
     page = knowledge_page(site=site, url=page_url) if page_url else None
     query = knowledge_query_build(

@@ -4,6 +4,8 @@ the answering socket as a `cards` frame and come back with the turn in the welco
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from chatwidget.shop.knowledge.cards import card_facts, product_cards, web_url
 from memory.models import Turn
@@ -73,6 +75,11 @@ def test_another_sites_catalogue_gives_no_card(demo_site):
 
     other = site_create(name="Other shop", origins=["https://other.test"])
     assert product_cards(site_id=other.pk, text="KU-2291-M is lovely.") == []
+    # a site without knowledge: the cached hint answers, no query (issue 30: every answer
+    # that names an identifier looked for its document)
+    with CaptureQueriesContext(connection) as queries:
+        assert product_cards(site_id=other.pk, text="KU-2291-M is lovely.") == []
+    assert len(queries) == 0
 
 
 async def _frames_until_both(c, timeout=10):

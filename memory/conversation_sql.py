@@ -32,7 +32,9 @@ CORE_COLUMNS = (("core_row_data", "data"), ("core_row_covers", "covers_through_s
 def _statement(vendor: str, with_core: bool, by_site: bool) -> tuple[str, list[tuple[Any, list]]]:
     """The SELECT and, per column, (field, converters). Built once per process and shape."""
     q = connection.ops.quote_name
-    conv, site, core = Conversation._meta, Site._meta, Core._meta
+    conv: Any = Conversation._meta
+    site: Any = Site._meta
+    core: Any = Core._meta
     columns: list[tuple[str, Any, str]] = [
         *(("c", f, f.column) for f in conv.concrete_fields),
         *(("s", f, f.column) for f in site.concrete_fields),

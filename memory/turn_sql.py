@@ -27,20 +27,45 @@ from django.db import connection
 from memory.models import Conversation, Turn
 
 
-def _insert(turn: Turn) -> tuple[str, list]:
-    meta = Turn._meta
+def column_name(model: Any, name: str) -> str:
+    """The quoted column of the model's field `name`."""
+    field: Any = model._meta.get_field(name)
+    return connection.ops.quote_name(str(field.column))
+
+
+@cache
+def _insert_statement(model: Any, vendor: str, on_conflict: str) -> tuple[str, list[Any]]:
+    """INSERT of every concrete field but the primary key, RETURNING it (once per process)."""
+    meta = model._meta
     q = connection.ops.quote_name
     fields: list[Any] = [f for f in meta.concrete_fields if not f.primary_key]
-    values = [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
-    named: list[Any] = [meta.get_field(n) for n in ("conversation", "client_id")]
-    conversation, client = (q(f.column) for f in named)
     sql = (
         f"INSERT INTO {q(str(meta.db_table))} ({', '.join(q(f.column) for f in fields)}) "  # noqa: S608 - names from the model
-        f"VALUES ({', '.join(['%s'] * len(fields))}) "
-        f"ON CONFLICT ({conversation}, {client}) WHERE {client} IS NOT NULL DO NOTHING "
+        f"VALUES ({', '.join(['%s'] * len(fields))}) {on_conflict}"
         f"RETURNING {q(str(meta.pk.column))}"
     )
-    return sql, values
+    return sql, fields
+
+
+def _insert(turn: Turn) -> tuple[str, list]:
+    conversation, client = (column_name(Turn, n) for n in ("conversation", "client_id"))
+    conflict = f"ON CONFLICT ({conversation}, {client}) WHERE {client} IS NOT NULL DO NOTHING "
+    sql, fields = _insert_statement(Turn, connection.vendor, conflict)
+    return sql, [f.get_db_prep_save(f.pre_save(turn, True), connection) for f in fields]
+
+
+def row_insert(instance) -> None:
+    """INSERT `instance` (a new row of a model without save signals) as
+    `save(force_insert=True)` writes it, by a statement prepared once per model: the ORM's
+    save compiles it again every time (issue 30: the context trace, every message)."""
+    model: Any = type(instance)
+    sql, fields = _insert_statement(model, connection.vendor, "")
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding = False
+    instance._state.db = connection.alias
 
 
 def _counters(conv: Conversation, fields: list[str]) -> tuple[str, list]:
@@ -120,8 +145,8 @@ def row_converted(row, columns: list[tuple[Any, list]]) -> list:
 def _newest(vendor: str, names: tuple[str, ...]) -> tuple[str, list[tuple[Any, list]]]:
     meta = Turn._meta
     q = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in names]
-    conversation, seq = (q(meta.get_field(n).column) for n in ("conversation", "seq"))
+    fields: list[Any] = [meta.get_field(name) for name in names]
+    conversation, seq = (column_name(Turn, n) for n in ("conversation", "seq"))
     sql = (
         f"SELECT {', '.join(q(f.column) for f in fields)} FROM {q(str(meta.db_table))} "  # noqa: S608 - names from the model
         f"WHERE {conversation} = %s AND {seq} > %s AND {seq} <= %s ORDER BY {seq} DESC LIMIT %s"

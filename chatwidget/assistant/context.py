@@ -47,6 +47,7 @@ from chatwidget.shop.models.knowledge import KnowledgeTrace
 from chatwidget.sites.models import Site
 from memory.attachments import image_parts_for_model
 from memory.models import ContextTrace, Conversation
+from memory.turn_sql import row_insert
 from memory.window import verbatim_minimum
 
 log = logging.getLogger(__name__)
@@ -346,6 +347,6 @@ def _built(
 def context_trace_save(*, built: BuiltContext) -> None:
     """Store the trace of a built context (and what knowledge retrieval added to it)."""
     with relaxed_durability():  # a trace lost in a crash costs nothing; an fsync costs ms
-        built.trace.save(force_insert=True)
+        row_insert(built.trace)  # the ORM's save compiled the INSERT again every message
         if built.knowledge_trace:
             KnowledgeTrace.objects.create(trace=built.trace, **built.knowledge_trace)

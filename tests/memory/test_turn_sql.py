@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from memory.analytics import stat_turn_sql
-from memory.models import Conversation, DailyStat, Turn
+from memory.models import ContextTrace, Conversation, DailyStat, Turn
 from memory.services import visitor_message_receive
-from memory.turn_sql import turn_insert, turns_newest
+from memory.turn_sql import row_insert, turn_insert, turns_newest
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +137,31 @@ def test_the_newest_turns_are_read_as_the_orm_reads_them(site):
     assert (
         turns_newest(conversation_id=conv.pk + 99, after=0, through=9, limit=5, names=names) == []
     )
+
+
+def test_a_row_is_inserted_as_save_inserts_it(site):
+    """`row_insert` (the context trace, every message) writes what `save(force_insert=True)`
+    writes: every field, defaults and JSON included, and the row's new primary key."""
+    conv = _conversation(site)
+    fields = {
+        "conversation": conv,
+        "request_seq": 1,
+        "mode": "model",
+        "model_name": "gpt-4o-mini",
+        "budget": 8000,
+        "reserve": 1000,
+        "sections": {"system": 40, "request": 8},
+        "total_tokens": 48,
+        "verbatim_seqs": [1],
+    }
+    mine, theirs = ContextTrace(**fields), ContextTrace(**fields)
+    with CaptureQueriesContext(connection) as queries:
+        row_insert(mine)
+    theirs.save(force_insert=True)
+    assert len(queries) == 1 and mine.pk is not None and not mine._state.adding
+    stored, expected = ContextTrace.objects.get(pk=mine.pk), ContextTrace.objects.get(pk=theirs.pk)
+    skip = {"id", "created_at"}
+    for field in ContextTrace._meta.concrete_fields:
+        if field.attname not in skip:
+            assert getattr(stored, field.attname) == getattr(expected, field.attname), field.name
+    assert stored.created_at is not None

@@ -93,6 +93,20 @@ def test_an_image_of_a_card_number_is_refused_with_its_kind():
     assert error.code == "never_kept" and error.removed.get("card")
 
 
+def test_tesseract_runs_one_thread(tmp_path, monkeypatch):
+    """Tesseract's OpenMP threads fought the web and worker processes for the cores: its
+    child is started with OMP_THREAD_LIMIT=1 (a stand-in tesseract records what it got)."""
+    import pytesseract
+
+    record = tmp_path / "env.txt"
+    fake = tmp_path / "tesseract"
+    fake.write_text(f'#!/bin/sh\necho "limit=$OMP_THREAD_LIMIT" > {record}\n: > "$2.txt"\n')
+    fake.chmod(0o755)
+    monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", str(fake))
+    assert clean(card_image("hello"), name="label.png").kind == "image"
+    assert record.read_text().strip() == "limit=1"
+
+
 def test_an_image_with_harmless_text_passes():
     result = clean(card_image("Order 55-1031 arrived broken"), name="label.png")
     assert result.kind == "image"

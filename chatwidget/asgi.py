@@ -34,6 +34,15 @@ from chatwidget.shop.knowledge.embeddings import embeddings_warm  # noqa: E402
 
 embeddings_warm()
 
+# And the model's SDK where a model answers (no key: demo mode, never a model call): its
+# import (about 0.4 s) on the first turn would hold the event loop and every open socket.
+from django.conf import settings  # noqa: E402
+
+from chatwidget.platform.llm import openai_sdk  # noqa: E402
+
+if settings.OPENAI_API_KEY:
+    openai_sdk()
+
 try:
     from handover.routing import websocket_urlpatterns as staff_patterns
 except ImportError:  # pragma: no cover

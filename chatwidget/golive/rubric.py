@@ -11,7 +11,6 @@ import logging
 import re
 from dataclasses import asdict, dataclass
 
-import openai
 from django.utils.translation import gettext as _
 
 from chatwidget.platform import llm
@@ -78,7 +77,7 @@ async def answer_grade(
                 "json_schema": {"name": "golive_verdict", "schema": VERDICT_SCHEMA, "strict": True},
             },
         )
-    except openai.APIError as exc:
+    except llm.openai_sdk().APIError as exc:
         log.warning("grading call failed", extra={"error": type(exc).__name__})
         return Grade(
             "error",

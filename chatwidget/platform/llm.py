@@ -6,7 +6,10 @@ A first-token timeout catches a model that accepts the request and then hangs. W
 API key the service is in demo mode (chatwidget.assistant.demo).
 """
 
+from __future__ import annotations
+
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -14,8 +17,9 @@ from collections.abc import AsyncIterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from types import ModuleType
+from typing import TYPE_CHECKING
 
-import openai
 import orjson
 from django.conf import settings
 
@@ -26,7 +30,20 @@ try:  # the openai SDK's HTTP library (httpx; from openai 3 on, its fork httpx2)
 except ImportError:  # pragma: no cover - older SDKs
     import httpx
 
+if TYPE_CHECKING:
+    import openai
+
 log = logging.getLogger(__name__)
+
+
+@functools.cache
+def openai_sdk() -> ModuleType:
+    """The openai package, imported on first use: about 0.4 s of CPU (its pydantic types)
+    that a process which never calls a model (a management command, beat, a worker that
+    only purges or sends mail, the demo's supervisor) no longer pays at start."""
+    import openai  # noqa: PLC0415 - the reason is this function
+
+    return openai
 
 
 class ModelUnavailable(Exception):
@@ -46,11 +63,12 @@ class ToolCall:
 
 @lru_cache(maxsize=8)
 def _client(base_url: str | None, api_key: str) -> openai.AsyncOpenAI:
-    return openai.AsyncOpenAI(
+    sdk = openai_sdk()
+    return sdk.AsyncOpenAI(
         api_key=api_key,
         base_url=base_url,
         max_retries=settings.LLM_MAX_RETRIES,
-        timeout=openai.Timeout(settings.LLM_TIMEOUT_SECONDS, connect=5.0),
+        timeout=sdk.Timeout(settings.LLM_TIMEOUT_SECONDS, connect=5.0),
     )
 
 
@@ -95,7 +113,7 @@ async def stream_reply(
         response = await client.post(
             "/chat/completions", cast_to=httpx.Response, body=body, stream=True
         )
-    except (openai.APIError, httpx.HTTPError) as exc:
+    except (openai_sdk().APIError, httpx.HTTPError) as exc:
         log.warning("model request failed", extra={"error": type(exc).__name__})
         metrics.MODEL_ERRORS.labels(type(exc).__name__).inc()
         raise ModelUnavailable(type(exc).__name__) from None
@@ -115,7 +133,7 @@ async def stream_reply(
             async for chunk in chunks:
                 for event in _events(chunk, calls):
                     yield event
-    except (TimeoutError, openai.APIError, httpx.HTTPError, ModelStreamError) as exc:
+    except (TimeoutError, openai_sdk().APIError, httpx.HTTPError, ModelStreamError) as exc:
         log.warning("model stream failed", extra={"error": type(exc).__name__})
         metrics.MODEL_ERRORS.labels(type(exc).__name__).inc()
         raise ModelUnavailable(type(exc).__name__) from None
@@ -219,7 +237,7 @@ async def complete_json(*, messages: list[dict], model: str, schema: dict) -> tu
                 "json_schema": {"name": "condensed_core", "schema": schema, "strict": True},
             },
         )
-    except openai.APIError as exc:
+    except openai_sdk().APIError as exc:
         raise ModelUnavailable(type(exc).__name__) from None
     content = response.choices[0].message.content or "{}"
     usage = {

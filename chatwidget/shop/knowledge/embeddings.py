@@ -10,6 +10,8 @@ a time limit (`query_embed`). A failing embeddings call never fails an import or
 chunk stays searchable by full text, the turn retrieves by full text and its trace says why.
 """
 
+from __future__ import annotations
+
 import functools
 import logging
 import os
@@ -20,10 +22,14 @@ from collections import OrderedDict
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import openai
 from django.conf import settings
+
+from chatwidget.platform.llm import openai_sdk
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 BATCH = 64
@@ -42,7 +48,7 @@ def embedding_model() -> str:
 
 @functools.lru_cache(maxsize=4)
 def _client(base_url: str | None, api_key: str) -> openai.OpenAI:
-    return openai.OpenAI(base_url=base_url, api_key=api_key, timeout=10.0, max_retries=1)
+    return openai_sdk().OpenAI(base_url=base_url, api_key=api_key, timeout=10.0, max_retries=1)
 
 
 _LOAD_LOCK = threading.Lock()
@@ -100,7 +106,7 @@ def embed(texts: list[str], *, kind: Literal["query", "passage"] = "passage") ->
                 array("f", item.embedding).tobytes()
                 for item in sorted(response.data, key=lambda d: d.index)
             )
-    except openai.OpenAIError as exc:
+    except openai_sdk().OpenAIError as exc:
         log.warning("embeddings unavailable", extra={"error": type(exc).__name__})
         return None
     return out

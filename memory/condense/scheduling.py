@@ -36,8 +36,13 @@ def condense_may_be_due(
 
 def condense_schedule_if_due(*, conversation_id: int) -> bool:
     """After a committed turn: enqueue a condensation when at least `condense_after_turns`
-    uncovered turns lie outside the verbatim window. Two bounded queries; never raises
-    (a failed enqueue is caught up by `condense_lagging` or inline before a call)."""
+    uncovered turns lie outside the verbatim window. Two bounded queries; none while one is
+    queued already (a worker behind or down: every turn until it runs would ask again);
+    never raises (a failed enqueue is caught up by `condense_lagging` or inline before a
+    call)."""
+    queued = cache_keys.condense_queued(conversation_id)
+    if cache.get(queued) is not None:
+        return False
     row = (
         Conversation.objects.filter(pk=conversation_id)
         .values_list(
@@ -59,12 +64,8 @@ def condense_schedule_if_due(*, conversation_id: int) -> bool:
     )
     if not list(nth):
         return False
-    if not cache.add(
-        cache_keys.condense_queued(conversation_id),
-        1,
-        timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS,
-    ):
-        return False  # one is queued already
+    if not cache.add(queued, 1, timeout=settings.MEMORY_CONDENSE_QUEUED_SECONDS):
+        return False  # one was queued meanwhile
     transaction.on_commit(lambda: _enqueue(conversation_id))
     return True
 

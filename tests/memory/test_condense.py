@@ -486,6 +486,27 @@ def test_condensation_is_scheduled_after_commit_once_the_threshold_is_passed(
     assert core.covers_through_seq == 2
 
 
+def test_a_queued_condensation_costs_later_turns_no_query(conv, django_assert_num_queries):
+    """While one waits for a worker, each later turn's check is one cache read, not the two
+    queries that would find it due again."""
+    from django.core.cache import cache
+
+    from chatwidget.platform import cache_keys
+    from memory.condense.scheduling import condense_schedule_if_due
+
+    add(conv, *filler(6))
+    key = cache_keys.condense_queued(conv.pk)
+    cache.set(key, 1, timeout=60)
+    try:
+        with django_assert_num_queries(0):
+            assert condense_schedule_if_due(conversation_id=conv.pk) is False
+        cache.delete(key)
+        with django_assert_num_queries(2):
+            assert condense_schedule_if_due(conversation_id=conv.pk) is True
+    finally:
+        cache.delete(key)
+
+
 def test_the_task_is_safe_to_run_twice(conv):
     from memory.tasks import condense_conversation
 

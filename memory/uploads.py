@@ -14,6 +14,10 @@ kinds found (the caller tells the visitor with the same hint as for typed text),
 file is stored nowhere. A PDF is kept only as what was checked: its pages written again,
 without the document's metadata, annotations, form fields, attached files or scripts
 (places its page text does not show, where a card number or a name would pass unread).
+
+pytesseract (which brings numpy) and pypdf load with the first upload that needs them:
+every web and worker process imports this module, most never read a file (about 0.15 s of
+CPU at each start, issue 24).
 """
 
 from __future__ import annotations
@@ -23,14 +27,15 @@ import logging
 import os
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import pytesseract
 from PIL import Image, ImageOps, UnidentifiedImageError
 from pillow_heif import register_heif_opener
-from pypdf import PdfReader, PdfWriter
-from pypdf.errors import PdfReadError
 
 from memory.redaction import redact
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
 
 register_heif_opener()  # HEIC/HEIF from phones: Image.open reads them (as format "HEIF")
 # Tesseract is an OpenMP program, and its threads (pytesseract's child inherits this
@@ -178,6 +183,8 @@ def ocr_text(image: Image.Image) -> str:
     if max(grey.size) <= OCR_MAX_SIDE // 2:
         larger = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
         passes.append(ImageOps.autocontrast(larger))
+    import pytesseract  # noqa: PLC0415 - with numpy: loaded by the first upload (module doc)
+
     try:
         return "\n".join(
             pytesseract.image_to_string(each, lang=OCR_LANGUAGES, timeout=30) for each in passes
@@ -191,6 +198,9 @@ def _pdf_clean(data: bytes, name: str, *, max_pixels: int) -> CleanUpload:
     """A PDF's text, and the text of the images on its pages (a scanned card is a PDF of
     one image), by the never-kept rules; what is kept is the PDF written again from its
     pages alone (`_pdf_pages_only`), so nothing unchecked stays in it."""
+    from pypdf import PdfReader  # noqa: PLC0415 - loaded by the first PDF (module doc)
+    from pypdf.errors import PdfReadError  # noqa: PLC0415
+
     try:
         reader = PdfReader(io.BytesIO(data))
         if reader.is_encrypted:  # its text cannot be checked
@@ -214,6 +224,8 @@ def _pdf_pages_only(reader: PdfReader) -> bytes:
     metadata (author, the device, the software), no annotations or form fields, no attached
     files, no scripts or open actions; objects nothing refers to (an earlier revision's)
     are left behind too."""
+    from pypdf import PdfWriter  # noqa: PLC0415
+
     writer = PdfWriter()
     for page in reader.pages:
         for key in [key for key in page if key not in PDF_PAGE_KEYS]:

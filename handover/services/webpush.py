@@ -31,8 +31,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
-from py_vapid import Vapid
-from pywebpush import WebPushException, webpush
 
 from chatwidget.platform.egress import (
     EgressRefused,
@@ -146,6 +144,11 @@ def push_send(*, subscription: PushSubscription, payload: dict) -> str:
     the guard, unreachable, or another answer; logged, not retried)."""
     if push_endpoint_problem(subscription.endpoint):
         return "failed"
+    # pywebpush and py_vapid (with aiohttp and requests: about 0.13 s of CPU) load with the
+    # first push, not in every process that sets Django up (issue 24)
+    from py_vapid import Vapid  # noqa: PLC0415
+    from pywebpush import WebPushException, webpush  # noqa: PLC0415
+
     info = {
         "endpoint": subscription.endpoint,
         "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},

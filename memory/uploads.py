@@ -15,7 +15,7 @@ file is stored nowhere. A PDF is kept only as what was checked: its pages writte
 without the document's metadata, annotations, form fields, attached files or scripts
 (places its page text does not show, where a card number or a name would pass unread).
 
-pytesseract (which brings numpy) and pypdf load with the first upload that needs them:
+pytesseract and pypdf load with the first upload that needs them:
 every web and worker process imports this module, most never read a file (about 0.15 s of
 CPU at each start, issue 24).
 """

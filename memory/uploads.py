@@ -183,7 +183,7 @@ def ocr_text(image: Image.Image) -> str:
     if max(grey.size) <= OCR_MAX_SIDE // 2:
         larger = grey.resize((grey.width * 2, grey.height * 2), Image.Resampling.LANCZOS)
         passes.append(ImageOps.autocontrast(larger))
-    import pytesseract  # noqa: PLC0415 - with numpy: loaded by the first upload (module doc)
+    import pytesseract  # noqa: PLC0415 - loaded by the first upload (module doc)
 
     try:
         return "\n".join(

@@ -2,7 +2,7 @@
 
 Pure functions (no database). Both full-text engines index the terms this module makes
 (PostgreSQL with the `simple` configuration, SQLite's FTS5 with its plain tokenizer), so a
-chunk matches the same words on either, and the rescoring (query.py) compares the same terms.
+chunk matches the same words on either, and the rescoring (scoring.py) compares the same terms.
 
 - Words are folded first (case, diacritics, ß -> ss: "Größe" and "groesse" typed without
   umlauts meet) and stemmed with the Snowball stemmer of the text's language

@@ -11,7 +11,7 @@ transaction, so a chunk is searchable exactly when it is committed.
 
 Queries are a disjunction of normalised terms: the query built from memory is long (message,
 request, active objects, recent turns) and no chunk holds every word; the ranking, and the
-rescoring after it (chatwidget/shop/knowledge/query.py), decide.
+rescoring after it (chatwidget/shop/knowledge/scoring.py), decide.
 """
 
 import json
@@ -235,7 +235,7 @@ def term_shares(*, terms: list[str], language: str) -> dict[str, float]:
 def _selective(terms: list[str], *, vendor: str, language: str) -> tuple[list[str], bool]:
     """The terms that select candidates: words in most chunks ("size", "price" in a
     catalogue) make the engine walk and rank nearly every row, so they are left to the
-    rescoring (chatwidget/shop/knowledge/query.py), which still weighs them. The rarest few always
+    rescoring (chatwidget/shop/knowledge/scoring.py), which still weighs them. The rarest few always
     stay, in the query's order. Also says whether a common word had to stay (the search then
     ranks most of the catalogue: `_cached`)."""
     share = (

@@ -9,13 +9,8 @@ from django.db.models import Sum
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model
-from chatwidget.shop.knowledge.query import (
-    Candidate,
-    KnowledgeQuery,
-    PageDocument,
-    candidates_score,
-    names_no_subject,
-)
+from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject
+from chatwidget.shop.knowledge.scoring import Candidate, candidates_score
 from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
 from chatwidget.sites.models import Site
@@ -93,14 +88,14 @@ def knowledge_search(
     Candidates from up to three full-text searches: the query built from memory, the
     message alone (a new subject is found even when the memory's words fill the first), and
     the active objects' chunks by their identifiers (ranked by the message in
-    query.candidates_score, never left out because other chunks matched more words). With
+    scoring.candidates_score, never left out because other chunks matched more words). With
     EMBEDDING_MODEL set, the nearest chunks to the query's vector join them (dense
     retrieval: exact search over the site's vectors, vectors.py), so a question that shares
     no word with its page still finds it; each candidate's similarity is fused with its
-    full-text score (query.candidates_score). `vector`: the query's vector made by the
+    full-text score (scoring.candidates_score). `vector`: the query's vector made by the
     caller within its time limit (window.py; a `QueryVector` without one: full text only);
     None embeds here without a limit (evaluations, commands). `page`: the chunks of the
-    visitor's page's document are candidates too (query.candidates_score puts them first
+    visitor's page's document are candidates too (scoring.candidates_score puts them first
     when the message points at the page). A message whose words name no subject of their
     own leans on the earlier one as a pronoun would make it (`_leans_on_memory`)."""
     query = _leans_on_memory(query)

@@ -16,13 +16,9 @@ import functools
 from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.embeddings import QueryVector, embedding_model, query_embed
-from chatwidget.shop.knowledge.query import (
-    Candidate,
-    KnowledgeQuery,
-    identifier_key,
-    knowledge_query_build,
-)
+from chatwidget.shop.knowledge.query import KnowledgeQuery, identifier_key, knowledge_query_build
 from chatwidget.shop.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
+from chatwidget.shop.knowledge.scoring import Candidate
 from chatwidget.shop.knowledge.selectors import (
     knowledge_available,
     knowledge_page,

@@ -24,6 +24,7 @@ from chatwidget.shop.knowledge.analysis import (
     deictic,
     fold,
     language_guess,
+    opener_strip,
     refers_back,
     stem,
     stems,
@@ -154,6 +155,7 @@ def knowledge_query_build(
     and it comes first when the message points at it ("this one", "gibt es das in XL?"),
     or leans on a subject while the memory holds none. `language`: the site's, the
     message's own when its words do not show another (analysis.language_guess)."""
+    message = opener_strip(message)  # "hi", "thanks! also": no part of the question
     terms: dict[str, float] = {}
     texts: list[str] = [message]
 

@@ -216,6 +216,19 @@ def compound_parts(terms: set[str]) -> set[str]:
     return out
 
 
+@functools.lru_cache(maxsize=65536)
+def compound_head(term: str) -> str:
+    """The form of a query word that may begin or end a German compound of a text
+    (`compound_parts`): its German stem from MIN_HEAD letters on, else the word itself when
+    Snowball cut a word of that length short (Raten -> rat: "Ratenzahlung" holds "raten",
+    never "rat", and a part so short would match inside unrelated words). "" when neither
+    is long enough."""
+    german = stem(term, "de")
+    if german.isalpha() and len(german) >= MIN_HEAD:
+        return german
+    return term if term.isalpha() and len(term) >= MIN_HEAD else ""
+
+
 def index_terms(words: list[str], *, language: str) -> list[str]:
     """The terms a document's words are indexed with (query.words gives the words)."""
     return [stem(w, language) for w in words]

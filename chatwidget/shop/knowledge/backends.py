@@ -25,11 +25,10 @@ from django.db.models import Q
 
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge.analysis import (
-    MIN_HEAD,
+    compound_head,
     compound_splits,
     fold,
     language_guess,
-    stem,
     stems,
 )
 from chatwidget.shop.knowledge.query import identifier_key, text_terms
@@ -258,14 +257,13 @@ def _expr(term: str, vendor: str, language: str) -> str:
     German compound, as the rescoring matches it (query.term_matches)."""
     forms = [f for f in stems(term, language) if f.isalnum()]
     splits = [(a, b) for a, b in compound_splits(term) if a.isalnum() and b.isalnum()]
-    german = stem(term, "de")
-    head = german.isalpha() and len(german) >= MIN_HEAD  # the first part of a compound
+    head = compound_head(term)  # the first part of a compound
     if vendor == "postgresql":
         parts = forms + [f"({a} & {b})" for a, b in splits[:COMPOUND_SPLITS]]
-        parts += [f"{german}:*"] if head else []
+        parts += [f"{head}:*"] if head else []
         return "(" + " | ".join(parts) + ")"
     parts = [f'"{f}"' for f in forms] + [f'("{a}" AND "{b}")' for a, b in splits[:COMPOUND_SPLITS]]
-    parts += [f'"{german}"*'] if head else []
+    parts += [f'"{head}"*'] if head else []
     return "(" + " OR ".join(parts) + ")"
 
 

@@ -18,8 +18,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.analysis import (
-    MIN_HEAD,
     STOPWORDS,
+    compound_head,
     compound_splits,
     deictic,
     fold,
@@ -90,16 +90,17 @@ Forms = tuple[tuple[str, ...], tuple[tuple[str, str], ...], str]
 
 
 def word_forms(term: str, language: str = "en") -> Forms:
-    """What a query word may be in a text: its stems, its compound splits, its German stem."""
-    return stems(term, language), compound_splits(term), stem(term, "de")
+    """What a query word may be in a text: its stems, its compound splits, the part of a
+    compound it may be (analysis.compound_head)."""
+    return stems(term, language), compound_splits(term), compound_head(term)
 
 
 def forms_match(forms: Forms, found: set[str], parts: AbstractSet[str] = frozenset()) -> bool:
-    own, splits, german = forms
+    own, splits, head = forms
     return (
         any(f in found for f in own)
         or any(a in found and b in found for a, b in splits)
-        or (len(german) >= MIN_HEAD and german in parts)
+        or (bool(head) and head in parts)
     )
 
 

@@ -113,6 +113,8 @@ class KnowledgeQuery:
     shown: dict[str, str] = field(default_factory=dict)  # active id key -> as written
     lead: dict[str, float] = field(default_factory=dict)  # the message's own terms
     refers_back: bool = False  # the message leans on an earlier subject ("is it ...?")
+    fresh: list[str] = field(default_factory=list)  # the message's words the memory lacks
+    own_subject: bool = False  # leans back, yet names a subject of its own (scoring.py)
     embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
     page_key: str = ""  # memory.pages.page_key of the page the visitor is on, with a document
     page_wins: bool = False  # the page's document comes first ("does this come in XL?")
@@ -202,6 +204,7 @@ def knowledge_query_build(
     # scoring is its whole preference (ShopBot's order), unless the message names it.
     for key in active:
         terms.pop(key, None)
+    remembered_words = set(terms)
     add(message, W_MESSAGE)
     # "Nummer 2", "the last one", "das teurere": the item of the last list, as if named
     pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
@@ -214,6 +217,7 @@ def knowledge_query_build(
         shown=shown,
         text="\n".join(t for t in texts if t),
         lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
+        fresh=[] if pointed else [w for w in words(message) if w not in remembered_words],
         refers_back=back,
         embed_text="\n".join(filter(None, [message, pointed])),
         page_key=page.key if page else "",

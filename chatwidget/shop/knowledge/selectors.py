@@ -11,7 +11,7 @@ from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model
 from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject
-from chatwidget.shop.knowledge.scoring import Candidate, candidates_score
+from chatwidget.shop.knowledge.scoring import Candidate, candidates_score, names_own_subject
 from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
 from chatwidget.sites.models import Site
@@ -146,14 +146,18 @@ def knowledge_search(
 def _leans_on_memory(query: KnowledgeQuery, site_id: int) -> KnowledgeQuery:
     """The query, read as leaning on the conversation's subject when the message has no
     pronoun for that but names nothing of its own either ("what's the material?" after a
-    product talk: query.names_no_subject, from how common its words are in the shop). Only
-    with a memory to lean on; one look-up of the message's words in the index."""
+    product talk: query.names_no_subject, from how common its words are in the shop); and
+    one with a pronoun that names a subject of its own all the same ("can I pick it up in
+    the Hamburg shop instead?": scoring.names_own_subject) as a new question. Only with a
+    memory to lean on; the counts of the message's words (vocab.py, kept per process)."""
     memory = set(query.terms) - set(query.lead) or query.active_ids
-    if query.refers_back or not query.lead or not memory:
+    if not query.lead or not memory:
         return query
     shares = backends.term_shares(
         terms=query.lead_terms(), language=query.language, site_id=site_id
     )
+    if query.refers_back:
+        return replace(query, own_subject=names_own_subject(query.fresh, shares))
     if names_no_subject(query.lead_terms(), shares):
         return replace(query, refers_back=True)
     return query

@@ -40,6 +40,7 @@ from chatwidget.assistant.sections import (
     verbatim_choose,
 )
 from chatwidget.platform.db import relaxed_durability
+from chatwidget.shop.knowledge.analysis import opener_strip
 from chatwidget.shop.knowledge.embeddings import embedding_model, query_embed_prefetch
 from chatwidget.shop.knowledge.vectors import knowledge_has_vectors
 from chatwidget.shop.knowledge.window import KnowledgeSection
@@ -200,7 +201,7 @@ def context_after_ack(site_id: int) -> bool:
 def context_build_after_ack(*, conversation, request_seq: int, message: str) -> BuiltContext:
     """A prepared answer's build after the ack (`context_after_ack`): the message's embedding
     starts first, on its own threads, and runs while the build reads the conversation."""
-    query_embed_prefetch(message)
+    query_embed_prefetch(opener_strip(message))  # what knowledge_query_build embeds
     return context_build(
         conversation_id=conversation.pk,
         request_seq=request_seq,

@@ -2,7 +2,7 @@
 
 Pure functions (no database). Both full-text engines index the terms this module makes
 (PostgreSQL with the `simple` configuration, SQLite's FTS5 with its plain tokenizer), so a
-chunk matches the same words on either, and the rescoring (query.py) compares the same terms.
+chunk matches the same words on either, and the rescoring (scoring.py) compares the same terms.
 
 - Words are folded first (case, diacritics, ß -> ss: "Größe" and "groesse" typed without
   umlauts meet) and stemmed with the Snowball stemmer of the text's language
@@ -216,6 +216,19 @@ def compound_parts(terms: set[str]) -> set[str]:
     return out
 
 
+@functools.lru_cache(maxsize=65536)
+def compound_head(term: str) -> str:
+    """The form of a query word that may begin or end a German compound of a text
+    (`compound_parts`): its German stem from MIN_HEAD letters on, else the word itself when
+    Snowball cut a word of that length short (Raten -> rat: "Ratenzahlung" holds "raten",
+    never "rat", and a part so short would match inside unrelated words). "" when neither
+    is long enough."""
+    german = stem(term, "de")
+    if german.isalpha() and len(german) >= MIN_HEAD:
+        return german
+    return term if term.isalpha() and len(term) >= MIN_HEAD else ""
+
+
 def index_terms(words: list[str], *, language: str) -> list[str]:
     """The terms a document's words are indexed with (query.words gives the words)."""
     return [stem(w, language) for w in words]
@@ -246,6 +259,9 @@ def refers_back(message: str) -> bool:
     tokens = _TOKEN.findall(text)
     for i, token in enumerate(tokens):
         word = token.casefold()
+        after = tokens[i + 1].casefold() if i + 1 < len(tokens) else ""
+        if word == "one" and after == "of":
+            continue  # "one of the plates has a crack": a new subject, no pronoun
         if word in _EN_BACK or word in _DE_BACK:
             return True
         if word in _DE_ARTICLES:
@@ -276,3 +292,53 @@ def deictic(message: str) -> bool:
             if not after or not after[0].isalpha() or after[0].islower():
                 return True
     return False
+
+
+# --- what a message opens with before its question ---------------------------------------------
+
+# Greetings, thanks and announcements of a question: never the question itself, whatever
+# follows them. Acknowledgements ("ok", "great", "super") only before punctuation or another
+# opener: "super soft?" keeps its word. "also", "but", "btw" only after another opener
+# ("thanks! also ..."): alone, "also in blue?" leans on the earlier subject (`refers_back`).
+_GREETINGS = (
+    r"hi there|hello there|hey there|hiya|hi|hello|hey|good (?:morning|afternoon|evening)|"
+    r"hallo|moin|servus|guten (?:tag|morgen|abend)|gr[uü](?:e|ß|ss)e?(?: gott| dich| euch)?|"
+    r"thanks?(?: you)?(?: (?:so|very) much| a lot)?|thx|ty|cheers|many thanks|"
+    r"danke(?: sch[oö]n| sehr)?|vielen dank|merci|"
+    r"(?:a )?quick question|(?:one )?more question|another question|one (?:more|last) thing|"
+    r"(?:a )?(?:completely |totally )?(?:different|unrelated|other) (?:question|thing|topic)|"
+    r"unrelated|(?:and )?(?:on )?(?:a|one) (?:side|different) note|"
+    r"(?:eine )?kurze frage|(?:noch )?eine (?:andere )?frage|andere frage|noch (?:eine )?frage|"
+    r"noch (?:et)?was(?: anderes)?|(?:ganz )?(?:et)?was anderes|themawechsel"
+)
+_ACKS = (
+    r"ok(?:ay)?(?: cool| great| thanks?| danke| super)?|cool|great|perfect|nice|awesome|"
+    r"alright|all right|got it|i see|understood|fine|good|sure|"
+    r"ah|oh|ahh|aha|achso|ach so|ah ok|ah okay|oh ok|super|prima|toll|perfekt|gut|sehr gut|"
+    r"alles klar|verstanden|klar|okidoki|ja|yes|jo|na gut"
+)
+_AFTER = r"also|and also|but|btw|by the way|[uü]brigens|au[sß]erdem"
+_MARKS = r"[,.!:;?\u2013\u2014-]"
+_PUNCT = rf"\s*{_MARKS}+\s*"
+_OPENER = re.compile(
+    rf"^\s*(?:(?P<greet>{_GREETINGS})(?:{_PUNCT}|\s+|$)|(?P<ack>{_ACKS})(?:{_PUNCT}|$))",
+    re.IGNORECASE,
+)
+_ACK_BEFORE = re.compile(rf"^\s*(?P<ack>{_ACKS})\s+(?=(?:{_GREETINGS}|{_ACKS})\b)", re.I)
+_AFTER_OPENER = re.compile(rf"^\s*(?:{_AFTER})\b{_MARKS}*\s*", re.IGNORECASE)
+
+
+def opener_strip(message: str) -> str:
+    """The message without what it opens with before its question ("hi", "hello, quick
+    question:", "hallo, kurze Frage", "thanks! also ..."): those words find nothing, and in
+    the message's embedding they pull it towards every chat that opened the same way.
+    The message as it is when nothing else is left."""
+    rest, stripped = message, False
+    while True:
+        found = _OPENER.match(rest) or _ACK_BEFORE.match(rest)
+        if not found or found.end() == 0:
+            break
+        rest, stripped = rest[found.end() :], True
+    if stripped:
+        rest = _AFTER_OPENER.sub("", rest, count=1)
+    return rest.strip() or message.strip()

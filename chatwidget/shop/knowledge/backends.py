@@ -11,7 +11,7 @@ transaction, so a chunk is searchable exactly when it is committed.
 
 Queries are a disjunction of normalised terms: the query built from memory is long (message,
 request, active objects, recent turns) and no chunk holds every word; the ranking, and the
-rescoring after it (chatwidget/shop/knowledge/query.py), decide.
+rescoring after it (chatwidget/shop/knowledge/scoring.py), decide.
 """
 
 import json
@@ -24,12 +24,12 @@ from django.db import connection
 from django.db.models import Q
 
 from chatwidget.platform import cache_keys
+from chatwidget.shop.knowledge import vocab
 from chatwidget.shop.knowledge.analysis import (
-    MIN_HEAD,
+    compound_head,
     compound_splits,
     fold,
     language_guess,
-    stem,
     stems,
 )
 from chatwidget.shop.knowledge.query import identifier_key, text_terms
@@ -45,7 +45,6 @@ COMMON_SHARE = 0.2  # a lexeme in more than this share of chunks does not select
 PRUNE_FROM_CHUNKS = 2000  # ... in a catalogue of at least this many chunks
 SHARES_FROM_CHUNKS = 20  # term_shares: a word's share says something from this many chunks
 KEEP_TERMS = 3  # ... unless nothing rarer is left: the rarest few are kept
-COMMON_SECONDS = 300
 
 
 @dataclass
@@ -158,89 +157,30 @@ def statistics_refresh() -> None:
     cache.delete_many([cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, cache_keys.KNOWLEDGE_SQLITE_CHUNKS])
 
 
-def _pg_common() -> tuple[float, dict[str, float]]:
-    """The number of chunks, and lexeme -> share of chunks for the most common lexemes
-    (PostgreSQL's own statistics of the tsvector column, cached for a few minutes)."""
-    found = cache.get(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES)
-    if not isinstance(found, tuple):  # absent (or written by an older release: a dict)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, "
-                "c.reltuples FROM pg_class c LEFT JOIN pg_stats s "
-                "ON s.tablename = c.relname AND s.attname = 'search' "
-                "WHERE c.relname = 'memory_knowledgechunk'"
-            )
-            row = cursor.fetchone()
-        chunks = float(row[2] or 0) if row else 0.0  # -1: never analysed
-        found = (chunks, dict(zip(row[0], row[1], strict=False)) if row and row[0] else {})
-        cache.set(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, found, COMMON_SECONDS)
-    return found
-
-
-def _pg_shares(
-    terms: list[str], language: str, *, at_least: int | None = None
-) -> dict[str, float] | None:
-    """Share of chunks per term (its most common stem) from PostgreSQL's statistics (a
-    lexeme they do not list is rare). None: fewer chunks than `at_least` (by default
-    PRUNE_FROM_CHUNKS: a small catalogue is cheap to rank whole)."""
-    chunks, common = _pg_common()
-    if chunks < (PRUNE_FROM_CHUNKS if at_least is None else at_least):
-        return None
-    return {t: max(common.get(f, 0.0) for f in stems(t, language)) for t in terms}
-
-
-def _sqlite_shares(
-    terms: list[str], language: str, *, at_least: int | None = None
-) -> dict[str, float] | None:
-    """Share of chunks per term, exact, from the FTS5 index's own vocabulary (a temporary
-    fts5vocab view per connection; no schema). None: fewer chunks than `at_least`."""
-    total = cache.get(cache_keys.KNOWLEDGE_SQLITE_CHUNKS)
-    with connection.cursor() as cursor:
-        if total is None:
-            cursor.execute("SELECT count(*) FROM memory_knowledgechunk")
-            total = cursor.fetchone()[0]
-            cache.set(cache_keys.KNOWLEDGE_SQLITE_CHUNKS, total, COMMON_SECONDS)
-        if not total or total < (PRUNE_FROM_CHUNKS if at_least is None else at_least):
-            return None
-        cursor.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.knowledge_vocab USING "
-            "fts5vocab(main, memory_knowledgechunk_fts, 'row')"
-        )
-        cursor.execute(
-            "SELECT term, doc FROM temp.knowledge_vocab "
-            "WHERE term IN (SELECT value FROM json_each(%s))",
-            [json.dumps(sorted({f for t in terms for f in stems(t, language)}))],
-        )
-        docs = dict(cursor.fetchall())
-    return {t: max(docs.get(f, 0) for f in stems(t, language)) / total for t in terms}
-
-
-def term_shares(*, terms: list[str], language: str) -> dict[str, float]:
+def term_shares(*, terms: list[str], language: str, site_id: int | None = None) -> dict[str, float]:
     """The share of the knowledge's chunks that hold each term (any of its stems), whatever
     the catalogue's size: PostgreSQL's statistics (a lexeme they do not list counts as rare)
     or SQLite's FTS5 vocabulary. Across the sites of the database, as `_selective` counts:
     what a term says of a shop's wording (in every product: "material", "size") does not
     need one site's exact figure. Empty on other engines, and below SHARES_FROM_CHUNKS
-    chunks, where any word of two chunks would be "common"."""
+    chunks, where any word of two chunks would be "common". `site_id`: the counts are kept
+    in this process for the site's knowledge version (vocab.py)."""
     terms = [t for t in terms if t.isalnum()]
-    if not terms or connection.vendor not in ("postgresql", "sqlite"):
+    if not terms:
         return {}
-    if connection.vendor == "postgresql":
-        found = _pg_shares(terms, language, at_least=SHARES_FROM_CHUNKS)
-    else:
-        found = _sqlite_shares(terms, language, at_least=SHARES_FROM_CHUNKS)
+    found = vocab.shares(terms, language, at_least=SHARES_FROM_CHUNKS, site_id=site_id)
     return found or {}
 
 
-def _selective(terms: list[str], *, vendor: str, language: str) -> tuple[list[str], bool]:
+def _selective(
+    terms: list[str], *, vendor: str, language: str, site_id: int | None = None
+) -> tuple[list[str], bool]:
     """The terms that select candidates: words in most chunks ("size", "price" in a
     catalogue) make the engine walk and rank nearly every row, so they are left to the
-    rescoring (chatwidget/shop/knowledge/query.py), which still weighs them. The rarest few always
+    rescoring (chatwidget/shop/knowledge/scoring.py), which still weighs them. The rarest few always
     stay, in the query's order. Also says whether a common word had to stay (the search then
     ranks most of the catalogue: `_cached`)."""
-    share = (
-        _pg_shares(terms, language) if vendor == "postgresql" else _sqlite_shares(terms, language)
-    )
+    share = vocab.shares(terms, language, at_least=PRUNE_FROM_CHUNKS, site_id=site_id)
     if share is None:
         return terms, False
     kept = {t for t in terms if share[t] <= COMMON_SHARE}
@@ -258,14 +198,13 @@ def _expr(term: str, vendor: str, language: str) -> str:
     German compound, as the rescoring matches it (query.term_matches)."""
     forms = [f for f in stems(term, language) if f.isalnum()]
     splits = [(a, b) for a, b in compound_splits(term) if a.isalnum() and b.isalnum()]
-    german = stem(term, "de")
-    head = german.isalpha() and len(german) >= MIN_HEAD  # the first part of a compound
+    head = compound_head(term)  # the first part of a compound
     if vendor == "postgresql":
         parts = forms + [f"({a} & {b})" for a, b in splits[:COMPOUND_SPLITS]]
-        parts += [f"{german}:*"] if head else []
+        parts += [f"{head}:*"] if head else []
         return "(" + " | ".join(parts) + ")"
     parts = [f'"{f}"' for f in forms] + [f'("{a}" AND "{b}")' for a, b in splits[:COMPOUND_SPLITS]]
-    parts += [f'"{german}"*'] if head else []
+    parts += [f'"{head}"*'] if head else []
     return "(" + " OR ".join(parts) + ")"
 
 
@@ -359,7 +298,7 @@ def search(*, site_id: int, terms: list[str], language: str, limit: int) -> list
     terms = [t for t in terms if t.isalnum()]
     common = False
     if vendor in ("postgresql", "sqlite") and terms:
-        terms, common = _selective(terms, vendor=vendor, language=language)
+        terms, common = _selective(terms, vendor=vendor, language=language, site_id=site_id)
     if not terms:
         return []
     if vendor not in ("postgresql", "sqlite"):  # substring matches, unranked: correct, slow

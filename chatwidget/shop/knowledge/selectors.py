@@ -1,5 +1,6 @@
 """Reading shop knowledge: the search behind each turn, and counts for admin and commands."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 
@@ -9,13 +10,8 @@ from django.db.models import Sum
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model
-from chatwidget.shop.knowledge.query import (
-    Candidate,
-    KnowledgeQuery,
-    PageDocument,
-    candidates_score,
-    names_no_subject,
-)
+from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject
+from chatwidget.shop.knowledge.scoring import Candidate, candidates_score, names_own_subject
 from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
 from chatwidget.sites.models import Site
@@ -86,24 +82,26 @@ def knowledge_search(
     query: KnowledgeQuery,
     limit: int = 8,
     page: PageChunks | None = None,
-    vector: QueryVector | None = None,
+    vector: QueryVector | Callable[[], QueryVector] | None = None,
 ) -> list[Candidate]:
     """The best chunks for the query, best first, with their final score and bonus.
 
     Candidates from up to three full-text searches: the query built from memory, the
     message alone (a new subject is found even when the memory's words fill the first), and
     the active objects' chunks by their identifiers (ranked by the message in
-    query.candidates_score, never left out because other chunks matched more words). With
+    scoring.candidates_score, never left out because other chunks matched more words). With
     EMBEDDING_MODEL set, the nearest chunks to the query's vector join them (dense
     retrieval: exact search over the site's vectors, vectors.py), so a question that shares
     no word with its page still finds it; each candidate's similarity is fused with its
-    full-text score (query.candidates_score). `vector`: the query's vector made by the
-    caller within its time limit (window.py; a `QueryVector` without one: full text only);
-    None embeds here without a limit (evaluations, commands). `page`: the chunks of the
-    visitor's page's document are candidates too (query.candidates_score puts them first
+    full-text score (scoring.candidates_score). `vector`: the query's vector made by the
+    caller within its time limit (window.py; a `QueryVector` without one: full text only),
+    or a callable that waits for it, called once the full-text searches are done, so that
+    they run while the message is embedded; None embeds here without a limit (evaluations,
+    commands). `page`: the chunks of the
+    visitor's page's document are candidates too (scoring.candidates_score puts them first
     when the message points at the page). A message whose words name no subject of their
     own leans on the earlier one as a pronoun would make it (`_leans_on_memory`)."""
-    query = _leans_on_memory(query)
+    query = _leans_on_memory(query, site.pk)
     searches = [query.backend_terms()]
     if query.lead and set(query.lead) != set(query.terms):
         searches.append(query.lead_terms())
@@ -121,6 +119,8 @@ def knowledge_search(
         hits += [h for h in page.hits if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in page.hits}
     similarity: dict[int, float] = {}
+    if callable(vector):  # the full text is done: now wait for the message's vector
+        vector = vector()
     qvec = vector.vector if vector is not None else _query_vector(query)
     if qvec:  # the nearest chunks also when no word of the question is in the shop's pages
         similarity, dense = _similarities(site=site, qvec=qvec, hits=hits)
@@ -143,15 +143,21 @@ def knowledge_search(
     return candidates_score(query=query, candidates=candidates)[:limit]
 
 
-def _leans_on_memory(query: KnowledgeQuery) -> KnowledgeQuery:
+def _leans_on_memory(query: KnowledgeQuery, site_id: int) -> KnowledgeQuery:
     """The query, read as leaning on the conversation's subject when the message has no
     pronoun for that but names nothing of its own either ("what's the material?" after a
-    product talk: query.names_no_subject, from how common its words are in the shop). Only
-    with a memory to lean on; one look-up of the message's words in the index."""
+    product talk: query.names_no_subject, from how common its words are in the shop); and
+    one with a pronoun that names a subject of its own all the same ("can I pick it up in
+    the Hamburg shop instead?": scoring.names_own_subject) as a new question. Only with a
+    memory to lean on; the counts of the message's words (vocab.py, kept per process)."""
     memory = set(query.terms) - set(query.lead) or query.active_ids
-    if query.refers_back or not query.lead or not memory:
+    if not query.lead or not memory:
         return query
-    shares = backends.term_shares(terms=query.lead_terms(), language=query.language)
+    shares = backends.term_shares(
+        terms=query.lead_terms(), language=query.language, site_id=site_id
+    )
+    if query.refers_back:
+        return replace(query, own_subject=names_own_subject(query.fresh, shares))
     if names_no_subject(query.lead_terms(), shares):
         return replace(query, refers_back=True)
     return query

@@ -13,16 +13,18 @@ question, and that text inside them is data, never instructions (chatwidget/shop
 """
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from chatwidget.shop.knowledge.embeddings import QueryVector, embedding_model, query_embed
-from chatwidget.shop.knowledge.query import (
-    Candidate,
-    KnowledgeQuery,
-    identifier_key,
-    knowledge_query_build,
+from chatwidget.shop.knowledge.embeddings import (
+    QueryVector,
+    embedding_model,
+    query_embed,
+    query_embed_prefetch,
 )
+from chatwidget.shop.knowledge.query import KnowledgeQuery, identifier_key, knowledge_query_build
 from chatwidget.shop.knowledge.render import KNOWLEDGE_HEADER, excerpt_render, knowledge_message
+from chatwidget.shop.knowledge.scoring import Candidate
 from chatwidget.shop.knowledge.selectors import (
     knowledge_available,
     knowledge_page,
@@ -77,17 +79,28 @@ def _active_labels(core: dict | None, shown: dict[str, str]) -> list[str]:
     return labels + [value for key, value in shown.items() if key not in seen]
 
 
-def _query_vector(site: Site, query: KnowledgeQuery, section: KnowledgeSection) -> QueryVector:
+def _query_vector(
+    site: Site, query: KnowledgeQuery, section: KnowledgeSection
+) -> Callable[[], QueryVector]:
     """The message's vector within EMBEDDING_QUERY_TIMEOUT_MS (this runs after the ack,
-    before the model call). Slow or failing: full text alone, and the trace says so."""
+    before the model call), as a wait: the embedding starts now (or runs already, started
+    with the build: assistant.context), the full-text search runs meanwhile, and the wait
+    comes after it (selectors.knowledge_search). Slow or failing: full text alone, and the
+    trace says so."""
     if not embedding_model() or not knowledge_has_vectors(site.pk):
-        return QueryVector()  # no vector to compare with: full text alone, nothing embedded
-    vector = query_embed(query.embed_text or query.text)
-    if vector.problem:
-        section.left_out.append(
-            {"reason": vector.problem, "seqs": [], "count": 0, "ms": round(vector.ms)}
-        )
-    return vector
+        return QueryVector  # no vector to compare with: full text alone, nothing embedded
+    text = query.embed_text or query.text
+    query_embed_prefetch(text)
+
+    def wait() -> QueryVector:
+        vector = query_embed(text)
+        if vector.problem:
+            section.left_out.append(
+                {"reason": vector.problem, "seqs": [], "count": 0, "ms": round(vector.ms)}
+            )
+        return vector
+
+    return wait
 
 
 def knowledge_select(

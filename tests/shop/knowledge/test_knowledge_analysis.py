@@ -62,3 +62,40 @@ def test_a_word_finds_the_compound_it_begins_or_ends():
     assert term_matches("lieferung", set(), parts)
     versand = compound_parts(set(text_terms("Versandkosten", language="de")))
     assert not term_matches("sand", set(), versand)
+
+
+def test_a_word_snowball_cuts_short_still_finds_its_compound():
+    """Raten (instalments): Snowball leaves "rat", no part of anything; the word itself begins
+    "Ratenzahlung" and ends "Monatsraten"."""
+    from chatwidget.shop.knowledge.analysis import compound_head, compound_parts
+
+    assert compound_head("raten") == "raten"
+    assert compound_head("geschenk") == stem("geschenk", "de")
+    assert compound_head("rat") == ""
+    parts = compound_parts(set(text_terms("Ratenzahlung mit Klarna", language="de")))
+    assert term_matches("raten", set(), parts, language="de")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_short_german_word_searches_for_the_compound_it_begins(site, tmp_path):
+    """The engine finds "Ratenzahlung" for "Raten" (a prefix search of the word, not of its
+    stem "rat"), and the scoring ranks that page first."""
+    import json
+
+    from chatwidget.shop.knowledge.query import knowledge_query_build
+    from chatwidget.shop.knowledge.selectors import knowledge_search
+    from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+
+    pages = [
+        ("klarna", "Ratenzahlung mit Klarna", "Bezahlen Sie in drei Teilen, ohne Zinsen."),
+        ("tisch", "Esstisch Rune, Eiche", "Ein massiver Tisch aus Eiche für sechs Personen."),
+        ("pflege", "Pflege von Holz", "Ölen Sie Holz zweimal im Jahr."),
+    ]
+    feed = tmp_path / "pages.jsonl"
+    feed.write_text(
+        "\n".join(json.dumps({"id": i, "title": t, "text": x, "lang": "de"}) for i, t, x in pages)
+    )
+    assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(feed))).ok
+    query = knowledge_query_build(message="Geht das in Raten?", language="de")
+    found = knowledge_search(site=site, query=query, limit=3)
+    assert [c.title for c in found][:1] == ["Ratenzahlung mit Klarna"]

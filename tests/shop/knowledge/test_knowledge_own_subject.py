@@ -9,6 +9,7 @@ import pytest
 
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.query import knowledge_query_build, names_no_subject
+from chatwidget.shop.knowledge.scoring import names_own_subject
 from chatwidget.shop.knowledge.selectors import knowledge_search
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
 from chatwidget.shop.models.knowledge import KnowledgeChunk
@@ -47,6 +48,7 @@ TALK = [  # newest first, as knowledge_select gets them
     ("assistant", "Yes: Duvet cover Nora, white, EUR 139, with coconut buttons."),
     ("visitor", "I'm looking at the Nora duvet cover, the white one."),
 ]
+CORE = {"objects": [{"kind": "article", "id": "DC-100-WH", "label": "Duvet cover Nora, white"}]}
 
 
 @pytest.fixture
@@ -107,3 +109,28 @@ def test_a_question_without_a_subject_of_its_own_keeps_the_product(shop):
 @pytest.mark.django_db(transaction=True)
 def test_a_question_with_a_word_of_its_own_still_changes_the_subject(shop):
     assert top(shop, message="do you ship to Canada?", recent=TALK)[0] == "page-shipping"
+
+
+@pytest.mark.parametrize(
+    ("fresh", "shares", "expected"),
+    [
+        (["pick", "up", "hamburg", "shop", "sent"], {"shop": 0.08}, True),
+        (["deliver", "france", "cost"], {"deliver": 0.05, "france": 0.01}, True),
+        (["cotton", "machine", "washable"], {"cotton": 0.1, "washable": 0.25}, False),
+        (["blue"], {"blue": 0.05}, False),
+        ([], {}, False),
+    ],
+)
+def test_names_own_subject(fresh, shares, expected):
+    assert names_own_subject(fresh, shares) is expected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_question_with_a_pronoun_and_a_subject_of_its_own_changes_the_subject(shop):
+    """ "it" leans back by its form, yet shipping, Canada and working days are a new subject:
+    ranked as a question of its own (scoring.names_own_subject), not by the duvet talk."""
+    message = "and can it go to Canada in 8-12 working days?"
+    assert knowledge_query_build(message=message, recent=TALK, core=CORE).refers_back
+    assert top(shop, message=message, recent=TALK, core=CORE)[0] == "page-shipping"
+    # a follow-up that names a word of its own still keeps the product
+    assert top(shop, message="is it made of linen?", recent=TALK, core=CORE)[0] == "DC-100-WH"

@@ -7,12 +7,8 @@ import pytest
 from django.db import connection
 
 from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
-from chatwidget.shop.knowledge.query import (
-    ACTIVE_BONUS,
-    Candidate,
-    candidates_score,
-    knowledge_query_build,
-)
+from chatwidget.shop.knowledge.query import knowledge_query_build
+from chatwidget.shop.knowledge.scoring import ACTIVE_BONUS, Candidate, candidates_score
 from chatwidget.shop.knowledge.selectors import knowledge_search
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
 from chatwidget.shop.models.knowledge import KnowledgeChunk

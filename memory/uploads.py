@@ -38,11 +38,6 @@ if TYPE_CHECKING:
     from pypdf import PdfReader
 
 register_heif_opener()  # HEIC/HEIF from phones: Image.open reads them (as format "HEIF")
-# Tesseract is an OpenMP program, and its threads (pytesseract's child inherits this
-# process's environment) fight the web and worker processes for the cores: one thread, as
-# OCRmyPDF runs it. Measured on 2 busy cores, ten OCR calls: 3.5-5.6 s of CPU with one
-# thread, 4.9-7.7 s without; wall time 4-22 s against 5-39 s. An owner's own setting wins.
-os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +180,7 @@ def ocr_text(image: Image.Image) -> str:
         passes.append(ImageOps.autocontrast(larger))
     import pytesseract  # noqa: PLC0415 - loaded by the first upload (module doc)
 
+    _tesseract_one_thread(pytesseract)
     try:
         return "\n".join(
             pytesseract.image_to_string(each, lang=OCR_LANGUAGES, timeout=30) for each in passes
@@ -192,6 +188,17 @@ def ocr_text(image: Image.Image) -> str:
     except (pytesseract.TesseractError, pytesseract.TesseractNotFoundError, RuntimeError) as exc:
         log.warning("ocr failed", extra={"error": type(exc).__name__})
         raise UploadRefused("unreadable") from exc
+
+
+def _tesseract_one_thread(pytesseract) -> None:
+    """Tesseract is an OpenMP program, and its threads fought the web and worker processes
+    for the cores: its child runs one, as OCRmyPDF runs it (OMP_THREAD_LIMIT=1, unless the
+    owner set one). Measured on 2 busy cores, ten OCR calls: 3.5-5.6 s of CPU with one
+    thread, 4.9-7.7 s without; wall time 4-22 s against 5-39 s. Only the child's
+    environment (pytesseract starts it with its module's `environ`): this process's own
+    OpenMP users (the embedding model's passage batches) keep their threads."""
+    if "OMP_THREAD_LIMIT" not in pytesseract.pytesseract.environ:
+        pytesseract.pytesseract.environ = {**os.environ, "OMP_THREAD_LIMIT": "1"}
 
 
 def _pdf_clean(data: bytes, name: str, *, max_pixels: int) -> CleanUpload:

@@ -2,6 +2,7 @@
 decompression bombs, and the never-kept check of an image's text (OCR) and a PDF's text."""
 
 import io
+import os
 
 import pytest
 from PIL import Image
@@ -95,7 +96,8 @@ def test_an_image_of_a_card_number_is_refused_with_its_kind():
 
 def test_tesseract_runs_one_thread(tmp_path, monkeypatch):
     """Tesseract's OpenMP threads fought the web and worker processes for the cores: its
-    child is started with OMP_THREAD_LIMIT=1 (a stand-in tesseract records what it got)."""
+    child is started with OMP_THREAD_LIMIT=1 (a stand-in tesseract records what it got);
+    the process's own environment is left as it was."""
     import pytesseract
 
     record = tmp_path / "env.txt"
@@ -103,8 +105,10 @@ def test_tesseract_runs_one_thread(tmp_path, monkeypatch):
     fake.write_text(f'#!/bin/sh\necho "limit=$OMP_THREAD_LIMIT" > {record}\n: > "$2.txt"\n')
     fake.chmod(0o755)
     monkeypatch.setattr(pytesseract.pytesseract, "tesseract_cmd", str(fake))
+    before = os.environ.get("OMP_THREAD_LIMIT")
     assert clean(card_image("hello"), name="label.png").kind == "image"
     assert record.read_text().strip() == "limit=1"
+    assert os.environ.get("OMP_THREAD_LIMIT") == before, "this process's threads stay as set"
 
 
 def test_an_image_with_harmless_text_passes():

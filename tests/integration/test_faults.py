@@ -24,6 +24,7 @@ import random
 import shutil
 import signal
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,7 @@ from tests.fakellm import FakeLLM, Reply
 from tests.integration.cluster import (
     ROOT,
     SHOP,
+    START_TIMEOUT,
     Daphne,
     RedisServer,
     TcpProxy,
@@ -101,6 +103,7 @@ class FaultCluster:
         self.daphnes = [Daphne(f"daphne-{name}", env, log_dir) for name in "abc"]
         self.env, self.db_settings, self.log_dir = env, db_settings, log_dir
         self._starting: dict[str, threading.Thread] = {}
+        self._closed = False
 
     def start(self) -> None:
         self.redis.start()
@@ -119,15 +122,20 @@ class FaultCluster:
                 daphne.process.wait_exit(30)
             except Exception:
                 daphne.process.kill()
-            daphne.start()
+            if not self._closed:  # a restart after the shutdown would outlive the suite
+                daphne.start()
 
         thread = threading.Thread(target=run, daemon=True)
         self._starting[daphne.name] = thread
         thread.start()
 
     def up(self, exclude: Daphne | None, rng: random.Random) -> Daphne:
-        """A running process other than `exclude`, waiting for one if all are starting."""
+        """A running process other than `exclude`, waiting (bounded) for one if all are
+        starting."""
+        deadline = time.monotonic() + START_TIMEOUT
         while True:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no Daphne came up within {START_TIMEOUT:.0f}s")
             ready = [
                 d
                 for d in self.daphnes
@@ -148,6 +156,11 @@ class FaultCluster:
         )
 
     def shutdown(self) -> None:
+        """Every process down, a restart still under way included: it is waited for (a
+        start is bounded), then killed; none begins after this."""
+        self._closed = True
+        for thread in list(self._starting.values()):
+            thread.join(timeout=START_TIMEOUT + 30)
         for d in self.daphnes:
             d.process.kill()
         for redis in (self.redis, self.broker):

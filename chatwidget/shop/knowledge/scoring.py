@@ -5,8 +5,7 @@ built from memory (a term's weight times how rare it is among the candidates, mo
 match in the identifiers or title), normalised to 0..1, the message's score joined by the
 embedding similarity when there is one, and weighs the two by whether the message leans on
 an earlier subject. An active object's chunk gets 0.2 then (ShopBot's ACTIVE_SKU_BOOST,
-0.05, otherwise: a tie-breaker). For a question of its own, the variants of one product
-take one place among the first (`variants_later`).
+0.05, otherwise: a tie-breaker).
 """
 
 import math
@@ -34,7 +33,6 @@ W_MEMORY_NEW = 0.2  # the memory, when the message is a question of its own
 OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
 W_TEXT = 0.15  # with embeddings: the full-text share of the message's ranking (dev: 0.10-0.15)
 OWN_SUBJECT_WORDS = 3  # words of its own that make a subject of a message that leans back
-VARIANT_OVERLAP = 0.75  # share of words that makes two chunks variants (variants_later)
 
 
 def names_own_subject(fresh: list[str], shares: dict[str, float]) -> bool:
@@ -164,11 +162,8 @@ def _with_similarity(scores: list[float], candidates: list[Candidate]) -> list[f
     ]
 
 
-def candidates_score(
-    *, query: KnowledgeQuery, candidates: list[Candidate], places: int | None = None
-) -> list[Candidate]:
-    """Final scores (0..1, best 1) and the active-object bonus; sorted best first (the
-    variants of a product in one of the first `places`, for a question of its own).
+def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> list[Candidate]:
+    """Final scores (0..1, best 1) and the active-object bonus; sorted best first.
 
     The question leads: each candidate is scored for the message alone and for the query
     built from memory, and the two are weighed by whether the message leans on an earlier
@@ -197,42 +192,4 @@ def candidates_score(
         c.bonus = bonus if query.active_ids & kw else 0.0
         c.page = query.page_wins and page_key(c.url) == query.page_key
     # the page's document first when the message points at it, its best chunk leading
-    ranked = sorted(
-        zip(candidates, fields, strict=True),
-        key=lambda cf: (not cf[0].page, -cf[0].total, -cf[0].rank, cf[0].chunk_id),
-    )
-    if back or query.active_ids:  # a talk about a product: its variants are the subject
-        return [c for c, _ in ranked]
-    return variants_later(ranked, places=places or len(ranked))
-
-
-def variants_later(ranked: list[tuple[Candidate, _Fields]], *, places: int) -> list[Candidate]:
-    """The candidates in their order, except that a chunk whose words are nearly those of
-    one placed before it (at least VARIANT_OVERLAP of their union: the colour variants of
-    one product, which differ in a colour and a stock line) goes after all the others.
-    Only for a question of its own with no product in the talk (candidates_score): there
-    two variants of a table took two of the three first places for "how will the table get
-    to my flat?" and pushed the delivery page out, while one answers what the other would. In a talk about a product ("und in schwarz?", "is 43-46 still there?") the
-    variants are the subject and keep their places. Words, not vectors: it works without
-    embeddings, and the two are far apart (held-out catalogue: variants share 0.82 to 0.97
-    of their words, other chunks at most 0.61). The page's chunks keep their place. Only
-    the first `places` are decided (the rest keep their order after them): a turn compares
-    a few dozen word sets, not every pair."""
-    kept: list[tuple[Candidate, set[str]]] = []
-    later: list[Candidate] = []
-    for i, (c, (_, title, body, *_)) in enumerate(ranked):
-        if len(kept) >= places:
-            return [k for k, _ in kept] + later + [c for c, _ in ranked[i:]]
-        terms = title | body
-        if not c.page and any(_variants(terms, other) for _, other in kept):
-            later.append(c)
-            continue
-        kept.append((c, terms))
-    return [k for k, _ in kept] + later
-
-
-def _variants(a: set[str], b: set[str]) -> bool:
-    """At least VARIANT_OVERLAP of their union in common (sizes that far apart never are)."""
-    if min(len(a), len(b)) < VARIANT_OVERLAP * max(len(a), len(b)):
-        return False
-    return len(a & b) >= VARIANT_OVERLAP * len(a | b)
+    return sorted(candidates, key=lambda c: (not c.page, -c.total, -c.rank, c.chunk_id))

@@ -140,7 +140,7 @@ def knowledge_search(
         )
         for h in hits
     ]
-    return candidates_score(query=query, candidates=candidates, places=limit)[:limit]
+    return candidates_score(query=query, candidates=candidates)[:limit]
 
 
 def _leans_on_memory(query: KnowledgeQuery, site_id: int) -> KnowledgeQuery:

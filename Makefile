@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 export TIKTOKEN_CACHE_DIR ?= $(abspath ../shared/tiktoken)
 # Real PostgreSQL and Redis for the tests where they run (CI has both); else SQLite and skips.
 export TEST_DATABASE_URL ?= $(shell pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null && echo postgres://postgres@127.0.0.1:5432/test)
-export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/10)
+export TEST_REDIS_URL ?= $(shell $(PYTHON) -c "import socket; socket.create_connection(('127.0.0.1', 6379), 1)" 2>/dev/null && echo redis://127.0.0.1:6379/12)
 
 .PHONY: demo test test-long setup setup-test browser lint bench clean messages widget lock
 
@@ -68,17 +68,15 @@ lint: setup-test
 	else echo "npm missing: the widget's ESLint and JS unit tests are skipped"; fi
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist). Worker N uses the Redis database
-# of TEST_REDIS_URL plus N (default 10 to 15) and a PostgreSQL test database of its own; the
+# of TEST_REDIS_URL plus N (default 12 to 15) and a PostgreSQL test database of its own; the
 # tests that start servers, workers or a browser keep to their groups (tests/conftest.py:
 # the browser, and the multi-process tests in two halves), one worker each.
-# Six processes on two cores: the browser and multi-process groups, and many single tests,
-# mostly wait (on the processes they start, an event loop's executor, a timeout), so the
-# others keep both cores busy meanwhile. Measured here on an idle 2-core machine in one
-# session: 4 workers 242.4 s, 6 workers 234.4 s (the sampled CPU was 1.6 of the 2 cores with 4).
-TEST_WORKERS ?= 6
+# Four processes on two cores: the browser and multi-process groups mostly wait on the
+# processes they start, so the fourth keeps both cores busy with the other tests meanwhile.
+TEST_WORKERS ?= 4
 # Byte code is written (into __pycache__, which git ignores) even where the shell sets
 # PYTHONDONTWRITEBYTECODE (this workplace's machines do): else every process the suite
-# starts (some 80: Daphne, workers, the demo, commands, the six pytest workers) compiles
+# starts (some 80: Daphne, workers, the demo, commands, the four pytest workers) compiles
 # the project's modules again, about 0.2 s of CPU each.
 PYTEST_RUN := PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q -rs -n $(TEST_WORKERS) --durations=25
 test: setup-test browser lint

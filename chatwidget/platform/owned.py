@@ -1,9 +1,17 @@
 """Cache keys that hold their owner's token (the answer lease): renewed or deleted only while
 they are still the owner's. On Redis one round trip each (a script compares and acts, so no
 other process can take the key between the check and the act); elsewhere a read, then the
-act (the file and local-memory caches serve one machine, where that gap does not matter)."""
+act (the file and local-memory caches serve one machine, where that gap does not matter).
+
+Taking a key is atomic everywhere: Redis's SET NX; the file cache (the embedded default, one
+machine, several processes) under an OS lock, because its `add` is a check, then a write."""
+
+import fcntl
+import os
+from contextlib import contextmanager
 
 from django.core.cache import cache, caches
+from django.core.cache.backends.filebased import FileBasedCache
 from django_redis.cache import RedisCache
 
 _RELEASE = """
@@ -19,6 +27,29 @@ return 0
 def _redis():
     backend = caches["default"]
     return backend if isinstance(backend, RedisCache) else None
+
+
+def owned_take(key: str, owner: str, seconds: int) -> bool:
+    """Set `key` to `owner` for `seconds` unless it is set; True when this call set it. Two
+    processes racing for one key: exactly one gets True (the file cache's own `add` let both
+    of the demo worker's processes embed the same chunks)."""
+    with _machine_lock():
+        return bool(cache.add(key, owner, timeout=seconds))
+
+
+@contextmanager
+def _machine_lock():
+    backend = caches["default"]
+    if not isinstance(backend, FileBasedCache):
+        yield  # Redis: SET NX is atomic; local memory: one process
+        return
+    os.makedirs(backend._dir, exist_ok=True)
+    fd = os.open(os.path.join(backend._dir, ".owned.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def owned_release(key: str, owner: str) -> bool:

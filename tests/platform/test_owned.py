@@ -61,3 +61,46 @@ def test_on_redis_one_round_trip_each(backend, monkeypatch):
     assert owned_renew("lease:3", "me", 30) is True
     assert owned_release("lease:3", "me") is True
     assert calls == ["EVAL", "EVAL"]
+
+
+def test_on_the_file_cache_one_of_many_racing_takers_gets_the_key(settings, tmp_path, monkeypatch):
+    """The embedded default's cache is a folder that several processes share (the demo's
+    worker has two): its own `add` checks, then writes, and both of the worker's processes
+    once took the embedding lock and embedded the same chunks. The check is slowed here so
+    that every taker passes it before any writes, as a race can."""
+    import threading
+    import time
+
+    from django.core.cache.backends.filebased import FileBasedCache
+
+    from chatwidget.platform.owned import owned_take
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "cache"),
+        }
+    }
+    checked = FileBasedCache.has_key
+
+    def slow_check(self, *args, **kwargs):
+        found = checked(self, *args, **kwargs)
+        time.sleep(0.05)
+        return found
+
+    monkeypatch.setattr(FileBasedCache, "has_key", slow_check)
+    start = threading.Barrier(6)
+    won: list[str] = []
+
+    def take(owner: str) -> None:
+        start.wait()
+        if owned_take("lock:embed", owner, 60):
+            won.append(owner)
+
+    threads = [threading.Thread(target=take, args=(f"run-{i}",)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1
+    assert cache.get("lock:embed") == won[0]

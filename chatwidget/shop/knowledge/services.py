@@ -30,6 +30,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chatwidget.platform import cache_keys
+from chatwidget.platform.owned import owned_release, owned_renew, owned_take
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_schedule
 from chatwidget.shop.knowledge.readers import (
@@ -120,15 +121,15 @@ def knowledge_import_lock(source_id: int, *, run: str | None = None) -> Iterator
     key = cache_keys.knowledge_import_lock(source_id)
     token = run or secrets.token_hex(8)
     timeout = settings.KNOWLEDGE_IMPORT_LOCK_SECONDS
-    held = bool(cache.add(key, token, timeout=timeout))
-    if not held and run is not None and cache.get(key) == run:
+    held = owned_take(key, token, timeout)
+    if not held and run is not None and owned_renew(key, run, timeout):
         log.warning("knowledge import resumed after its run died", extra={"source": source_id})
-        held = bool(cache.touch(key, timeout))
+        held = True
     try:
         yield held
     finally:
-        if held and cache.get(key) == token:
-            cache.delete(key)
+        if held:
+            owned_release(key, token)
 
 
 @contextmanager
@@ -137,12 +138,12 @@ def knowledge_embed_lock(site_id: int) -> Iterator[bool]:
     at a time; it outlives the task's hard limit)."""
     key = cache_keys.knowledge_embed_lock(site_id)
     token = secrets.token_hex(8)
-    held = bool(cache.add(key, token, timeout=600))
+    held = owned_take(key, token, 600)
     try:
         yield held
     finally:
-        if held and cache.get(key) == token:
-            cache.delete(key)
+        if held:
+            owned_release(key, token)
 
 
 def knowledge_import(

@@ -83,7 +83,9 @@ class _Health(http.server.BaseHTTPRequestHandler):
 def health_server():
     _Health.seen = []
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Health)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     yield server
     server.shutdown()

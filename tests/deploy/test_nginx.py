@@ -168,7 +168,9 @@ class _BackendHandler(socketserver.StreamRequestHandler):
 @pytest.fixture
 def backend():
     server = _Backend()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     yield server
     server.shutdown()

@@ -108,7 +108,9 @@ def push_service_start() -> PushService:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     service = PushService(server)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    ).start()
     return service
 
 

@@ -105,7 +105,9 @@ def imap_server(settings):
     handler = type("BoundHandler", (Handler,), {"box": box})
     server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     settings.INBOUND_IMAP_HOST = "127.0.0.1"  # loopback: plain IMAP allowed
     settings.INBOUND_IMAP_PORT = server.server_address[1]

@@ -58,7 +58,9 @@ class Recorder:
                 self.wfile.write(b"{}")
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         self.port = self.server.server_address[1]
 
     def close(self) -> None:

@@ -112,7 +112,12 @@ class FakeShop:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
     def start(self) -> FakeShop:
-        threading.Thread(target=self.server.serve_forever, daemon=True, name="fakeshop").start()
+        threading.Thread(
+            target=self.server.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            daemon=True,
+            name="fakeshop",
+        ).start()
         return self
 
     def stop(self) -> None:

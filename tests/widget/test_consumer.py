@@ -257,8 +257,10 @@ async def test_expired_token_starts_empty(site, connect, fake_llm):
 
 @pytest.mark.parametrize("behaviour", [Status(500), Status(429, retry_after=0), Hang(30)])
 async def test_model_failure_gives_model_unavailable_and_keeps_message(
-    site, connect, fake_llm, behaviour
+    site, connect, fake_llm, behaviour, settings
 ):
+    # a hang before the headers waits out the read timeout, once per attempt (two attempts)
+    settings.LLM_TIMEOUT_SECONDS = 1.0
     fake_llm.script.extend([behaviour, behaviour, behaviour])
     c = await connect(site.key)
     await c.hello()

@@ -19,6 +19,7 @@ from django.core.cache import cache
 from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
 from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
+from chatwidget.platform.owned import owned_take
 from chatwidget.shop.knowledge.embeddings import query_embed_prefetch
 from memory.models import Turn, TurnRole
 from memory.reservations import answer_seq_reserve
@@ -47,7 +48,7 @@ def answer_prepare_apart(conversation_id: int, request_seq: int, retry: bool, ow
     `retry`: the turn was stored before (a re-sent message whose ack was lost, or a recovery
     after a crash). It is answered only if no answer is stored yet."""
     key = cache_keys.answer_lease(conversation_id, request_seq)
-    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
+    if not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
         return AnswerResult.BUSY, None, None
     if (
         retry
@@ -101,7 +102,7 @@ def answer_prepare(
     answers, waits or reports the error as it always did."""
     owner = uuid.uuid4().hex
     key = cache_keys.answer_lease(conversation.pk, request_seq)
-    if not cache.add(key, owner, timeout=settings.ANSWER_LEASE_SECONDS):
+    if not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
         return None
     if context_after_ack(conversation.site_id):
         # the message's embedding starts now on its own threads (a submit, no wait): it runs

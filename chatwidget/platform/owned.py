@@ -29,7 +29,7 @@ def _redis():
     return backend if isinstance(backend, RedisCache) else None
 
 
-def owned_take(key: str, owner: str, seconds: int) -> bool:
+def owned_take(key: str, owner: str, seconds: float) -> bool:
     """Set `key` to `owner` for `seconds` unless it is set; True when this call set it. Two
     processes racing for one key: exactly one gets True (the file cache's own `add` let both
     of the demo worker's processes embed the same chunks)."""

@@ -6,8 +6,8 @@ the extractive condenser. Either way it is verified before it is stored. A faile
 rejected condensation never deletes or hides a turn: turns are never touched here, and the
 previous core stays current until a verified one is stored.
 
-Concurrency: one condensation per conversation at a time, by a cache lock (`cache.add`,
-atomic SET NX on Redis via django-redis in production). Not `select_for_update` on the
+Concurrency: one condensation per conversation at a time, by a cache lock (`owned_take`:
+SET NX on Redis in production, an OS lock around the file cache's add on one machine). Not `select_for_update` on the
 conversation row: the model call takes seconds, and that row lock is the one every
 `turn_append` takes, so it would hold up replies. Correctness does not rest on the lock:
 storing re-checks, under a short row lock, that the new core covers more than the stored
@@ -29,6 +29,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from chatwidget.platform import cache_keys, llm
+from chatwidget.platform.owned import owned_release, owned_take
 from memory.condense.model import model_complete
 from memory.core import core_latest, core_version_write
 from memory.core.extractive import core_extract
@@ -64,14 +65,14 @@ def _site_model(site) -> str:
 def _condense_lock(conversation_id: int, *, required: bool) -> Iterator[bool]:
     key = cache_keys.condense_lock(conversation_id)
     token = secrets.token_hex(8)
-    held = bool(cache.add(key, token, timeout=settings.MEMORY_CONDENSE_LOCK_SECONDS))
+    held = owned_take(key, token, settings.MEMORY_CONDENSE_LOCK_SECONDS)
     if not held and required:
         raise CondenseBusy(conversation_id)
     try:
         yield held
     finally:
-        if held and cache.get(key) == token:
-            cache.delete(key)
+        if held:
+            owned_release(key, token)
 
 
 def condense_target(*, conversation_id: int, window_turns: int) -> int:

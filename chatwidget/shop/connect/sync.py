@@ -32,6 +32,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from chatwidget.platform import cache_keys
+from chatwidget.platform.owned import owned_take
 from chatwidget.shop.connect.documents import (
     LANGUAGE_MARK,
     PAGE_PREFIX,
@@ -74,7 +75,7 @@ class SyncResult:
 def _lock_take(site_id: int) -> str | None:
     token = secrets.token_hex(8)
     seconds = int(getattr(settings, "SHOP_SYNC_LOCK_SECONDS", 3900))
-    return token if cache.add(cache_keys.shop_sync_lock(site_id), token, seconds) else None
+    return token if owned_take(cache_keys.shop_sync_lock(site_id), token, seconds) else None
 
 
 def _lock_give(site_id: int, token: str) -> None:

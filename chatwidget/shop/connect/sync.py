@@ -27,12 +27,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from chatwidget.platform import cache_keys
-from chatwidget.platform.owned import owned_take
+from chatwidget.platform.owned import owned_release, owned_take
 from chatwidget.shop.connect.documents import (
     LANGUAGE_MARK,
     PAGE_PREFIX,
@@ -79,8 +78,7 @@ def _lock_take(site_id: int) -> str | None:
 
 
 def _lock_give(site_id: int, token: str) -> None:
-    if cache.get(cache_keys.shop_sync_lock(site_id)) == token:
-        cache.delete(cache_keys.shop_sync_lock(site_id))
+    owned_release(cache_keys.shop_sync_lock(site_id), token)
 
 
 def _stage(connection: Connection, docs: list[Doc], state: dict) -> None:

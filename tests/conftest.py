@@ -31,6 +31,39 @@ def _redis_of_this_worker() -> None:
     os.environ["TEST_REDIS_SHIFTED"] = "1"
 
 
+REDIS_DATABASES = 16  # redis-server's default `databases`: numbers 0 to 15
+
+
+def redis_databases_refused(url: str, workers: int) -> str | None:
+    """Why `workers` processes cannot each take a Redis database from `url`'s number up (None:
+    they can). Redis answers a SELECT beyond its last database with an error, which surfaced
+    as one unrelated test failing (the readiness check on a real Redis) rather than as this."""
+    match = re.fullmatch(r"redis://[^/]*/(\d+)", url)
+    if not match or workers < 2:
+        return None
+    first = int(match.group(1))
+    last = first + workers - 1
+    if last < REDIS_DATABASES:
+        return None
+    return (
+        f"{workers} test processes need Redis databases {first} to {last} (TEST_REDIS_URL's "
+        f"number plus each process's index), but Redis has 0 to {REDIS_DATABASES - 1}: set "
+        f"TEST_REDIS_URL to a number of at most {REDIS_DATABASES - workers} or run fewer "
+        "processes (TEST_WORKERS)"
+    )
+
+
+def pytest_configure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    workers = getattr(config.option, "numprocesses", None)
+    refused = redis_databases_refused(
+        os.environ.get("TEST_REDIS_URL", ""), workers if isinstance(workers, int) else 0
+    )
+    if refused:
+        raise pytest.UsageError(refused)
+
+
 _redis_of_this_worker()
 proccount.install()
 

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from tests.conftest import Client, sockets_settle
+from tests.conftest import Client, redis_databases_refused, sockets_settle
 
 
 async def _accepts_then_hangs(scope, receive, send):
@@ -28,3 +28,13 @@ async def test_settling_a_socket_whose_receive_timed_out_does_not_raise_a_cancel
         await comm.receive_from(timeout=0.05)
     assert comm.future.cancelled()
     await sockets_settle([Client(comm)])  # returns; before the fix it raised CancelledError
+
+
+def test_more_processes_than_redis_has_databases_is_refused_before_any_test_runs():
+    """Under `-n 6` with TEST_REDIS_URL ending in /12 the fifth and sixth processes asked for
+    databases 16 and 17: one unrelated test failed. The run now stops at once and says why."""
+    assert redis_databases_refused("redis://127.0.0.1:6379/12", 4) is None
+    assert redis_databases_refused("redis://127.0.0.1:6379/12", 0) is None  # no xdist
+    assert redis_databases_refused("", 8) is None  # no Redis: its tests skip
+    refused = redis_databases_refused("redis://127.0.0.1:6379/12", 6)
+    assert refused and "12 to 17" in refused and "at most 10" in refused

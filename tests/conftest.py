@@ -13,6 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(ROOT.parent / "shared" / "tiktoken"))
 
 
+REDIS_URL_DB = re.compile(r"(redis://[^/]*)/(\d+)")  # a Redis URL that names its database
+
+
 def _redis_of_this_worker() -> None:
     """Under pytest-xdist (`make test` runs the suite in several processes) each worker gets
     its own Redis database, because some tests flush theirs: worker gwN uses the database
@@ -21,7 +24,7 @@ def _redis_of_this_worker() -> None:
     `_gwN` appended, and the processes the tests start are told that name.)"""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     url = os.environ.get("TEST_REDIS_URL", "")
-    match = re.fullmatch(r"(redis://[^/]*)/(\d+)", url)
+    match = REDIS_URL_DB.fullmatch(url)
     if not worker.startswith("gw") or not match or os.environ.get("TEST_REDIS_SHIFTED"):
         return
     from django.conf import settings
@@ -38,10 +41,10 @@ def redis_databases_refused(url: str, workers: int) -> str | None:
     """Why `workers` processes cannot each take a Redis database from `url`'s number up (None:
     they can). Redis answers a SELECT beyond its last database with an error, which surfaced
     as one unrelated test failing (the readiness check on a real Redis) rather than as this."""
-    match = re.fullmatch(r"redis://[^/]*/(\d+)", url)
+    match = REDIS_URL_DB.fullmatch(url)
     if not match or workers < 2:
         return None
-    first = int(match.group(1))
+    first = int(match.group(2))
     last = first + workers - 1
     if last < REDIS_DATABASES:
         return None

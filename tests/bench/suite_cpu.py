@@ -6,6 +6,10 @@ the machine's busy cores in 10-second steps.
     python -m tests.bench.suite_cpu                 # `make test`'s pytest run, 4 processes
     python -m tests.bench.suite_cpu -- pytest -q -p no:xdist tests/e2e
 
+It runs pytest as given, not through `make test`: export what the Makefile exports first
+(TEST_DATABASE_URL, TEST_REDIS_URL; TIKTOKEN_CACHE_DIR), or the suite runs on SQLite and its
+PostgreSQL and Redis tests skip, and the figures describe a different run.
+
 `time` cannot say this: Chromium, Daphne and the workers are not all waited for by the
 process that started them, so their CPU never reaches its rusage. A process that lives less
 than a sample's interval is missed; PostgreSQL's backends are counted, Redis's server too.

@@ -17,38 +17,41 @@ from functools import cache
 import holidays
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
-from holidays.registry import COUNTRIES
+from holidays.registry import COUNTRIES, EntityLoader
 
 
 @cache
-def _supported() -> dict[str, tuple[str, ...]]:
-    """Country code -> its subdivision codes (aliases such as "Bayern" left out: one code
-    per subdivision in the admin)."""
-    return {
-        code: tuple(subdivisions)
-        for code, subdivisions in holidays.list_supported_countries(include_aliases=False).items()
-    }
+def _country_codes() -> frozenset[str]:
+    """The country codes `holidays` knows (aliases such as "UK" left out), from its registry:
+    no calendar is imported. (Its `list_supported_countries` imports all of them to list their
+    subdivisions: some 250 modules, a tenth of a second of every process that runs Django's
+    checks, since the site's country choices are checked.)"""
+    return frozenset(EntityLoader.get_country_codes(include_aliases=False))
 
 
 def country_choices() -> list[tuple[str, str]]:
     """The countries `holidays` knows, for the site's select: "DE – Germany". The names are
     the package's (English); the code is what is stored."""
     names = {entry[1]: module.replace("_", " ").title() for module, entry in COUNTRIES.items()}
-    supported = _supported()
     return sorted(
-        ((code, f"{code} \u2013 {names.get(code, code)}") for code in supported),
+        ((code, f"{code} \u2013 {names.get(code, code)}") for code in _country_codes()),
         key=lambda choice: choice[1],
     )
 
 
+@cache
 def subdivisions_of(country: str) -> tuple[str, ...]:
-    return _supported().get(country, ())
+    """The subdivision codes of `country` (aliases such as "Bayern" left out: one code per
+    subdivision in the admin); imports that one country's calendar."""
+    if country not in _country_codes():
+        return ()
+    return tuple(getattr(holidays, country).subdivisions)
 
 
 def validate_holiday_region(*, country: str, subdivision: str) -> None:
     """A subdivision needs its country and must be one `holidays` knows for it; raises a
     ValidationError naming the field and, for a wrong subdivision, the codes it may be."""
-    if country and country not in _supported():
+    if country and country not in _country_codes():
         raise ValidationError({"holiday_country": gettext("Unknown country code.")})
     if not subdivision:
         return

@@ -129,3 +129,26 @@ def test_the_site_admin_edits_holidays_closed_days_and_away_messages(admin_clien
     assert 'name="holiday_country"' in page and "DE \u2013 Germany" in page
     assert "closed_days-TOTAL_FORMS" in page and "away_messages-TOTAL_FORMS" in page
     assert 'name="inactivity_followup_minutes"' in page
+
+
+def test_the_country_choices_import_no_calendar():
+    """Django's checks read the site's country choices in every process that runs them (each
+    worker, each manage.py command): listing the countries must not import the calendars of
+    all 250 (a tenth of a second each time). (A country's own calendar, once asked for, loads
+    the package's `countries` module, which imports every one: the hours of a site that has
+    public holidays pay that once per process, when first needed.)"""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from chatwidget.sites.closures import country_choices, subdivisions_of\n"
+        "choices = country_choices()\n"
+        "loaded = lambda: sorted(m for m in sys.modules if m.startswith('holidays.countries.'))\n"
+        "print(len(choices), loaded())\n"
+        "print('BY' in subdivisions_of('DE'), subdivisions_of('XX'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.splitlines()
+    assert out == ["250 []", "True ()"]

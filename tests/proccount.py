@@ -23,7 +23,7 @@ def kind_of(args) -> str:
         return "celery-worker"
     if "redis-server" in text:
         return "redis-server"
-    if "manage_server.py" in text:
+    if "manage_server" in text:
         return "manage-server"
     if "manage.py" in text:
         after = argv[argv.index(next(a for a in argv if a.endswith("manage.py"))) + 1 :]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATIONS = ("chatwidget", "memory", "handover")  # the packages whose migrations make a schema
+# Settings modules whose migrated schema is another's: one template serves both.
+SAME_SCHEMA = {"tests.e2e.stack_settings": "chatwidget.settings.local"}
 
 
 def free_port() -> int:
@@ -54,6 +56,7 @@ def migrated_sqlite(path: Path, env: dict) -> None:
     Under pytest-xdist the first process that needs it makes it (the file appears whole, by
     rename), the others copy it; a changed migration gets a template of its own."""
     settings_module = env.get("DJANGO_SETTINGS_MODULE", "chatwidget.settings.local")
+    settings_module = SAME_SCHEMA.get(settings_module, settings_module)
     folder = Path(tempfile.gettempdir()) / "chatwidget-test-schemas"
     folder.mkdir(exist_ok=True)
     template = folder / f"migrated-{schema_key(settings_module)}.sqlite3"

@@ -43,7 +43,7 @@ def kind(cmdline: str) -> str:
         ("postgres", "PostgreSQL"),
         ("redis-server", "Redis"),
         ("manage.py", "manage.py commands"),
-        ("manage_server.py", "e2e manage server"),
+        ("manage_server", "e2e manage server"),
         ("playwright", "playwright driver"),
         ("tesseract", "tesseract"),
     ):

@@ -42,7 +42,7 @@ class Manage:
 
     def __init__(self, env: dict) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "tests" / "e2e" / "manage_server.py")],
+            [sys.executable, "-m", "tests.e2e.manage_server"],  # from ROOT: tests importable
             cwd=ROOT,
             env=env,
             stdin=subprocess.PIPE,
@@ -177,11 +177,12 @@ def serving(*, env: dict, port: int, shop_port: int, site_key: str, log):
 
 
 def stack_env(tmp: Path, **extra: str) -> dict:
-    """The environment of a stack's processes: local settings on the stack's SQLite file, no
-    Redis (an in-memory channel layer in the one Daphne), `extra` over it."""
+    """The environment of a stack's processes: local settings (with a fast password hasher,
+    tests/e2e/stack_settings.py) on the stack's SQLite file, no Redis (an in-memory channel
+    layer in the one Daphne), `extra` over it."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
+        "DJANGO_SETTINGS_MODULE": "tests.e2e.stack_settings",
         "DATABASE_URL": f"sqlite:///{tmp / 'e2e.sqlite3'}",
         "CELERY_BROKER_URL": "memory://",
         "DEBUG": "1",

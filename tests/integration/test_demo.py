@@ -164,6 +164,10 @@ def test_banner_after_everything_listens_no_noise_and_sigterm_stops_all(demo):
     assert any("daphne" in c for c in commands)
     assert any("demoshop" in c for c in commands)
     assert any("celery" in c and "worker" in c for c in commands)
+    # Django's checks ran in the supervisor: its children do not run them again
+    assert any("demoshop" in c and "--skip-checks" in c for c in commands)
+    worker = next(p for p, c in zip(children, commands, strict=True) if "worker" in c)
+    assert worker.environ().get("CELERY_SKIP_CHECKS") == "1"
     banner = d.output
     assert banner.count("Demo shop:") == 1
     # Nothing but the banner before the logs (as root, Celery's warning about it may come).

@@ -185,6 +185,10 @@ class Command(BaseCommand):
             "PYTHONUNBUFFERED": "1",
             "LOG_FORMAT": os.environ.get("LOG_FORMAT", "text"),
             "CHATWIDGET_WORKER_READY_FILE": str(ready_file),
+            # Django's checks ran in this command a moment ago: the worker (Celery's Django
+            # fixup) and the demo shop (--skip-checks) do not run them again on the banner's
+            # critical path (about half a second of CPU each, tiktoken's encoding included).
+            "CELERY_SKIP_CHECKS": "1",
         }
         sup = Supervisor(say=lambda text: self.stdout.write(text), env=env)
         sup.handle_signals()
@@ -239,7 +243,7 @@ def _children(ctx: DemoContext, *, worker: bool, ready_file: Path) -> tuple[list
             "shop",
             "the demo shop",
             [
-                *(py, "manage.py", "demoshop", "--port", str(ctx.shop_port)),
+                *(py, "manage.py", "demoshop", "--skip-checks", "--port", str(ctx.shop_port)),
                 *("--widget-url", f"http://127.0.0.1:{ctx.port}"),
                 f"--site-key={ctx.site.key}",  # =: a key may start with "-"
                 *("-v", "0"),

@@ -23,12 +23,15 @@ app.loader.import_default_modules()
 loaded_at_setup = [m for m in ("openai", "pytesseract", "pypdf", "pywebpush") if m in sys.modules]
 from django.conf import settings
 settings.OPENAI_API_KEY = "sk-probe"  # a server that answers with a model
+before = gc.get_stats()
 import chatwidget.asgi
+during = [a["collections"] - b["collections"] for a, b in zip(gc.get_stats(), before)]
 started = time.perf_counter()
 gc.collect()
 print(json.dumps({"frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects()),
                   "full_ms": (time.perf_counter() - started) * 1000,
-                  "loaded_at_setup": loaded_at_setup, "sdk_after_asgi": "openai" in sys.modules}))
+                  "loaded_at_setup": loaded_at_setup, "sdk_after_asgi": "openai" in sys.modules,
+                  "collections_during": during, "collecting": gc.isenabled()}))
 """
 
 
@@ -56,3 +59,10 @@ def test_libraries_few_processes_use_load_on_first_use(seen):
     """The model's SDK, OCR, PDF and web push: about 0.6 s of CPU at every start before."""
     assert seen["loaded_at_setup"] == [], "django.setup() and the worker's tasks skip them"
     assert seen["sdk_after_asgi"], "the server loads the SDK before the first turn, with a key"
+
+
+def test_the_collector_waits_for_the_start_up_to_end(seen):
+    """Off while the start-up's objects are made (the module's own imports, the SDK, the
+    tokenizer), one full collection before they are frozen, and on again after."""
+    assert seen["collections_during"] == [0, 0, 1], seen["collections_during"]
+    assert seen["collecting"]

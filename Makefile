@@ -49,11 +49,12 @@ setup-test: $(VENV)/.installed-test
 widget:
 	cd .widget-build && npm ci --no-audit --no-fund --loglevel=error && node build.mjs
 
-# Real Chromium for the browser tests, from Debian (never a downloaded browser build).
+# Real Chromium for the browser tests, from Debian (never a downloaded browser build): the
+# browser and its headless shell (the same build; the tests take it where it is installed).
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
-	  else echo "chromium missing: browser tests will be skipped (sudo apt-get install chromium)"; fi; fi
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromium-headless-shell ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium chromium-headless-shell >/dev/null; \
+	  else echo "chromium missing: browser tests will be skipped (sudo apt-get install chromium chromium-headless-shell)"; fi; fi
 
 demo: setup
 	$(PY) manage.py demo

@@ -38,3 +38,17 @@ def test_more_processes_than_redis_has_databases_is_refused_before_any_test_runs
     assert redis_databases_refused("", 8) is None  # no Redis: its tests skip
     refused = redis_databases_refused("redis://127.0.0.1:6379/12", 6)
     assert refused and "12 to 17" in refused and "at most 10" in refused
+
+
+def test_browser_tests_take_debians_headless_shell_where_it_is_installed(tmp_path):
+    """The same Chromium build without the browser's window layer: about half the browser
+    tests' CPU. The full browser where only it is installed; E2E_CHROMIUM names another."""
+    from tests.e2e.stacks import chromium_path
+
+    shell, full = tmp_path / "chromium-headless-shell", tmp_path / "chromium"
+    builds = (str(shell), str(full))
+    full.touch()
+    assert chromium_path({}, builds) == str(full)
+    shell.touch()
+    assert chromium_path({}, builds) == str(shell)
+    assert chromium_path({"E2E_CHROMIUM": "/opt/other"}, builds) == "/opt/other"

@@ -80,7 +80,7 @@ def browser():
     and every later asyncio test of the process failed with "Runner.run() cannot be called
     from a running event loop"."""
     if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium-headless-shell)")
     if not _CHROMIUM:
         from playwright.sync_api import sync_playwright
 

@@ -5,7 +5,7 @@ import gc
 # The start-up makes some 230,000 objects that live as long as the process (frozen at the end
 # of this module): the cyclic collector would walk them again and again while they are made,
 # about a tenth of the start's CPU. It is off until then.
-collecting = gc.isenabled()
+_collecting = gc.isenabled()
 gc.disable()
 
 import os  # noqa: E402
@@ -74,5 +74,5 @@ application = TrustedProxyMiddleware(
 # issue 30). They live as long as the process anyway; the garbage among them goes first.
 gc.collect()
 gc.freeze()
-if collecting:
+if _collecting:
     gc.enable()

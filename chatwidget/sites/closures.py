@@ -39,13 +39,15 @@ def country_choices() -> list[tuple[str, str]]:
     )
 
 
-@cache
 def subdivisions_of(country: str) -> tuple[str, ...]:
     """The subdivision codes of `country` (aliases such as "Bayern" left out: one code per
-    subdivision in the admin); imports that one country's calendar."""
-    if country not in _country_codes():
-        return ()
-    return tuple(getattr(holidays, country).subdivisions)
+    subdivision in the admin); () for a code `holidays` does not know."""
+    return _subdivisions(country) if country in _country_codes() else ()
+
+
+@cache
+def _subdivisions(country: str) -> tuple[str, ...]:
+    return tuple(getattr(holidays, country).subdivisions)  # imports the calendar
 
 
 def validate_holiday_region(*, country: str, subdivision: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e import stacks
-from tests.e2e.stacks import CHROMIUM, ROOT, demo_running, stack_running
+from tests.e2e.stacks import CHROMIUM, ROOT, chromium_needed, demo_running, stack_running
 from tests.proccount import note
 
 managing, serving = stacks.managing, stacks.serving  # for tests that import them from here
@@ -79,8 +79,7 @@ def browser():
     playwright's sync API is started, its event loop is marked running in the main thread,
     and every later asyncio test of the process failed with "Runner.run() cannot be called
     from a running event loop"."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium-headless-shell)")
+    chromium_needed()
     if not _CHROMIUM:
         from playwright.sync_api import sync_playwright
 

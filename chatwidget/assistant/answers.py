@@ -19,7 +19,7 @@ from chatwidget.assistant.leases import lease_keep, lease_release
 from chatwidget.assistant.preparation import AnswerResult, PreparedAnswer, answer_prepare_apart
 from chatwidget.assistant.replies import demo_stream, model_stream, model_unavailable_text
 from chatwidget.platform import cache_keys, metrics
-from chatwidget.platform.db import db_async
+from chatwidget.platform.db import db_async, urgent_hops_done
 from chatwidget.platform.frames import ErrorCode, Frame, cards_frame, error_frame
 from chatwidget.platform.llm import stream_gate_wait
 from chatwidget.shop.knowledge.cards import product_cards
@@ -102,6 +102,7 @@ async def _finish_retrying(
     lose the answer the visitor has just watched appear); the answer turn's client id makes a
     try that did commit but failed to report so harmless to repeat."""
     for delay in (*STORE_RETRY_DELAYS, None):
+        await urgent_hops_done()
         try:
             return await db_async(_finish)(
                 *args, built=built, keep_lease_on_error=delay is not None, choices=choices

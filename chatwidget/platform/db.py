@@ -1,8 +1,10 @@
 """How the real-time path reaches the database."""
 
-from collections.abc import Callable, Iterator
+import asyncio
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager
 
 from channels.db import database_sync_to_async
 from django.conf import settings
@@ -47,3 +49,54 @@ def relaxed_durability() -> Iterator[None]:
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
         yield
+
+
+# --- first-token work before bookkeeping (issue 30) ----------------------------------------------
+# A visitor's turn hop (the turn, its context, the model request) is what the visitor waits
+# for; an answer's store after its stream is not. Both hold the GIL while they run, so a
+# store that runs beside a turn hop lengthens it. Stores wait while turn hops are in flight,
+# at most STORE_YIELD_MAX seconds (a stream of turns never starves them).
+STORE_YIELD_MAX = 0.05
+
+
+class _Urgent:
+    def __init__(self) -> None:
+        self.count = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+
+_URGENT: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Urgent] = weakref.WeakKeyDictionary()
+
+
+def _urgent() -> _Urgent:
+    loop = asyncio.get_running_loop()
+    state = _URGENT.get(loop)
+    if state is None:
+        state = _URGENT[loop] = _Urgent()
+    return state
+
+
+@asynccontextmanager
+async def urgent_hop() -> AsyncIterator[None]:
+    """Around a hop the visitor waits for."""
+    state = _urgent()
+    state.count += 1
+    state.idle.clear()
+    try:
+        yield
+    finally:
+        state.count -= 1
+        if state.count == 0:
+            state.idle.set()
+
+
+async def urgent_hops_done() -> None:
+    """Before a hop nobody waits for: the urgent ones in flight finish first."""
+    state = _urgent()
+    if state.count:
+        try:
+            async with asyncio.timeout(STORE_YIELD_MAX):
+                await state.idle.wait()
+        except TimeoutError:
+            pass

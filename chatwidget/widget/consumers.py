@@ -21,7 +21,7 @@ from chatwidget.assistant.turns import (
     visitor_turn_receive,
 )
 from chatwidget.platform import frames
-from chatwidget.platform.db import db_async
+from chatwidget.platform.db import db_async, urgent_hop
 from chatwidget.platform.frames import ErrorCode
 from chatwidget.sites.identity import Identity, identity_verify
 from chatwidget.widget import protocol
@@ -153,22 +153,23 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             send=self._send,
         )
         try:
-            turn = await db_async(visitor_turn_receive)(
-                site_id=self.site.id,
-                address=self.address,
-                session_key=str(self.conversation_id or self.channel_name),
-                token=self.token,
-                client_id=frame.id,
-                text=frame.text,
-                page_url=frame.page.url if frame.page else None,
-                page_title=frame.page.title if frame.page else "",
-                language=self.language,
-                profile_id=self.profile_id,
-                conversation_id=self.conversation_id,
-                prepare_answer=not self._answer_running(),
-                customer_id=self.customer_id,
-                on_prepared=early.start_threadsafe,
-            )
+            async with urgent_hop():
+                turn = await db_async(visitor_turn_receive)(
+                    site_id=self.site.id,
+                    address=self.address,
+                    session_key=str(self.conversation_id or self.channel_name),
+                    token=self.token,
+                    client_id=frame.id,
+                    text=frame.text,
+                    page_url=frame.page.url if frame.page else None,
+                    page_title=frame.page.title if frame.page else "",
+                    language=self.language,
+                    profile_id=self.profile_id,
+                    conversation_id=self.conversation_id,
+                    prepare_answer=not self._answer_running(),
+                    customer_id=self.customer_id,
+                    on_prepared=early.start_threadsafe,
+                )
             outcome = turn.outcome
             if outcome is TurnOutcome.RATE_LIMITED:
                 await self._error(

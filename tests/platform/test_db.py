@@ -1,4 +1,4 @@
-"""chatwidget/db.py: how the real-time path reaches the database."""
+"""chatwidget/platform/db.py: how the real-time path reaches the database."""
 
 import pytest
 
@@ -36,3 +36,56 @@ def test_db_async_uses_the_single_thread_only_for_sqlite(db):
 
     wrapped = db_async(lambda: None)
     assert wrapped._thread_sensitive is (connection.vendor == "sqlite")
+
+
+async def test_an_answers_store_waits_for_the_turn_hops_in_flight():
+    """What the visitor waits for (a turn's hop, up to the model request) goes first; the
+    store of an answer already streamed starts once no turn hop is in flight."""
+    import asyncio
+
+    from chatwidget.platform.db import urgent_hop, urgent_hops_done
+
+    order = []
+    turn_may_end = asyncio.Event()
+
+    async def turn():
+        async with urgent_hop():
+            await turn_may_end.wait()
+            order.append("turn")
+
+    async def store():
+        await urgent_hops_done()
+        order.append("store")
+
+    turn_task = asyncio.create_task(turn())
+    await asyncio.sleep(0)
+    store_task = asyncio.create_task(store())
+    await asyncio.sleep(0.01)
+    assert order == [], "the store waits while the turn's hop runs"
+    turn_may_end.set()
+    await asyncio.gather(turn_task, store_task)
+    assert order == ["turn", "store"]
+    await asyncio.wait_for(urgent_hops_done(), 0.01)  # none in flight: no wait at all
+
+
+async def test_a_stream_of_turn_hops_never_starves_a_store(monkeypatch):
+    import asyncio
+
+    from chatwidget.platform import db
+
+    monkeypatch.setattr(db, "STORE_YIELD_MAX", 0.02)
+    never = asyncio.Event()
+
+    async def endless_turn():
+        async with db.urgent_hop():
+            await never.wait()
+
+    busy = asyncio.create_task(endless_turn())
+    await asyncio.sleep(0)
+    started = asyncio.get_running_loop().time()
+    await db.urgent_hops_done()
+    waited = asyncio.get_running_loop().time() - started
+    busy.cancel()
+    await asyncio.gather(busy, return_exceptions=True)
+    assert 0.015 <= waited < 1.0
+    await asyncio.wait_for(db.urgent_hops_done(), 0.01)  # the cancelled hop left no count

@@ -13,9 +13,11 @@ its core stored as a condensed core when given, and the context for the last tur
 the product's context builder (`chatwidget.assistant.context.context_build`; with
 `--embeddings`, the catalogue's vectors are made first, as the worker's task would, and the
 query embedding has no tight time limit). A hit: any
-expected document among the first three knowledge excerpts the model would be sent.
+expected document among the first three knowledge excerpts the model would be sent. Beside
+it, the share whose expected document is among all the excerpts sent (the model reads them
+all; a page in fourth place still reaches the answer, a page left out does not).
 
-Prints hit@3 per category, language and part, and overall. SQLite in memory by default;
+Prints both per category, language and part, and overall. SQLite in memory by default;
 `--pg` uses TEST_DATABASE_URL (PostgreSQL). `--misses` lists the misses of the dev part only:
 the test part is for measuring, never for tuning.
 """
@@ -112,7 +114,7 @@ def _vectors_to_cache(site) -> None:
 
 
 def _replay(site, item: dict) -> list[str]:
-    """The document ids of the first knowledge excerpts sent for the last turn."""
+    """The document ids of the knowledge excerpts sent for the last turn, in their order."""
     from chatwidget.assistant.context import context_build
     from chatwidget.shop.models.knowledge import KnowledgeChunk
     from memory.core.form import core_coerce
@@ -144,9 +146,9 @@ def _replay(site, item: dict) -> list[str]:
         raise SystemExit(f"{item.get('id')}: the given core was not sent")
     sent = [r["chunk"] for r in (built.knowledge_trace or {}).get("chunks", []) if r["sent"]]
     docs = dict(
-        KnowledgeChunk.objects.filter(pk__in=sent[:TOP]).values_list("pk", "document__external_id")
+        KnowledgeChunk.objects.filter(pk__in=sent).values_list("pk", "document__external_id")
     )
-    return [docs[pk] for pk in sent[:TOP]]
+    return [docs[pk] for pk in sent]
 
 
 def evaluate(*, data: Path, part: str, language: str) -> dict:
@@ -158,14 +160,17 @@ def evaluate(*, data: Path, part: str, language: str) -> dict:
     started = time.perf_counter()
     site = _site(data / "catalogue.jsonl", language)
     import_s = time.perf_counter() - started
-    groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    # per group and value: [hits@TOP, n, hits among all the excerpts sent]
+    groups: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0, 0]))
     misses = []
     timings = []
     for item in items:
         t0 = time.perf_counter()
-        top = _replay(site, item)
+        sent = _replay(site, item)
         timings.append(time.perf_counter() - t0)
+        top = sent[:TOP]
         hit = bool(set(item["expect"]) & set(top))
+        hit_sent = bool(set(item["expect"]) & set(sent))
         keys = {
             "category": item.get("category", "?"),
             "language": item.get("lang", "?"),
@@ -177,6 +182,7 @@ def evaluate(*, data: Path, part: str, language: str) -> dict:
         for group, key in keys.items():
             groups[group][key][0] += hit
             groups[group][key][1] += 1
+            groups[group][key][2] += hit_sent
         if not hit and item.get("part", "dev") == "dev":
             misses.append(
                 {
@@ -199,10 +205,14 @@ def evaluate(*, data: Path, part: str, language: str) -> dict:
 
 
 def table(result: dict) -> str:
-    lines = ["| group | value | n | hit@3 |", "|---|---|---:|---:|"]
+    lines = [
+        f"| group | value | n | hit@{TOP} | among all sent |",
+        "|---|---|---:|---:|---:|",
+    ]
     for group in ("category", "language", "part", "part/category", "part/language", "all"):
-        for key, (hits, n) in sorted(result["groups"].get(group, {}).items()):
-            lines.append(f"| {group} | {key} | {n} | {hits / n:.3f} |")
+        for key, (hits, n, *sent) in sorted(result["groups"].get(group, {}).items()):
+            among = f"{sent[0] / n:.3f}" if sent else "–"
+            lines.append(f"| {group} | {key} | {n} | {hits / n:.3f} | {among} |")
     return "\n".join(lines)
 
 

@@ -85,7 +85,7 @@ def instrument(rec: Recorder) -> None:
     original_handler = channels.db.DatabaseSyncToAsync.thread_handler
 
     def thread_handler(self, loop, *args, **kwargs):
-        rec.hit("hop")
+        rec.hit("hop", "hop starts")
         cpu0 = time.thread_time()
         try:
             if rec.on and rec.profiler is not None:  # WORK_CPROFILE: the database thread's hops
@@ -94,6 +94,7 @@ def instrument(rec: Recorder) -> None:
         finally:
             if rec.on:
                 rec.hop_cpu.append((time.perf_counter(), 1000 * (time.thread_time() - cpu0)))
+                rec.calls.append((time.perf_counter(), "hop ends"))
 
     channels.db.DatabaseSyncToAsync.thread_handler = thread_handler
 
@@ -341,6 +342,16 @@ def main() -> None:
         p: [call for at, call in rec.calls if lo <= at < hi] for p, (lo, hi) in bounds.items()
     }
     result["before_model"] = dict(result["per_turn"]["before_model"])
+    # where the wall time before the model request goes: every statement, cache and
+    # channel-layer call, thread hop and log record of the turn with the median wait for the
+    # model request, in ms after its message was sent
+    typical = sorted(marks, key=lambda m: m["model"] - m["sent"])[len(marks) // 2]
+    lo, hi = typical["sent"], typical["model"]
+    named = [(at, f"sql {sql[:70]}") for at, sql in rec.statements]
+    named += rec.calls + [(at, f"log {msg}") for at, msg in rec.logs]
+    result["timeline_before_model"] = [
+        [round((at - lo) * 1000, 2), what] for at, what in sorted(named) if lo <= at <= hi
+    ] + [[round((hi - lo) * 1000, 2), "model request"]]
     with open(args.out, "w") as fh:
         json.dump(result, fh, indent=1)
 

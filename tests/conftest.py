@@ -130,7 +130,10 @@ def pytest_runtest_setup(item):
 def _fresh_cache():
     from django.core.cache import cache
 
+    from chatwidget.platform.memo import memos_clear
+
     cache.clear()
+    memos_clear()  # the process's memo of cached values (chatwidget.platform.memo)
     yield
 
 

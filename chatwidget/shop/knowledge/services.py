@@ -43,7 +43,7 @@ from chatwidget.shop.knowledge.readers import (
     read_source,
     read_stored,
 )
-from chatwidget.shop.knowledge.selectors import HINT_SECONDS
+from chatwidget.shop.knowledge.selectors import AVAILABLE, HINT_SECONDS
 from chatwidget.shop.knowledge.storing import (
     PreparedDocument,
     document_digest,
@@ -324,6 +324,7 @@ def knowledge_hint_refresh(site_id: int) -> None:
             KnowledgeChunk.objects.filter(site_id=site_id).exists(),
             HINT_SECONDS,
         )
+        AVAILABLE.forget(site_id)
 
     transaction.on_commit(refresh)
 

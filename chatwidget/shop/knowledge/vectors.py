@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from chatwidget.platform import cache_keys
+from chatwidget.platform.memo import ProcessMemo
 from chatwidget.shop.models.knowledge import KnowledgeChunk
 
 SITES_CACHED = 8
@@ -33,11 +34,17 @@ class _Matrix:
 
 
 _CACHE: dict[int, _Matrix] = {}
+VERSIONS = ProcessMemo[str]()
 
 
 def knowledge_version(site_id: int) -> str:
     """The site's knowledge version; a new one when the cache lost it (then every process
-    reads its matrix again: correct, only slower once)."""
+    reads its matrix again: correct, only slower once). Kept a second in the process
+    (platform.memo): another process's import is seen here within it."""
+    return VERSIONS.get(site_id, lambda: _version(site_id))
+
+
+def _version(site_id: int) -> str:
     key = cache_keys.knowledge_version(site_id)
     version = cache.get(key)
     if version is None:
@@ -47,10 +54,14 @@ def knowledge_version(site_id: int) -> str:
 
 
 def knowledge_version_bump(site_id: int) -> None:
-    """After commit: the site's chunks or vectors changed, every process reads them again."""
-    transaction.on_commit(
-        lambda: cache.set(cache_keys.knowledge_version(site_id), secrets.token_hex(8), None)
-    )
+    """After commit: the site's chunks or vectors changed, every process reads them again
+    (this one at once, the others once their memo of the version lapses)."""
+
+    def bump() -> None:
+        cache.set(cache_keys.knowledge_version(site_id), secrets.token_hex(8), None)
+        VERSIONS.forget(site_id)
+
+    transaction.on_commit(bump)
 
 
 _HAS_VECTORS: dict[int, tuple[str, bool]] = {}

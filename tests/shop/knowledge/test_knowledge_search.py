@@ -232,3 +232,27 @@ def test_an_index_from_before_the_upgrade_is_rebuilt(site, tmp_path):
     assert titles(site, message="Hose") == []
     assert index_rebuild(chunks=KnowledgeChunk.objects.all()) == 1
     assert titles(site, message="Hose") == ["Sommer"]
+
+
+def test_a_first_messages_words_count_once_beside_its_meaning():
+    """A first message has no memory: the memory's query holds just its words. Counted again
+    there, they outweighed the embedding: a page that repeats the message's word (A) ranked
+    above the page nearest in meaning (B). C only spreads the similarities (min-max)."""
+    query = knowledge_query_build(message="can I send the parcel back?")
+    assert set(query.terms) == set(query.lead)
+
+    def page(pk, text, similarity):
+        return Candidate(
+            chunk_id=pk, title=f"Page {pk}", url="", identifiers=[], text=text, token_count=20,
+            similarity=similarity,
+        )  # fmt: skip
+
+    ranked = candidates_score(
+        query=query,
+        candidates=[
+            page(1, "Every parcel is insured.", 0.77),
+            page(2, "Returns are free within 30 days.", 0.80),
+            page(3, "Opening hours of our stores.", 0.70),
+        ],
+    )
+    assert [c.chunk_id for c in ranked][:2] == [2, 1]

@@ -241,6 +241,15 @@ _EN_BACK = frozenset(
 )
 _EN_OPENERS = ("and ", "what about", "how about", "also ", "same ", "or ")
 _DE_BACK = frozenset("es ihn ihm diese dieser dieses diesen davon dazu damit darin".split())
+# Words that choose among the things just named: "how much for both?", "beides zusammen?"
+_CHOOSE = frozenset("both either neither beide beides beiden".split())
+# "which is lighter?", "welches is dicker?": a question word standing for the things just
+# named, before a verb (before a noun it asks afresh: "which jacket is waterproof?")
+_WHICH = frozenset("which welche welcher welches welchen".split())
+_WHICH_VERBS = frozenset(
+    "is are was were one ones of would should do does did has have works work fits fit costs"
+    " cost ist sind war wäre würde passt hat hält kostet davon von".split()
+)
 _DE_ARTICLES = frozenset("der die das den dem".split())
 _DE_OPENERS = ("und ", "was ist mit", "wie ist es mit", "auch ", "oder ")
 _TOKEN = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|[?!.,;:]")
@@ -268,6 +277,20 @@ def refers_back(message: str) -> bool:
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
             if not after or not after[0].isalpha() or after[0].islower():
                 return True
+    return chooses(message)
+
+
+def chooses(message: str) -> bool:
+    """Whether a message chooses among the things just named: "how much for both
+    together?", "which is lighter to carry around?", "welches davon kann in die Maschine?".
+    Such a message is about them whatever else it names (query.KnowledgeQuery.fresh is
+    empty), where "is it ok to pick it up in the Hamburg shop instead?" may name a subject
+    of its own beside its pronoun."""
+    tokens = [t.casefold() for t in _TOKEN.findall(" ".join(message.split()))]
+    for i, word in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if word in _CHOOSE or (word in _WHICH and after in _WHICH_VERBS):
+            return True
     return False
 
 

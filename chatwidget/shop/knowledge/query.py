@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.analysis import (
     STOPWORDS,
+    chooses,
     compound_head,
     compound_splits,
     deictic,
@@ -217,7 +218,9 @@ def knowledge_query_build(
         shown=shown,
         text="\n".join(t for t in texts if t),
         lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
-        fresh=[] if pointed else [w for w in words(message) if w not in remembered_words],
+        fresh=[]
+        if pointed or chooses(message)
+        else [w for w in words(message) if w not in remembered_words],
         refers_back=back,
         embed_text="\n".join(filter(None, [message, pointed])),
         page_key=page.key if page else "",

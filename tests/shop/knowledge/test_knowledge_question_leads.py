@@ -82,7 +82,26 @@ def test_referent(message, expected):
         ("Wann kommt die Lieferung?", False),
         ("Habt ihr auch Hausschuhe?", False),
         ("Kann man den Tisch in Raten abbezahlen?", False),
+        ("how much for both together?", True),
+        ("which is lighter to carry around?", True),
+        ("welches is dicker?", True),
+        ("which jacket is waterproof?", False),
+        ("welche Jacke ist wasserdicht?", False),
     ],
 )
 def test_a_message_that_leans_on_an_earlier_subject(message, back):
     assert refers_back(message) is back
+
+
+def test_a_choice_among_the_things_just_named_keeps_to_them():
+    """"which is lighter to carry around?" names three words the talk has not used, as "can
+    I pick it up in the Hamburg shop instead?" does; a choice among the named things is
+    about them all the same (no fresh words for scoring.names_own_subject)."""
+    recent = [
+        ("assistant", "The Calm is a thick terry towel; the Waffel is a light waffle piqué."),
+        ("visitor", "need a towel for the gym bag - the grey Calm one or the white waffle towel?"),
+    ]
+    chooses = knowledge_query_build(message="which is lighter to carry around?", recent=recent)
+    assert chooses.refers_back and chooses.fresh == []
+    pronoun = knowledge_query_build(message="can I carry it around in hand luggage?", recent=recent)
+    assert pronoun.refers_back and pronoun.fresh

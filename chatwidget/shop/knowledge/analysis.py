@@ -246,6 +246,7 @@ _CHOOSE = frozenset("both either neither beide beides beiden".split())
 # "which is lighter?", "welches is dicker?": a question word standing for the things just
 # named, before a verb (before a noun it asks afresh: "which jacket is waterproof?")
 _WHICH = frozenset("which welche welcher welches welchen".split())
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WHICH_VERBS = frozenset(
     "is are was were one ones of would should do does did has have works work fits fit costs"
     " cost ist sind war wäre würde passt hat hält kostet davon von".split()
@@ -282,14 +283,22 @@ def refers_back(message: str) -> bool:
 
 def chooses(message: str) -> bool:
     """Whether a message chooses among the things just named: "how much for both
-    together?", "which is lighter to carry around?", "welches davon kann in die Maschine?".
+    together?", "which is lighter to carry around?", "welches davon kann in die Maschine?",
+    "how long does the woody one last?".
     Such a message is about them whatever else it names (query.KnowledgeQuery.fresh is
     empty), where "is it ok to pick it up in the Hamburg shop instead?" may name a subject
-    of its own beside its pronoun."""
-    tokens = [t.casefold() for t in _TOKEN.findall(" ".join(message.split()))]
+    of its own beside its pronoun. Only its last sentence: "I ordered the sage one
+    yesterday. Can you still send it to the new address?" asks about the address."""
+    last = _SENTENCES.split(" ".join(message.split()).strip(" .!?"))[-1]  # the question
+    tokens = [t.casefold() for t in _TOKEN.findall(last)]
     for i, word in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else ""
         if word in _CHOOSE or (word in _WHICH and after in _WHICH_VERBS):
+            return True
+        # "the woody one", "the white ones", "that one": one of them, by what sets it apart
+        if word in ("one", "ones") and after != "of" and "the" in tokens[max(0, i - 2) : i]:
+            return True
+        if word in ("one", "ones") and i and tokens[i - 1] in ("that", "this"):
             return True
     return False
 

@@ -4,7 +4,7 @@ assistant's last list."""
 
 import pytest
 
-from chatwidget.shop.knowledge.analysis import refers_back
+from chatwidget.shop.knowledge.analysis import chooses, refers_back
 from chatwidget.shop.knowledge.query import knowledge_query_build
 from chatwidget.shop.knowledge.referents import referent
 from chatwidget.shop.knowledge.selectors import knowledge_search
@@ -94,9 +94,9 @@ def test_a_message_that_leans_on_an_earlier_subject(message, back):
 
 
 def test_a_choice_among_the_things_just_named_keeps_to_them():
-    """"which is lighter to carry around?" names three words the talk has not used, as "can
-    I pick it up in the Hamburg shop instead?" does; a choice among the named things is
-    about them all the same (no fresh words for scoring.names_own_subject)."""
+    """A choice ("which is lighter to carry around?") names three words the talk has not
+    used, as "can I pick it up in the Hamburg shop instead?" does; a choice among the named
+    things is about them all the same (no fresh words for scoring.names_own_subject)."""
     recent = [
         ("assistant", "The Calm is a thick terry towel; the Waffel is a light waffle piqué."),
         ("visitor", "need a towel for the gym bag - the grey Calm one or the white waffle towel?"),
@@ -105,3 +105,18 @@ def test_a_choice_among_the_things_just_named_keeps_to_them():
     assert chooses.refers_back and chooses.fresh == []
     pronoun = knowledge_query_build(message="can I carry it around in hand luggage?", recent=recent)
     assert pronoun.refers_back and pronoun.fresh
+
+
+@pytest.mark.parametrize(
+    ("message", "chosen"),
+    [
+        ("how long does the woody one last?", True),
+        ("is that one in stock?", True),
+        ("welches davon kann in die Maschine?", True),
+        ("one of the plates has a crack, what do I do?", False),
+        # a statement before the question names it; the question asks about the address
+        ("I ordered the sage one yesterday. Can you send it to my new address instead?", False),
+    ],
+)
+def test_what_chooses_among_the_things_just_named(message, chosen):
+    assert chooses(message) is chosen

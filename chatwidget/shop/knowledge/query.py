@@ -145,6 +145,51 @@ def _articles_note(text: str, *, active: set[str], shown: dict[str, str]) -> Non
             shown.setdefault(identifier_key(found.value), found.value)
 
 
+@dataclass
+class _Memory:
+    """What a turn's query takes from the conversation: weighted words, the active objects
+    (their keys and as written) and the texts it was built from."""
+
+    texts: list[str]
+    terms: dict[str, float] = field(default_factory=dict)
+    active: set[str] = field(default_factory=set)
+    shown: dict[str, str] = field(default_factory=dict)
+
+    def add(self, text: str, weight: float) -> None:
+        for term in words(text):
+            if weight > self.terms.get(term, 0.0):
+                self.terms[term] = weight
+
+    def core_note(self, core: dict) -> None:
+        for obj in core.get("objects") or []:
+            if not isinstance(obj, dict):
+                continue
+            if obj.get("id"):
+                self.active.add(identifier_key(str(obj["id"])))
+                self.shown.setdefault(identifier_key(str(obj["id"])), str(obj["id"]))
+                self.add(str(obj["id"]), W_OBJECT)
+            self.add(str(obj.get("label") or ""), W_OBJECT)
+            self.texts.append(f"{obj.get('label') or ''} {obj.get('id') or ''}")
+        for item in core.get("constraints") or []:
+            if isinstance(item, dict):
+                self.add(str(item.get("value") or ""), W_CONSTRAINT)
+        if core.get("request"):
+            self.add(str(core["request"]), W_REQUEST)
+            self.texts.append(str(core["request"]))
+
+    def recent_note(self, recent: list[tuple[str, str]]) -> None:
+        visitor_index = 0
+        for role, text in recent:
+            weight = W_RECENT[min(visitor_index, len(W_RECENT) - 1)]
+            if role == "visitor":
+                visitor_index += 1
+                self.texts.append(text)
+            else:
+                weight /= 2
+            self.add(text, weight)
+            _articles_note(text, active=self.active, shown=self.shown)
+
+
 def knowledge_query_build(
     *,
     message: str,
@@ -160,42 +205,11 @@ def knowledge_query_build(
     or leans on a subject while the memory holds none. `language`: the site's, the
     message's own when its words do not show another (analysis.language_guess)."""
     message = opener_strip(message)  # "hi", "thanks! also": no part of the question
-    terms: dict[str, float] = {}
-    texts: list[str] = [message]
-
-    def add(text: str, weight: float) -> None:
-        for term in words(text):
-            if weight > terms.get(term, 0.0):
-                terms[term] = weight
-
-    active: set[str] = set()
-    shown: dict[str, str] = {}
-    core = core or {}
-    for obj in core.get("objects") or []:
-        if not isinstance(obj, dict):
-            continue
-        if obj.get("id"):
-            active.add(identifier_key(str(obj["id"])))
-            shown.setdefault(identifier_key(str(obj["id"])), str(obj["id"]))
-            add(str(obj["id"]), W_OBJECT)
-        add(str(obj.get("label") or ""), W_OBJECT)
-        texts.append(f"{obj.get('label') or ''} {obj.get('id') or ''}")
-    for item in core.get("constraints") or []:
-        if isinstance(item, dict):
-            add(str(item.get("value") or ""), W_CONSTRAINT)
-    if core.get("request"):
-        add(str(core["request"]), W_REQUEST)
-        texts.append(str(core["request"]))
-    visitor_index = 0
-    for role, text in recent:
-        weight = W_RECENT[min(visitor_index, len(W_RECENT) - 1)]
-        if role == "visitor":
-            visitor_index += 1
-            texts.append(text)
-        else:
-            weight /= 2
-        add(text, weight)
-        _articles_note(text, active=active, shown=shown)
+    memory = _Memory(texts=[message])
+    memory.core_note(core or {})
+    memory.recent_note(recent)
+    terms, active, shown, texts = memory.terms, memory.active, memory.shown, memory.texts
+    add = memory.add
     _articles_note(message, active=active, shown=shown)
     remembered = bool(active)
     for value in page.identifiers if page else ():
@@ -211,6 +225,7 @@ def knowledge_query_build(
     pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
     add(pointed, W_MESSAGE)
     back = bool(pointed) or refers_back(message)
+    chosen = bool(pointed) or chooses(message)  # a list's item, "the woody one": the talk's
     return KnowledgeQuery(
         terms=terms,
         active_ids=active,
@@ -218,9 +233,7 @@ def knowledge_query_build(
         shown=shown,
         text="\n".join(t for t in texts if t),
         lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
-        fresh=[]
-        if pointed or chooses(message)
-        else [w for w in words(message) if w not in remembered_words],
+        fresh=[w for w in words(message) if w not in remembered_words and not chosen],
         refers_back=back,
         embed_text="\n".join(filter(None, [message, pointed])),
         page_key=page.key if page else "",

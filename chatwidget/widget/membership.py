@@ -73,7 +73,10 @@ class ConversationMembership:
                 channel=self.channel_name,
                 presence=presence,
             )
-        except (RedisError, TimeoutError) as exc:
+        except (RedisError, TimeoutError, RuntimeError) as exc:
+            # RuntimeError: Redis restarting, the client's reconnect and the layer's listener
+            # read one connection at once ("readuntil() called while another coroutine is
+            # already waiting"); seen as a 1011 close of a socket saying hello right then
             log.warning(
                 "channel layer unavailable",
                 extra={"at": f"group_{action}", "error": type(exc).__name__},

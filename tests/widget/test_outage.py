@@ -147,3 +147,40 @@ async def test_a_lost_ack_resent_once_is_not_counted_again(site, connect, fake_l
     await c.send({"type": "message", "id": "m1", "text": "Hello?"})  # resent once more
     limited, _ = await c.recv_until("error")
     assert limited["code"] == "rate_limited", "free once per message, not forever"
+
+
+async def test_a_channel_layer_caught_reconnecting_does_not_close_the_socket(
+    site, connect, fake_llm, monkeypatch
+):
+    """Redis restarting: the client's reconnect and the layer's listener read one connection
+    at once, and group_add raises RuntimeError (tests/integration/test_multi_process.py saw
+    it close a tab saying hello with 1011). The hello and the answer go on; the membership is
+    renewed later."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    group_add = layer.group_add
+    calls = []
+
+    async def racing(group, channel):
+        calls.append(group)
+        if len(calls) == 1:
+            raise RuntimeError(
+                "readuntil() called while another coroutine is already waiting for incoming data"
+            )
+        await group_add(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", racing)
+    fake_llm.script.append(Reply("We ship to Vienna.", first_token_ms=20))
+    fake_llm.script.append(Reply("In three to six days.", first_token_ms=20))
+    c = await connect(site.key)
+    assert (await c.hello())["type"] == "welcome"
+    await c.say("Do you ship to Vienna?", "m1")  # its join meets the race
+    assert calls, "the join was tried"
+    delta, _ = await c.recv_until("delta")
+    assert delta["text"].startswith("We")
+    await c.say("How long does it take?", "m2")  # joined again: the whole answer arrives
+    final, _ = await c.recv_until(
+        "message", timeout=10, role="assistant", text="In three to six days."
+    )
+    assert final["seq"] > delta["seq"]

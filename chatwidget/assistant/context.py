@@ -42,7 +42,6 @@ from chatwidget.assistant.sections import (
 from chatwidget.platform.db import relaxed_durability
 from chatwidget.shop.knowledge.analysis import opener_strip
 from chatwidget.shop.knowledge.embeddings import embedding_model, query_embed_prefetch
-from chatwidget.shop.knowledge.query import embedded_with_previous
 from chatwidget.shop.knowledge.vectors import knowledge_has_vectors
 from chatwidget.shop.knowledge.window import KnowledgeSection
 from chatwidget.shop.models.knowledge import KnowledgeTrace
@@ -202,8 +201,7 @@ def context_after_ack(site_id: int) -> bool:
 def context_build_after_ack(*, conversation, request_seq: int, message: str) -> BuiltContext:
     """A prepared answer's build after the ack (`context_after_ack`): the message's embedding
     starts first, on its own threads, and runs while the build reads the conversation."""
-    if not embedded_with_previous(message):  # then the build embeds it with its turn before
-        query_embed_prefetch(opener_strip(message))  # what knowledge_query_build embeds
+    query_embed_prefetch(opener_strip(message))  # what knowledge_query_build embeds
     return context_build(
         conversation_id=conversation.pk,
         request_seq=request_seq,

@@ -360,20 +360,6 @@ _ACK_BEFORE = re.compile(rf"^\s*(?P<ack>{_ACKS})\s+(?=(?:{_GREETINGS}|{_ACKS})\b
 _AFTER_OPENER = re.compile(rf"^\s*(?:{_AFTER})\b{_MARKS}*\s*", re.IGNORECASE)
 
 
-_NEW_SUBJECT = re.compile(
-    r"\b(?:another question|(?:completely |totally )?(?:different|unrelated|other) "
-    r"(?:question|thing|topic)|unrelated|side note|andere frage|noch (?:eine )?frage|"
-    r"(?:et)?was anderes|themawechsel)\b",
-    re.IGNORECASE,
-)
-
-
-def new_subject_marked(message: str) -> bool:
-    """Whether the visitor says outright that a new subject follows: "another question",
-    "unrelated, but", "andere Frage:", "was anderes", "Themawechsel"."""
-    return bool(_NEW_SUBJECT.search(message))
-
-
 def opener_strip(message: str) -> str:
     """The message without what it opens with before its question ("hi", "hello, quick
     question:", "hallo, kurze Frage", "thanks! also ..."): those words find nothing, and in

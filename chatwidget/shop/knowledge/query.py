@@ -25,7 +25,6 @@ from chatwidget.shop.knowledge.analysis import (
     deictic,
     fold,
     language_guess,
-    new_subject_marked,
     opener_strip,
     refers_back,
     stem,
@@ -35,7 +34,6 @@ from chatwidget.shop.knowledge.referents import referent
 from memory.extract import ids_extract
 
 MAX_TERMS = 48
-SHORT_WORDS = 2  # a message of no more words that name anything: embedded_with_previous
 
 W_MESSAGE = 1.0
 W_OBJECT = 0.8
@@ -206,7 +204,6 @@ def knowledge_query_build(
     and it comes first when the message points at it ("this one", "gibt es das in XL?"),
     or leans on a subject while the memory holds none. `language`: the site's, the
     message's own when its words do not show another (analysis.language_guess)."""
-    alone = not embedded_with_previous(message)
     message = opener_strip(message)  # "hi", "thanks! also": no part of the question
     memory = _Memory(texts=[message])
     memory.core_note(core or {})
@@ -228,7 +225,6 @@ def knowledge_query_build(
     pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
     add(pointed, W_MESSAGE)
     back = bool(pointed) or refers_back(message)
-    previous = "" if alone or pointed else next((t for r, t in recent if r == "visitor"), "")
     chosen = bool(pointed) or chooses(message)  # a list's item, "the woody one": the talk's
     return KnowledgeQuery(
         terms=terms,
@@ -239,27 +235,10 @@ def knowledge_query_build(
         lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
         fresh=[w for w in words(message) if w not in remembered_words and not chosen],
         refers_back=back,
-        embed_text="\n".join(filter(None, [previous, message, pointed])),
+        embed_text="\n".join(filter(None, [message, pointed])),
         page_key=page.key if page else "",
         page_wins=bool(page) and (deictic(message) or (back and not remembered)),
         language=language_guess(message, default=language),
-    )
-
-
-def embedded_with_previous(message: str) -> bool:
-    """Whether a message says too little to be embedded alone: at most SHORT_WORDS words
-    that name anything, no word that leans back (`refers_back`: then the memory leads the
-    ranking anyway) and no "another question" before them: "any left?", "is there an age
-    limit?", "when do I get the money then?". Its vector is made of the visitor's turn
-    before it and it (`KnowledgeQuery.embed_text`): alone, its few words are nearest to
-    whatever page shares them (the newsletter, the account), where after a talk about the
-    Klarna page "is there an age limit?" asks about Klarna. Second held-out dev part:
-    follow-ups 0.867 -> 0.967; the first dev part unchanged."""
-    stripped = opener_strip(message)
-    return (
-        len(words(stripped)) <= SHORT_WORDS
-        and not refers_back(stripped)
-        and not new_subject_marked(message)
     )
 
 

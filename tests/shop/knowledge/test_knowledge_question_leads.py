@@ -5,7 +5,7 @@ assistant's last list."""
 import pytest
 
 from chatwidget.shop.knowledge.analysis import chooses, refers_back
-from chatwidget.shop.knowledge.query import embedded_with_previous, knowledge_query_build
+from chatwidget.shop.knowledge.query import knowledge_query_build
 from chatwidget.shop.knowledge.referents import referent
 from chatwidget.shop.knowledge.selectors import knowledge_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk
@@ -120,25 +120,3 @@ def test_a_choice_among_the_things_just_named_keeps_to_them():
 )
 def test_what_chooses_among_the_things_just_named(message, chosen):
     assert chooses(message) is chosen
-
-
-@pytest.mark.parametrize(
-    ("message", "with_previous"),
-    [
-        ("any left?", True),
-        ("is there an age limit?", True),
-        ("when do I get the money then?", True),
-        ("What about size L?", False),  # leans back: the memory leads the ranking anyway
-        ("Andere Frage: warme Socken?", False),  # says a new subject follows
-        ("do you ship to Canada and what does it cost?", False),  # says enough alone
-    ],
-)
-def test_a_message_that_says_too_little_is_embedded_with_the_turn_before(message, with_previous):
-    assert embedded_with_previous(message) is with_previous
-    recent = [
-        ("assistant", "Yes, with Klarna you pay within 30 days at no extra cost."),
-        ("visitor", "Can I pay later with Klarna?"),
-    ]
-    query = knowledge_query_build(message=message, recent=recent)
-    assert ("Can I pay later with Klarna?" in query.embed_text) is with_previous
-    assert "Klarna" not in knowledge_query_build(message=message).embed_text, "nothing before"

@@ -108,7 +108,7 @@ def answer_prepare(
         # the message's embedding starts now on its own threads (a submit, no wait): it runs
         # while the turn commits and the ack goes out; the build after the ack finds it
         # running or done (issue 30 with issue 26's default)
-        query_embed_prefetch(message)
+        query_embed_prefetch(message, handoff=False)
         return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
     try:
         built = context_build(

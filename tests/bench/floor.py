@@ -8,7 +8,9 @@
   floor's p99 of the side-by-side rounds (`capacity_limit`), for product and floor alike.
 - `two_processes`: the capacity search for one product process and for two (the Redis
   channel layer and cache, as deployed; the load client spreads the conversations over both,
-  as the proxy's upstream does).
+  as the proxy's upstream does), and the same for one floor process and two: what a second
+  process can add on this machine at all, where the database, Redis, the fake model and the
+  load client share its cores with the servers.
 
 The targets (issue 30), all as ratios to the floor measured in the same run:
 CPU per message ≤ 1.25× the floor's; overhead p50 ≤ the floor's + 3 ms; overhead p99 ≤ 2×
@@ -28,10 +30,12 @@ CAPACITY_RATIO_TARGET = 0.8
 TWO_PROCESS_TARGET = 1.8
 
 
-def start_floor(procs: harness.Procs, *, env: dict, wait: bool = True) -> harness.Server:
+def start_floor(
+    procs: harness.Procs, *, env: dict, wait: bool = True, name: str = "floor"
+) -> harness.Server:
     env = {k: v for k, v in env.items() if k != "DJANGO_SETTINGS_MODULE"}
     return harness.start_server(
-        procs, name="floor", env=env, app="tests.bench.floor_app:application", wait=wait
+        procs, name=name, env=env, app="tests.bench.floor_app:application", wait=wait
     )
 
 
@@ -191,10 +195,16 @@ def targets(results: dict) -> list[str]:
         )
     two = results.get("two")
     if two:
+        two_floor = results.get("two_floor")
         rows.append(
             _row(
                 "two processes / one (Redis layer), capacity",
-                None,
+                (
+                    f"{two_floor['two']['largest_ok']} / {two_floor['one']['largest_ok']} "
+                    f"= ×{_f(two_floor['ratio'])}"
+                    if two_floor
+                    else None
+                ),
                 f"{two['two']['largest_ok']} / {two['one']['largest_ok']}",
                 f"×{_f(two['ratio'])}",
                 f"≥ ×{TWO_PROCESS_TARGET}",
@@ -290,15 +300,30 @@ def markdown(results: dict) -> list[str]:
             f"processes **{two['two']['largest_ok']}** (×{_f(two['ratio'])}; target "
             f"≥ {TWO_PROCESS_TARGET}×). The load client spreads conversations over both "
             "processes round-robin, as the proxy's upstream does.",
-            "",
-            "| processes | conversations | p50 | p99 | CPU/msg | server CPU | errors |",
-            "|---|---|---|---|---|---|---|",
         ]
-        for label, res in (("1", two["one"]), ("2", two["two"])):
+        two_floor = results.get("two_floor")
+        if two_floor:
+            out += [
+                "",
+                f"The floor on the same machine: one process **{two_floor['one']['largest_ok']}**"
+                f", two **{two_floor['two']['largest_ok']}** (×{_f(two_floor['ratio'])}): "
+                "what a second process can add here at all.",
+            ]
+        out += [
+            "",
+            "| server | processes | conversations | p50 | p99 | CPU/msg | server CPU | errors |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        runs = [("product", two)] + ([("floor", two_floor)] if two_floor else [])
+        for server, label, res in (
+            (server, label, res[key])
+            for server, res in runs
+            for label, key in (("1", "one"), ("2", "two"))
+        ):
             for row in res["runs"]:
                 errors = ", ".join(f"{k}: {v}" for k, v in row["errors"].items()) or "0"
                 out.append(
-                    f"| {label} | {row['conversations']} | {_f(row['overhead_p50'])} | "
+                    f"| {server} | {label} | {row['conversations']} | {_f(row['overhead_p50'])} | "
                     f"{_f(row['overhead_p99'])} | {_f(row.get('cpu_ms_per_msg'))} | "
                     f"{_f(row['server_cpu_pct'], '%')} | {errors} |"
                 )

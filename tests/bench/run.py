@@ -668,6 +668,18 @@ def main(argv: list[str] | None = None) -> int:
             log(f"two processes: x{results['two']['ratio']}")
             procs.stop(one.proc)
             procs.stop(two.proc)
+            # the floor alike: what a second process can add on this machine at all
+            f_one, f_two = (floor.start_floor(procs, env=env, name=f"floor-{i}") for i in (1, 2))
+            results["two_floor"] = floor.two_processes(
+                capacity,
+                one=f_one,
+                two=harness.ServerGroup(name="floor-two", members=[f_one, f_two]),
+                url_one=f_one.ws_base + path,
+                url_two=f"{f_one.ws_base}{path},{f_two.ws_base}{path}",
+            )
+            log(f"two floor processes: x{results['two_floor']['ratio']}")
+            procs.stop(f_one.proc)
+            procs.stop(f_two.proc)
 
         if "ratios" in only:
             servers = {

@@ -1,5 +1,12 @@
 """Where a server's CPU per message goes: py-spy attached during a load run, each sample put
-in one category, the shares multiplied by the run's CPU per message.
+in one category and one thread, the shares multiplied by the run's CPU per message.
+
+py-spy samples only the thread that holds the GIL (`--gil`): Python's own work. Without it,
+a thread waiting in C (psycopg for the database's reply, the selector) counted as active, and
+those waits were a tenth of the product's samples, split over the categories as if they
+were work. Each sample is named by its thread (`--threads`): the event loop (Daphne's main
+thread: frames, the model's stream, the channel layer) or the database threads (each
+message's turn and its stored answer), the two halves the product's cost is in.
 
 A sample belongs to the innermost frame (leaf first) that matches a category, so the ORM's
 own work is "ORM" even when our service called it, and a sample inside asyncio itself (the
@@ -55,12 +62,22 @@ CATEGORIES: list[tuple[str, tuple[str, ...]]] = [
     ("context build (memory)", ("memory/context.py", "memory/tokens.py", "memory/selectors.py")),
     (
         "our code (chatwidget, memory, handover)",
-        ("chatwidget/", "memory/", "handover/", "tests/bench/floor_app.py"),
+        ("chatwidget/", "memory/", "handover/", "bench/floor_app.py"),
     ),
     ("other Django", ("django/",)),
     ("event loop (asyncio)", ("asyncio/", "selectors.py")),
 ]
 OTHER = "other"
+
+
+LOOP, OTHER_THREADS = "event loop thread", "other threads"
+
+
+def thread_of(frames: list[str]) -> tuple[str, list[str]]:
+    """The sample's thread (py-spy's `--threads` puts it first) and its frames."""
+    if frames and frames[0].startswith("thread ("):
+        return (LOOP if frames[0].endswith(": MainThread") else OTHER_THREADS), frames[1:]
+    return LOOP, frames
 
 
 def category(frames: list[str]) -> str:
@@ -77,25 +94,28 @@ def idle(frames: list[str]) -> bool:
 
 
 def breakdown(raw_path: Path) -> dict:
-    """Category -> share of the samples (py-spy collapsed stacks, active threads only, the
-    event loop's epoll wait left out)."""
+    """Category -> share of the samples, and thread -> share (py-spy collapsed stacks of the
+    thread holding the GIL; an epoll wait, should one be sampled, left out)."""
     counts: Counter[str] = Counter()
+    threads: Counter[str] = Counter()
     total = waiting = 0
     for line in open(raw_path):
         stack, _, count = line.rstrip().rpartition(" ")
         if not stack or not count.isdigit():
             continue
         n = int(count)
-        frames = stack.split(";")
-        if idle(frames):
+        thread, frames = thread_of(stack.split(";"))
+        if not frames or idle(frames):
             waiting += n
             continue
         total += n
-        counts[category(frames)] += n
+        counts[f"{category(frames)} ({'loop' if thread == LOOP else 'threads'})"] += n
+        threads[thread] += n
     return {
         "samples": total,
         "epoll_wait_samples": waiting,
         "shares": {k: round(v / total, 4) for k, v in counts.most_common()} if total else {},
+        "threads": {k: round(v / total, 4) for k, v in threads.most_common()} if total else {},
     }
 
 
@@ -109,8 +129,8 @@ def summary(raw_path: Path, limit: int = 45) -> str:
         if not stack or not count.isdigit():
             continue
         n = int(count)
-        frames = stack.split(";")
-        if idle(frames):
+        _thread, frames = thread_of(stack.split(";"))
+        if not frames or idle(frames):
             continue
         total += n
         for frame in set(frames):
@@ -126,7 +146,7 @@ def summary(raw_path: Path, limit: int = 45) -> str:
 def profile_run(
     procs: harness.Procs, server: harness.Server, ws_url: str, n: int, run_load, *, duration: float
 ) -> dict:
-    """py-spy (100 Hz, non-blocking, active threads only) on `server` during `run_load()`,
+    """py-spy (100 Hz, non-blocking, the GIL's holder only) on `server` during `run_load()`,
     a load run at `n` conversations that returns its row. Returns the row, the shares and the
     CPU per message split by category."""
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
@@ -146,6 +166,8 @@ def profile_run(
             "--rate",
             "100",
             "--nonblocking",
+            "--gil",
+            "--threads",
             "--format",
             "raw",
             "--output",
@@ -172,6 +194,7 @@ def profile_run(
         "cpu_ms_per_msg": row.get("cpu_ms_per_msg"),
         "shares": split["shares"],
         "ms_per_msg": {k: round(v * per_msg, 2) for k, v in split["shares"].items()},
+        "threads_ms_per_msg": {k: round(v * per_msg, 2) for k, v in split["threads"].items()},
         "row": {k: v for k, v in row.items() if k != "overhead_ms"},
     }
 
@@ -184,10 +207,15 @@ def markdown(profiles: list[dict]) -> list[str]:
         return out + [""]
     out += [
         f"py-spy at 100 Hz on the server during a load run of {done[0]['conversations']} "
-        "conversations; each sample goes to the innermost frame that matches a category; "
-        "ms = share × that run's CPU per message.",
+        "conversations, sampling the thread that holds the GIL; each sample goes to the "
+        "innermost frame that matches a category, and to its thread (the event loop, or the "
+        "database and other threads); ms = share × that run's CPU per message.",
         "",
     ]
+    for p in done:
+        split = ", ".join(f"{k} {v:.2f}" for k, v in p.get("threads_ms_per_msg", {}).items())
+        out.append(f"- {p['server']}: {split} ms per message")
+    out.append("")
     names = list(dict.fromkeys(k for p in done for k in p["shares"]))
     head = (
         ["category"]

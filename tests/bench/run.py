@@ -8,6 +8,7 @@ JSON and PNG plots to tests/bench/out/. See tests/bench/README.md for what each 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -116,6 +117,34 @@ def idle_rate(server) -> float:
     before, t0 = harness.cpu_of(server), time.monotonic()
     time.sleep(1.0)
     return (harness.cpu_of(server) - before) / (time.monotonic() - t0)
+
+
+KNOWLEDGE_CATALOGUE = Path(__file__).parent / "heldout" / "retrieval" / "catalogue.jsonl"
+
+
+def knowledge_site(env: dict) -> str:
+    """A second site with the held-out catalogue (161 shop pages and products, EN and DE)
+    imported and every chunk embedded by the embedded model before the load starts: the
+    product then takes the default path of a shop with knowledge (the message embedded, the
+    context built after the ack, issue 26)."""
+    out = harness.manage(
+        ["createsite", "--skip-checks", "--name", "bench knowledge", "--origin", harness.ORIGIN],
+        env=env,
+        timeout=120,
+    )
+    key = out.split("Site key:", 1)[1].split()[0]
+    harness.manage(
+        ["knowledge_import", "--skip-checks", "--site", key, str(KNOWLEDGE_CATALOGUE)],
+        env=env,
+        timeout=300,
+    )
+    embed = (
+        "from chatwidget.sites.models import Site; "
+        "from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending; "
+        f"print(knowledge_embed_pending(site_id=Site.objects.get(key={key!r}).pk))"
+    )
+    harness.manage(["shell", "-c", embed], env=env, timeout=600)
+    return key
 
 
 def load_run(
@@ -498,6 +527,13 @@ def main(argv: list[str] | None = None) -> int:
         help="run the product on the embedded defaults too, next to the deployed one, in the "
         "side-by-side and profile sections (server `embedded`)",
     )
+    parser.add_argument(
+        "--also-knowledge",
+        action="store_true",
+        help="a second site with the held-out catalogue imported and embedded (the default "
+        "path of a shop with knowledge: the message embedded, the context built after the "
+        "ack), run as server `knowledge` (the product's process) in `side` and `profile`",
+    )
     args = parser.parse_args(argv)
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     cfg = dict(QUICK if args.quick else FULL)
@@ -567,6 +603,11 @@ def main(argv: list[str] | None = None) -> int:
             log(f"baseline: {args.baseline} on :{servers['baseline'].port}")
         if only & {"floor", "side", "profile"}:
             servers["floor"] = floor.start_floor(procs, env=env)
+        if args.also_knowledge and only & {"side", "profile"}:
+            keys["knowledge"] = knowledge_site(env)
+            # the same process, named apart: a site with knowledge
+            servers["knowledge"] = dataclasses.replace(product, name="knowledge")
+            log(f"knowledge: site {keys['knowledge']} on the product's process")
         if args.also_embedded and deployed and only & {"side", "profile"}:
             servers["embedded"] = harness.start_server(
                 procs,

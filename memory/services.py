@@ -282,6 +282,7 @@ def visitor_message_receive(
     customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
     before_commit: Callable[[AppendResult, Conversation], None] | None = None,
     attachments: list[dict] | None = None,  # a photo's or file's (chatwidget.assistant.uploads)
+    on_redacted: Callable[[Conversation, str], None] | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -300,7 +301,12 @@ def visitor_message_receive(
     `before_commit(result, conversation)`: called inside the transaction, the turn stored
     and the answer's seq reserved but not yet committed, under the row lock; it reads what
     the transaction wrote (the answer's context is built there, so the model request starts
-    while the commit runs). An exception from it rolls the turn back."""
+    while the commit runs). An exception from it rolls the turn back.
+
+    `on_redacted(conversation, text)`: called once the text to be stored is final (redacted
+    with what the turns before left open), before its statement, under the row lock: the
+    slowest step of the answer (the message's embedding) may start there. It must not
+    raise."""
     new_token = None
     found = None
     if conversation_id is None and token:
@@ -327,6 +333,8 @@ def visitor_message_receive(
             conv = _conversation_lock(pk=started.pk, with_core=True) or started  # with its site
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
+        if on_redacted is not None:
+            on_redacted(conv, redacted.text)
         hinted = bool(redacted.removed)
         result = _append_locked(
             conv,

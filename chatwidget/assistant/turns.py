@@ -8,6 +8,7 @@ reserved the database checks the state once more (memory.services.answer_seq_res
 take-over between the turn and the answer still wins.
 """
 
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
+from chatwidget.assistant.context import context_after_ack
 from chatwidget.assistant.preparation import (
     PreparedAnswer,
     answer_prepare,
@@ -30,10 +32,13 @@ from chatwidget.platform.ratelimit import (
     rate_limits_hit_fail_open,
     rate_limits_refund_fail_open,
 )
+from chatwidget.shop.knowledge.embeddings import query_embed_prefetch
 from handover.services import handover_visitor_message
 from memory.models import ConversationState
 from memory.selectors import turn_public
 from memory.services import condensation_may_follow, visitor_message_receive
+
+log = logging.getLogger(__name__)
 
 
 class TurnOutcome(StrEnum):
@@ -146,6 +151,7 @@ def visitor_turn_receive(
             reserve_answer=prepare_answer,
             customer_id=customer_id,
             before_commit=_preparer(made, deferred, on_prepared) if prepare_answer else None,
+            on_redacted=_embedding_start if prepare_answer else None,
         )
     except DatabaseError:
         # nothing stored: the widget sends the same id again, which is counted then; the
@@ -172,6 +178,21 @@ def visitor_turn_receive(
         hint=turn_public(hint) if hint is not None else None,
         prepared=ready,
     )
+
+
+def _embedding_start(conv, text: str) -> None:
+    """A message the bot will answer, on a site whose context embeds it (after the ack,
+    `context_after_ack`): its embedding starts as soon as its stored text is final, under
+    the row lock before the turn's statement, so it runs beside the statement, the commit
+    and the ack; the build after the ack finds it running or done (the same text). Not
+    before: until the conversation is read, what the turns before leave open (a bare code
+    after "enter the code") may still be removed, and an embedding endpoint must never see
+    it. A resend of a stored message is embedded too (its answer, if any is due, uses it)."""
+    try:
+        if bot_may_answer(conv.state) and context_after_ack(conv.site_id):
+            query_embed_prefetch(text, handoff=False)
+    except Exception as exc:  # noqa: BLE001 - inside the turn's transaction: the build starts it later
+        log.info("message embedding not started early", extra={"error": type(exc).__name__})
 
 
 def _prepared_after_commit(result, conv, deferred: list[bool]) -> PreparedAnswer | None:

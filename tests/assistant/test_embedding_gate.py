@@ -115,3 +115,57 @@ def test_new_vectors_are_seen_once_the_knowledge_version_changes(site, embedded,
     cache.delete(cache_keys.knowledge_version(site.pk))  # as another process's bump changes it
     vectors.VERSIONS.forget(site.pk)  # ... seen here once the process's memo of it lapses
     assert vectors.knowledge_has_vectors(site.pk)
+
+
+def test_the_embedding_starts_before_the_turns_statement_with_its_stored_text(
+    site, embedded, tmp_path, monkeypatch
+):
+    """The message's embedding is the slowest step before a knowledge shop's model request:
+    it starts as soon as the stored text is final, under the row lock and before the turn's
+    INSERT (it then runs beside the statement, the commit and the ack), and with the text
+    the turn stores: a card number is gone before any embedder sees it."""
+    from chatwidget.assistant import turns
+    from memory.models import Turn
+
+    asked, done = embedded
+    _import(site, tmp_path, with_vectors=True)
+    started: list[tuple[str, bool]] = []
+    prefetch = turns.query_embed_prefetch
+
+    def recorded(text, **kwargs):
+        started.append((text, Turn.objects.filter(client_id="m1").exists()))
+        return prefetch(text, **kwargs)
+
+    monkeypatch.setattr(turns, "query_embed_prefetch", recorded)
+    turn = _turn(site, "Can I pay with my card 4111 1111 1111 1111 and send it back?")
+    stored = Turn.objects.get(conversation_id=turn.conversation_id, seq=turn.seq).text
+    assert "4111" not in stored
+    assert started[0] == (stored, False), "the stored text, before the turn's statement"
+    assert turn.prepared is not None and turn.prepared.message == stored
+    assert done.wait(5) and asked == [stored], "embedded once: the later start finds it"
+
+
+@pytest.mark.parametrize("state", ["human", "waiting"])
+def test_no_embedding_while_the_team_has_the_conversation(site, embedded, tmp_path, state):
+    from memory.models import Conversation
+
+    asked, _ = embedded
+    _import(site, tmp_path, with_vectors=True)
+    _, conv, _, _ = visitor_message_receive(
+        site_id=site.id, token=None, client_id="first", text="Hello"
+    )
+    Conversation.objects.filter(pk=conv.pk).update(state=state)
+    turn = visitor_turn_receive(
+        site_id=site.id,
+        address="10.0.0.9",
+        session_key=str(conv.pk),
+        token=None,
+        client_id="m1",
+        text="Can I send it back?",
+        language="en",
+        profile_id=None,
+        conversation_id=conv.pk,
+        prepare_answer=True,
+    )
+    assert turn.outcome is TurnOutcome.CASE_UPDATE
+    assert asked == [], "no answer is due: nothing embedded"

@@ -122,7 +122,7 @@ def idle_rate(server) -> float:
 KNOWLEDGE_CATALOGUE = Path(__file__).parent / "heldout" / "retrieval" / "catalogue.jsonl"
 
 
-def knowledge_site(env: dict) -> str:
+def knowledge_site(env: dict, cwd: Path | None = None) -> str:
     """A second site with the held-out catalogue (161 shop pages and products, EN and DE)
     imported and every chunk embedded by the embedded model before the load starts: the
     product then takes the default path of a shop with knowledge (the message embedded, the
@@ -131,19 +131,21 @@ def knowledge_site(env: dict) -> str:
         ["createsite", "--skip-checks", "--name", "bench knowledge", "--origin", harness.ORIGIN],
         env=env,
         timeout=120,
+        cwd=cwd,
     )
     key = out.split("Site key:", 1)[1].split()[0]
     harness.manage(
         ["knowledge_import", "--skip-checks", "--site", key, str(KNOWLEDGE_CATALOGUE)],
         env=env,
         timeout=300,
+        cwd=cwd,
     )
     embed = (
         "from chatwidget.sites.models import Site; "
         "from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending; "
         f"print(knowledge_embed_pending(site_id=Site.objects.get(key={key!r}).pk))"
     )
-    harness.manage(["shell", "-c", embed], env=env, timeout=600)
+    harness.manage(["shell", "-c", embed], env=env, timeout=600, cwd=cwd)
     return key
 
 
@@ -590,6 +592,7 @@ def main(argv: list[str] | None = None) -> int:
 
         servers = {"product": product}
         keys = {}
+        benv: dict | None = None
         if args.baseline:  # another checkout (e.g. the commit before a change), its own database
             base_url, _ = harness.database_prepare(log, name=harness.PG_DB + "_baseline")
             benv = harness.server_env(database_url=base_url, llm_port=llm_port, redis=deployed)
@@ -603,11 +606,16 @@ def main(argv: list[str] | None = None) -> int:
             log(f"baseline: {args.baseline} on :{servers['baseline'].port}")
         if only & {"floor", "side", "profile"}:
             servers["floor"] = floor.start_floor(procs, env=env)
-        if args.also_knowledge and only & {"side", "profile"}:
-            keys["knowledge"] = knowledge_site(env)
-            # the same process, named apart: a site with knowledge
-            servers["knowledge"] = dataclasses.replace(product, name="knowledge")
-            log(f"knowledge: site {keys['knowledge']} on the product's process")
+        if args.also_knowledge and only & {"overhead", "side", "profile"}:
+            # the same process, named apart: a site with knowledge (the baseline's too)
+            for name, of, cwd, env_of in (
+                ("knowledge", "product", None, env),
+                ("baseline-knowledge", "baseline", args.baseline, benv),
+            ):
+                if of in servers:
+                    keys[name] = knowledge_site(env_of, cwd=cwd)
+                    servers[name] = dataclasses.replace(servers[of], name=name)
+                    log(f"{name}: site {keys[name]} on the {of}'s process")
         if args.also_embedded and deployed and only & {"side", "profile"}:
             servers["embedded"] = harness.start_server(
                 procs,

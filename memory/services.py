@@ -286,27 +286,21 @@ def visitor_message_receive(
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
-    Returns (result, conversation, new_token, hint). new_token is set only when a conversation
-    was created here (the widget stores it in its cookie); hint is the system turn telling the
-    visitor what was removed, if anything was. With `profile_id` (a recognised visit) a
-    conversation created here is linked to that profile. The conversation is returned as it
-    was under the row lock (its state current, its site loaded).
+    Returns (result, conversation as under the row lock, new_token only when created here
+    (the widget's cookie), hint: the system turn saying what was removed, if anything was).
+    With `profile_id` (a recognised visit) a conversation created here joins that profile.
 
     `reserve_answer`: reserve the seq of the bot's answer in the same transaction, while the
-    conversation is with the bot (`result.answer_seq`): the answer then needs no statement of
-    its own before the model call. One transaction, one row lock: on a socket that holds the
-    conversation (`conversation_id`), one statement reads and locks it. `page_url`: the
-    page the visitor is on, kept with the turn as the site allows (memory.pages).
+    conversation is with the bot (`result.answer_seq`): no statement of its own before the
+    model call. One transaction, one row lock: on a socket that holds the conversation
+    (`conversation_id`), one statement reads and locks it. `page_url`: the visitor's page,
+    kept with the turn as the site allows (memory.pages).
 
-    `before_commit(result, conversation)`: called inside the transaction, the turn stored
-    and the answer's seq reserved but not yet committed, under the row lock; it reads what
-    the transaction wrote (the answer's context is built there, so the model request starts
-    while the commit runs). An exception from it rolls the turn back.
-
-    `on_redacted(conversation, text)`: called once the text to be stored is final (redacted
-    with what the turns before left open), before its statement, under the row lock: the
-    slowest step of the answer (the message's embedding) may start there. It must not
-    raise."""
+    `before_commit(result, conversation)`: inside the transaction, under the row lock, the
+    turn stored and the answer's seq reserved, before the commit (the answer's context is
+    built there: the model request starts while the commit runs); raising rolls the turn
+    back. `on_redacted(conv, text)`: the text to be stored, final, before its statement
+    (the message's embedding starts there); must not raise."""
     new_token = None
     found = None
     if conversation_id is None and token:

@@ -181,9 +181,9 @@ _MONTH_WORDS = tuple(f"{_MONTHS_EN}|{_MONTHS_DE}".split("|"))
 
 def _folded(text: str) -> str:
     """`text` as IGNORECASE compares it, for a substring test: case folding maps "ſ" to "s",
-    the Kelvin sign to "k", "ẞ" and "ß" alike; the dotless "ı" it leaves, which IGNORECASE
-    takes for "i"."""
-    return text.casefold().replace("\u0131", "i")
+    the Kelvin sign to "k", "ẞ" and "ß" alike; IGNORECASE also takes the dotless "ı" and
+    the dotted "İ" (folded to "i" and a combining dot) for "i"."""
+    return text.casefold().replace("\u0131", "i").replace("i\u0307", "i")
 
 
 _MONTHS_FOLDED = tuple((w, _folded(w)) for w in _MONTH_WORDS)

@@ -123,6 +123,7 @@ def test_the_narrowed_patterns_find_what_the_whole_alternations_find(monkeypatch
     [
         ("in ſilber", [("colour", "ſilber")]),  # IGNORECASE's long s
         ("in sılber", [("colour", "sılber")]),  # and dotless i
+        ("in SİLBER", [("colour", "SİLBER".lower())]),  # and dotted capital I
         ("in WEIẞ", [("colour", "weiß")]),
         ("am 1. MÄRZ", [("date", "1. MÄRZ")]),
         ("marmalade decade 12 mayday", []),

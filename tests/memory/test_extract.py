@@ -131,3 +131,23 @@ def test_the_narrowed_patterns_find_what_the_whole_alternations_find(monkeypatch
 )
 def test_folded_words_are_found_and_words_inside_words_are_not(text, expected):
     assert kinds(text) == expected
+
+
+def test_every_character_ignorecase_takes_for_a_words_own_folds_to_it():
+    """The narrowing's substring test is a superset of IGNORECASE's matches: every character
+    of Unicode that IGNORECASE matches to a character of a month or colour word folds to
+    that character's own fold (the fold is per character, so a match's span folds to the
+    word's)."""
+    import re
+
+    import memory.extract as extract
+
+    every = "".join(chr(i) for i in range(0x110000) if not 0xD800 <= i <= 0xDFFF)
+    chars = set("".join(extract._MONTH_WORDS + extract._COLOUR_WORDS))
+    differing = [
+        (own, m.group())
+        for own in chars
+        for m in re.finditer(re.escape(own), every, re.IGNORECASE)
+        if extract._folded(m.group()) != extract._folded(own)
+    ]
+    assert differing == []

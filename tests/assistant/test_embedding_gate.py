@@ -16,6 +16,7 @@ from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import embeddings, vectors
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
 from chatwidget.shop.models.knowledge import KnowledgeChunk
+from memory.models import Conversation, Turn
 from memory.services import visitor_message_receive
 
 pytestmark = pytest.mark.django_db
@@ -59,10 +60,12 @@ def _import(site, tmp_path, *, with_vectors: bool):
     cache.clear()  # the knowledge version and hints as after the import's commit
 
 
-def _turn(site, text="Can I send it back?"):
+def _turn(site, text="Can I send it back?", state=None):
     _, conv, _, _ = visitor_message_receive(
         site_id=site.id, token=None, client_id="first", text="Hello"
     )
+    if state is not None:
+        Conversation.objects.filter(pk=conv.pk).update(state=state)
     return visitor_turn_receive(
         site_id=site.id,
         address="10.0.0.9",
@@ -125,7 +128,6 @@ def test_the_embedding_starts_before_the_turns_statement_with_its_stored_text(
     INSERT (it then runs beside the statement, the commit and the ack), and with the text
     the turn stores: a card number is gone before any embedder sees it."""
     from chatwidget.assistant import turns
-    from memory.models import Turn
 
     asked, done = embedded
     _import(site, tmp_path, with_vectors=True)
@@ -147,25 +149,8 @@ def test_the_embedding_starts_before_the_turns_statement_with_its_stored_text(
 
 @pytest.mark.parametrize("state", ["human", "waiting"])
 def test_no_embedding_while_the_team_has_the_conversation(site, embedded, tmp_path, state):
-    from memory.models import Conversation
-
     asked, _ = embedded
     _import(site, tmp_path, with_vectors=True)
-    _, conv, _, _ = visitor_message_receive(
-        site_id=site.id, token=None, client_id="first", text="Hello"
-    )
-    Conversation.objects.filter(pk=conv.pk).update(state=state)
-    turn = visitor_turn_receive(
-        site_id=site.id,
-        address="10.0.0.9",
-        session_key=str(conv.pk),
-        token=None,
-        client_id="m1",
-        text="Can I send it back?",
-        language="en",
-        profile_id=None,
-        conversation_id=conv.pk,
-        prepare_answer=True,
-    )
+    turn = _turn(site, state=state)
     assert turn.outcome is TurnOutcome.CASE_UPDATE
     assert asked == [], "no answer is due: nothing embedded"

@@ -296,9 +296,9 @@ def manage(args: list[str], *, env: dict, timeout: float = 300, cwd: Path | None
     return done.stdout
 
 
-def site_create(*, env: dict, cwd: Path | None = None) -> str:
+def site_create(*, env: dict, cwd: Path | None = None, name: str = "bench") -> str:
     out = manage(
-        ["createsite", "--skip-checks", "--name", "bench", "--origin", ORIGIN],
+        ["createsite", "--skip-checks", "--name", name, "--origin", ORIGIN],
         env=env,
         timeout=120,
         cwd=cwd,

@@ -127,13 +127,7 @@ def knowledge_site(env: dict, cwd: Path | None = None) -> str:
     imported and every chunk embedded by the embedded model before the load starts: the
     product then takes the default path of a shop with knowledge (the message embedded, the
     context built after the ack, issue 26)."""
-    out = harness.manage(
-        ["createsite", "--skip-checks", "--name", "bench knowledge", "--origin", harness.ORIGIN],
-        env=env,
-        timeout=120,
-        cwd=cwd,
-    )
-    key = out.split("Site key:", 1)[1].split()[0]
+    key = harness.site_create(env=env, cwd=cwd, name="bench knowledge")
     harness.manage(
         ["knowledge_import", "--skip-checks", "--site", key, str(KNOWLEDGE_CATALOGUE)],
         env=env,

@@ -198,10 +198,17 @@ def context_after_ack(site_id: int) -> bool:
     return bool(embedding_model()) and knowledge_has_vectors(site_id)
 
 
+def message_embedding_start(message: str, *, handoff: bool = True) -> None:
+    """Start embedding what retrieval embeds for `message` (knowledge_query_build: the
+    message without its opener, "hi, ..."), so that the build finds it running or done;
+    any other text would be embedded for nothing. `handoff`: embeddings._begin."""
+    query_embed_prefetch(opener_strip(message), handoff=handoff)
+
+
 def context_build_after_ack(*, conversation, request_seq: int, message: str) -> BuiltContext:
     """A prepared answer's build after the ack (`context_after_ack`): the message's embedding
-    starts first, on its own threads, and runs while the build reads the conversation."""
-    query_embed_prefetch(opener_strip(message))  # what knowledge_query_build embeds
+    (started with the turn, or now) runs on its own threads while the build reads."""
+    message_embedding_start(message)
     return context_build(
         conversation_id=conversation.pk,
         request_seq=request_seq,

@@ -16,11 +16,15 @@ from enum import StrEnum
 from django.conf import settings
 from django.core.cache import cache
 
-from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
+from chatwidget.assistant.context import (
+    BuiltContext,
+    context_after_ack,
+    context_build,
+    message_embedding_start,
+)
 from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
 from chatwidget.platform.owned import owned_take
-from chatwidget.shop.knowledge.embeddings import query_embed_prefetch
 from memory.models import Turn, TurnRole
 from memory.reservations import answer_seq_reserve
 
@@ -108,7 +112,7 @@ def answer_prepare(
         # the message's embedding starts now on its own threads (a submit, no wait): it runs
         # while the turn commits and the ack goes out; the build after the ack finds it
         # running or done (issue 30 with issue 26's default)
-        query_embed_prefetch(message, handoff=False)
+        message_embedding_start(message, handoff=False)
         return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
     try:
         built = context_build(

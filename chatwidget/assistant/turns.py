@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError
 
-from chatwidget.assistant.context import context_after_ack
+from chatwidget.assistant.context import context_after_ack, message_embedding_start
 from chatwidget.assistant.preparation import (
     PreparedAnswer,
     answer_prepare,
@@ -32,7 +32,6 @@ from chatwidget.platform.ratelimit import (
     rate_limits_hit_fail_open,
     rate_limits_refund_fail_open,
 )
-from chatwidget.shop.knowledge.embeddings import query_embed_prefetch
 from handover.services import handover_visitor_message
 from memory.models import ConversationState
 from memory.selectors import turn_public
@@ -190,7 +189,7 @@ def _embedding_start(conv, text: str) -> None:
     it. A resend of a stored message is embedded too (its answer, if any is due, uses it)."""
     try:
         if bot_may_answer(conv.state) and context_after_ack(conv.site_id):
-            query_embed_prefetch(text, handoff=False)
+            message_embedding_start(text, handoff=False)
     except Exception as exc:  # noqa: BLE001 - inside the turn's transaction: the build starts it later
         log.info("message embedding not started early", extra={"error": type(exc).__name__})
 

@@ -11,6 +11,7 @@ from array import array
 import pytest
 from django.core.cache import cache
 
+from chatwidget.assistant.context import context_build_after_ack
 from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
 from chatwidget.platform import cache_keys
 from chatwidget.shop.knowledge import embeddings, vectors
@@ -132,13 +133,13 @@ def test_the_embedding_starts_before_the_turns_statement_with_its_stored_text(
     asked, done = embedded
     _import(site, tmp_path, with_vectors=True)
     started: list[tuple[str, bool]] = []
-    prefetch = turns.query_embed_prefetch
+    prefetch = turns.message_embedding_start
 
     def recorded(text, **kwargs):
         started.append((text, Turn.objects.filter(client_id="m1").exists()))
         return prefetch(text, **kwargs)
 
-    monkeypatch.setattr(turns, "query_embed_prefetch", recorded)
+    monkeypatch.setattr(turns, "message_embedding_start", recorded)
     turn = _turn(site, "Can I pay with my card 4111 1111 1111 1111 and send it back?")
     stored = Turn.objects.get(conversation_id=turn.conversation_id, seq=turn.seq).text
     assert "4111" not in stored
@@ -154,3 +155,19 @@ def test_no_embedding_while_the_team_has_the_conversation(site, embedded, tmp_pa
     turn = _turn(site, state=state)
     assert turn.outcome is TurnOutcome.CASE_UPDATE
     assert asked == [], "no answer is due: nothing embedded"
+
+
+def test_a_message_with_an_opener_is_embedded_once_as_retrieval_embeds_it(site, embedded, tmp_path):
+    """Retrieval embeds the message without its opener ("hi, ..."): every early start embeds
+    that text, not the message as typed, or the build's embedding would start over."""
+    asked, done = embedded
+    _import(site, tmp_path, with_vectors=True)
+    turn = _turn(site, "Hi there! Can I send it back?")
+    assert turn.prepared is not None and turn.prepared.built is None
+    built = context_build_after_ack(
+        conversation=turn.prepared.conversation,
+        request_seq=turn.seq,
+        message=turn.prepared.message,
+    )
+    assert built.knowledge_trace
+    assert done.wait(5) and asked == ["Can I send it back?"]

@@ -16,12 +16,7 @@ from enum import StrEnum
 from django.conf import settings
 from django.core.cache import cache
 
-from chatwidget.assistant.context import (
-    BuiltContext,
-    context_after_ack,
-    context_build,
-    message_embedding_start,
-)
+from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
 from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
 from chatwidget.platform.owned import owned_take
@@ -109,10 +104,8 @@ def answer_prepare(
     if not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
         return None
     if context_after_ack(conversation.site_id):
-        # the message's embedding starts now on its own threads (a submit, no wait): it runs
-        # while the turn commits and the ack goes out; the build after the ack finds it
-        # running or done (issue 30 with issue 26's default)
-        message_embedding_start(message, handoff=False)
+        # the message's embedding started with the turn, once its text was final
+        # (turns._embedding_start); the build after the ack finds it running or done
         return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
     try:
         built = context_build(

@@ -32,7 +32,7 @@ from memory.redacting import (
     redacted_new,
     removed_hint,
 )
-from memory.redaction import RedactionResult
+from memory.redaction import RedactionResult, previous_turn_needed
 from memory.selectors import (
     conversation_get_by_token,
     conversation_is_expired,
@@ -283,6 +283,7 @@ def visitor_message_receive(
     before_commit: Callable[[AppendResult, Conversation], None] | None = None,
     attachments: list[dict] | None = None,  # a photo's or file's (chatwidget.assistant.uploads)
     on_redacted: Callable[[Conversation, str], None] | None = None,
+    admit: Callable[[], None] | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
 
@@ -300,13 +301,20 @@ def visitor_message_receive(
     turn stored and the answer's seq reserved, before the commit (the answer's context is
     built there: the model request starts while the commit runs); raising rolls the turn
     back. `on_redacted(conv, text)`: the text to be stored, final, before its statement
-    (the message's embedding starts there); must not raise."""
+    (the message's embedding starts there); must not raise. `admit()`: the caller's own
+    check (the visitor's rate limits, whose round trip runs beside the redaction); raising
+    refuses the turn before anything is read or stored. May be called twice."""
     new_token = None
     found = None
-    if conversation_id is None and token:
+    lookup = conversation_id is None and bool(token)
+    if admit is not None and (lookup or previous_turn_needed(text)):
+        admit()  # a refused turn reads nothing: the check comes before the reads below
+    if lookup:
         found = conversation_get_by_token(site_id=site_id, token=token)
     # before any lock; the conversation's previous turn decides about a bare code
     redacted, tokens = redacted_new(conversation_id or (found.pk if found else None), text)
+    if admit is not None:
+        admit()
     with transaction.atomic():
         conv = None
         if conversation_id is not None:

@@ -27,6 +27,7 @@ from chatwidget.assistant.preparation import (
 from chatwidget.platform import cache_keys
 from chatwidget.platform.client_address import address_key
 from chatwidget.platform.ratelimit import (
+    RateCount,
     parse_rate,
     rate_limit_hit_fail_open,
     rate_limits_hit_fail_open,
@@ -71,6 +72,10 @@ class VisitorTurn:
 
 
 RATE_LIMITED = VisitorTurn(outcome=TurnOutcome.RATE_LIMITED)
+
+
+class _Refused(Exception):
+    """The visitor's rate limits refuse the turn (from `admit`, before anything is stored)."""
 
 
 def _visitor_hits(*, address: str, session_key: str) -> list[tuple[str, str]]:
@@ -131,27 +136,30 @@ def visitor_turn_receive(
     (issue 30). The socket sends no delta before the ack, which follows the commit; a turn
     whose commit fails raises here, and the socket cancels the request it started."""
     at = time.time()
-    if visitor_rate_limited(address=address, session_key=session_key, at=at):
-        return RATE_LIMITED
     hits = _visitor_hits(address=address, session_key=session_key)
     made: list[tuple[int, int, PreparedAnswer]] = []
     deferred: list[bool] = []  # the prepare waits for the commit (a condensation may follow)
     try:
-        result, conv, new_token, hint = visitor_message_receive(
-            site_id=site_id,
-            token=token,
-            client_id=client_id,
-            text=text,
-            page_url=page_url,
-            page_title=page_title,
-            language=language,
-            profile_id=profile_id,
-            conversation_id=conversation_id,
-            reserve_answer=prepare_answer,
-            customer_id=customer_id,
-            before_commit=_preparer(made, deferred, on_prepared) if prepare_answer else None,
-            on_redacted=_embedding_start if prepare_answer else None,
-        )
+        # the limits' round trip runs beside the message's redaction (memory's `admit`)
+        with RateCount(hits=hits, at=at) as counted:
+            result, conv, new_token, hint = visitor_message_receive(
+                site_id=site_id,
+                token=token,
+                client_id=client_id,
+                text=text,
+                page_url=page_url,
+                page_title=page_title,
+                language=language,
+                profile_id=profile_id,
+                conversation_id=conversation_id,
+                reserve_answer=prepare_answer,
+                customer_id=customer_id,
+                before_commit=_preparer(made, deferred, on_prepared) if prepare_answer else None,
+                on_redacted=_embedding_start if prepare_answer else None,
+                admit=lambda: _admit(counted),
+            )
+    except _Refused:
+        return RATE_LIMITED
     except DatabaseError:
         # nothing stored: the widget sends the same id again, which is counted then; the
         # answer made ready for it lets go of its lease (the same seq comes again)
@@ -177,6 +185,11 @@ def visitor_turn_receive(
         hint=turn_public(hint) if hint is not None else None,
         prepared=ready,
     )
+
+
+def _admit(counted: RateCount) -> None:
+    if counted.limited():
+        raise _Refused
 
 
 def _embedding_start(conv, text: str) -> None:

@@ -2,6 +2,7 @@
 
 import logging
 import time
+from typing import Any
 
 from django.core.cache import cache, caches
 from django_redis.cache import RedisCache
@@ -33,24 +34,99 @@ def rate_limit_hit(*, key: str, rate: str, at: float | None = None) -> bool:
     return count > limit
 
 
-def rate_limits_hit(*, hits: list[tuple[str, str]], at: float | None = None) -> bool:
-    """Count one event under each (key, rate); True when any limit is exceeded. On Redis
-    every count goes in one round trip (a pipeline: SET NX EX, then INCR, per key); on other
-    caches one `rate_limit_hit` per key. Every key is counted, limited or not."""
-    backend = caches["default"]
-    if not isinstance(backend, RedisCache):
-        return any([rate_limit_hit(key=key, rate=rate, at=at) for key, rate in hits])  # every key
-    now = time.time() if at is None else at
-    pipe = backend.client.get_client(write=True).pipeline(transaction=False)
+def _redis_counts(
+    backend: RedisCache, hits: list[tuple[str, str]], now: float
+) -> tuple[list[tuple], list[int]]:
+    """The commands that count one event under each (key, rate) on Redis (SET NX EX, then
+    INCR, per key: the INCRs' replies are the counts) and each key's limit."""
+    commands: list[tuple] = []
     limits = []
     for key, rate in hits:
         limit, window = parse_rate(rate)
         bucket = backend.client.make_key(cache_keys.rate_bucket(key, int(now // window)))
-        pipe.set(bucket, 0, ex=window + 1, nx=True)
-        pipe.incr(bucket)
+        commands += [("SET", bucket, 0, "EX", window + 1, "NX"), ("INCR", bucket)]
         limits.append(limit)
-    counts = pipe.execute()[1::2]
-    return any(count > limit for count, limit in zip(counts, limits, strict=True))
+    return commands, limits
+
+
+def _over(replies: list, limits: list[int]) -> bool:
+    return any(int(count) > limit for count, limit in zip(replies[1::2], limits, strict=True))
+
+
+def rate_limits_hit(*, hits: list[tuple[str, str]], at: float | None = None) -> bool:
+    """Count one event under each (key, rate); True when any limit is exceeded. On Redis
+    every count goes in one round trip (a pipeline); on other caches one `rate_limit_hit`
+    per key. Every key is counted, limited or not."""
+    backend = caches["default"]
+    if not isinstance(backend, RedisCache):
+        return any([rate_limit_hit(key=key, rate=rate, at=at) for key, rate in hits])  # every key
+    commands, limits = _redis_counts(backend, hits, time.time() if at is None else at)
+    pipe = backend.client.get_client(write=True).pipeline(transaction=False)
+    for command in commands:
+        pipe.execute_command(*command)
+    return _over(pipe.execute(), limits)
+
+
+class RateCount:
+    """`rate_limits_hit_fail_open` in two halves: entering the block counts (on Redis the
+    commands go out without waiting for their replies), `limited()` reads the answer. The
+    round trip runs beside whatever the caller does in between: a visitor's message is
+    redacted meanwhile (chatwidget.assistant.turns), so the limits no longer add a round
+    trip before the model request (issue 30). Elsewhere the count is made on entering.
+
+    The replies wait on one pooled connection of the cache's own pool. A count whose
+    replies were never read (the block left by an exception) drops that connection rather
+    than return a socket with unread replies to the pool; the counts stand either way, as
+    they do when `rate_limits_hit` raises after sending."""
+
+    def __init__(self, *, hits: list[tuple[str, str]], at: float | None = None) -> None:
+        self.hits = hits
+        self.at = time.time() if at is None else at
+        self._limits: list[int] = []
+        self._pool: Any = None  # redis-py's ConnectionPool and Connection
+        self._conn: Any = None
+        self._limited: bool | None = None
+
+    def __enter__(self) -> "RateCount":
+        backend = caches["default"]
+        if not isinstance(backend, RedisCache):
+            self._limited = rate_limits_hit_fail_open(hits=self.hits, at=self.at)
+            return self
+        commands, self._limits = _redis_counts(backend, self.hits, self.at)
+        try:
+            self._pool = backend.client.get_client(write=True).connection_pool
+            self._conn = self._pool.get_connection()
+            self._conn.send_packed_command(self._conn.pack_commands(commands))
+        except (ConnectionInterrupted, RedisError, OSError) as exc:
+            self._failed(exc)
+        return self
+
+    def limited(self) -> bool:
+        """True when any limit is exceeded; False while the cache is away (fail open)."""
+        if self._limited is None:
+            try:
+                replies = [self._conn.read_response() for _ in range(2 * len(self._limits))]
+            except (RedisError, OSError) as exc:
+                self._failed(exc)
+            else:
+                self._pool.release(self._conn)
+                self._conn = None
+                self._limited = _over(replies, self._limits)
+        return bool(self._limited)
+
+    def __exit__(self, *exc_info) -> None:
+        self._drop()
+
+    def _failed(self, exc: Exception) -> None:
+        log.warning("cache unavailable", extra={"at": "rate_limit", "error": type(exc).__name__})
+        self._drop()
+        self._limited = False
+
+    def _drop(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            conn.disconnect()
+            self._pool.release(conn)
 
 
 def rate_limits_hit_fail_open(*, hits: list[tuple[str, str]], at: float | None = None) -> bool:

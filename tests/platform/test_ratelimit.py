@@ -1,5 +1,6 @@
 """Both rate limits of a visitor message counted together: in one pipeline on Redis, one
-count per key elsewhere; the same limits either way."""
+count per key elsewhere; the same limits either way. `RateCount` sends the counts and reads
+their answer later (the round trip beside the message's redaction)."""
 
 import time
 
@@ -7,6 +8,7 @@ import pytest
 from django.core.cache import caches
 
 from chatwidget.platform.ratelimit import (
+    RateCount,
     rate_limit_hit,
     rate_limits_hit,
     rate_limits_refund_fail_open,
@@ -72,3 +74,41 @@ def test_a_refund_in_a_window_that_is_gone_leaves_it_alone(cache_backend):
         False,
         True,
     ]
+
+
+def test_a_count_read_later_counts_as_the_pipeline_does(cache_backend):
+    hits = [("addr:10.0.0.3", "3/60"), ("sess:5", "2/60")]
+    answers = []
+    for _ in range(4):
+        with RateCount(hits=hits) as counted:
+            answers.append(counted.limited())
+            assert counted.limited() is answers[-1], "read once, answered again"
+    assert answers == [False, False, True, True]
+    assert rate_limits_hit(hits=[("sess:5", "5/60")]) is False, "4 counted, then the 5th"
+    assert rate_limits_hit(hits=[("sess:5", "5/60")]) is True
+
+
+def test_a_count_left_unread_stands_and_leaves_no_reply_on_a_pooled_socket(cache_backend):
+    hits = [("sess:4", "2/60")]
+    with pytest.raises(RuntimeError), RateCount(hits=hits):
+        raise RuntimeError("the caller failed before reading")  # e.g. the redaction
+    # the count was made; the next commands on the pool read their own replies, not it
+    assert rate_limits_hit(hits=hits) is False
+    assert rate_limits_hit(hits=hits) is True
+    assert caches["default"].get("unrelated") is None
+    caches["default"].set("unrelated", 7)
+    assert caches["default"].get("unrelated") == 7
+
+
+def test_a_count_fails_open_while_redis_is_away(settings, caplog):
+    # a closed port on this machine: nothing listens, the connection is refused
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:9/0",
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5},
+        }
+    }
+    with RateCount(hits=[("sess:3", "1/60")]) as counted:
+        assert counted.limited() is False
+    assert "cache unavailable" in caplog.text

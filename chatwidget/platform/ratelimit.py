@@ -2,7 +2,6 @@
 
 import logging
 import time
-from typing import Any
 
 from django.core.cache import cache, caches
 from django_redis.cache import RedisCache
@@ -10,6 +9,7 @@ from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import RedisError
 
 from chatwidget.platform import cache_keys
+from chatwidget.platform.redis_later import Later
 
 log = logging.getLogger(__name__)
 
@@ -69,22 +69,17 @@ def rate_limits_hit(*, hits: list[tuple[str, str]], at: float | None = None) -> 
 
 class RateCount:
     """`rate_limits_hit_fail_open` in two halves: entering the block counts (on Redis the
-    commands go out without waiting for their replies), `limited()` reads the answer. The
-    round trip runs beside whatever the caller does in between: a visitor's message is
-    redacted meanwhile (chatwidget.assistant.turns), so the limits no longer add a round
-    trip before the model request (issue 30). Elsewhere the count is made on entering.
-
-    The replies wait on one pooled connection of the cache's own pool. A count whose
-    replies were never read (the block left by an exception) drops that connection rather
-    than return a socket with unread replies to the pool; the counts stand either way, as
-    they do when `rate_limits_hit` raises after sending."""
+    commands go out without waiting for their replies, `redis_later.Later`), `limited()`
+    reads the answer. The round trip runs beside whatever the caller does in between: a
+    visitor's message is redacted meanwhile (chatwidget.assistant.turns), so the limits no
+    longer add a round trip before the model request (issue 30). Elsewhere the count is
+    made on entering. The counts stand whether or not their answer is read."""
 
     def __init__(self, *, hits: list[tuple[str, str]], at: float | None = None) -> None:
         self.hits = hits
         self.at = time.time() if at is None else at
         self._limits: list[int] = []
-        self._pool: Any = None  # redis-py's ConnectionPool and Connection
-        self._conn: Any = None
+        self._later: Later | None = None
         self._limited: bool | None = None
 
     def __enter__(self) -> "RateCount":
@@ -94,39 +89,27 @@ class RateCount:
             return self
         commands, self._limits = _redis_counts(backend, self.hits, self.at)
         try:
-            self._pool = backend.client.get_client(write=True).connection_pool
-            self._conn = self._pool.get_connection()
-            self._conn.send_packed_command(self._conn.pack_commands(commands))
+            self._later = Later(backend, commands).__enter__()
         except (ConnectionInterrupted, RedisError, OSError) as exc:
             self._failed(exc)
         return self
 
     def limited(self) -> bool:
         """True when any limit is exceeded; False while the cache is away (fail open)."""
-        if self._limited is None:
+        if self._limited is None and self._later is not None:
             try:
-                replies = [self._conn.read_response() for _ in range(2 * len(self._limits))]
+                self._limited = _over(self._later.replies(), self._limits)
             except (RedisError, OSError) as exc:
                 self._failed(exc)
-            else:
-                self._pool.release(self._conn)
-                self._conn = None
-                self._limited = _over(replies, self._limits)
         return bool(self._limited)
 
     def __exit__(self, *exc_info) -> None:
-        self._drop()
+        if self._later is not None:
+            self._later.close()
 
     def _failed(self, exc: Exception) -> None:
         log.warning("cache unavailable", extra={"at": "rate_limit", "error": type(exc).__name__})
-        self._drop()
         self._limited = False
-
-    def _drop(self) -> None:
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            conn.disconnect()
-            self._pool.release(conn)
 
 
 def rate_limits_hit_fail_open(*, hits: list[tuple[str, str]], at: float | None = None) -> bool:

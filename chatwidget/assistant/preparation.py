@@ -19,7 +19,7 @@ from django.core.cache import cache
 from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
 from chatwidget.assistant.leases import lease_release
 from chatwidget.platform import cache_keys
-from chatwidget.platform.owned import OwnedTake, owned_take
+from chatwidget.platform.owned import owned_take
 from memory.models import Turn, TurnRole
 from memory.reservations import answer_seq_reserve
 
@@ -101,35 +101,26 @@ def answer_prepare(
     answers, waits or reports the error as it always did."""
     owner = uuid.uuid4().hex
     key = cache_keys.answer_lease(conversation.pk, request_seq)
-    built, failed = None, None
-    # The lease's SET goes out first and its reply is read after the build, so its round
-    # trip runs beside the newest turns' statement (issue 30). A build for a lease another
-    # process holds is thrown away: only a resent turn whose first try died before its
-    # commit finds one.
-    with OwnedTake(key, owner, settings.ANSWER_LEASE_SECONDS) as lease:
-        if not context_after_ack(conversation.site_id):
-            try:
-                built = context_build(
-                    conversation_id=conversation.pk,
-                    request_seq=request_seq,
-                    trace_save=False,
-                    conversation=conversation,
-                )
-            except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
-                failed = exc
-        if not lease.taken():
-            return None
-    if failed is not None:
-        cache.delete(key)
-        log.warning(
-            "answer not prepared with the turn",
-            extra={"conversation": conversation.pk, "error": type(failed).__name__},
-        )
+    if not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
         return None
-    if built is None:
+    if context_after_ack(conversation.site_id):
         # the message's embedding started with the turn, once its text was final
         # (turns._embedding_start); the build after the ack finds it running or done
         return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
+    try:
+        built = context_build(
+            conversation_id=conversation.pk,
+            request_seq=request_seq,
+            trace_save=False,
+            conversation=conversation,
+        )
+    except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
+        cache.delete(key)
+        log.warning(
+            "answer not prepared with the turn",
+            extra={"conversation": conversation.pk, "error": type(exc).__name__},
+        )
+        return None
     return PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
 
 

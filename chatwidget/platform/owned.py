@@ -14,8 +14,6 @@ from django.core.cache import cache, caches
 from django.core.cache.backends.filebased import FileBasedCache
 from django_redis.cache import RedisCache
 
-from chatwidget.platform.redis_later import Later
-
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0
@@ -37,43 +35,6 @@ def owned_take(key: str, owner: str, seconds: float) -> bool:
     of the demo worker's processes embed the same chunks)."""
     with _machine_lock():
         return bool(cache.add(key, owner, timeout=seconds))
-
-
-class OwnedTake:
-    """`owned_take` in two halves: entering the block sends the SET NX (on Redis, without
-    waiting for its reply: redis_later.Later), `taken()` reads whether this call set it.
-    The round trip runs beside the caller's work in between (the answer's context is built
-    meanwhile, chatwidget.assistant.preparation). Elsewhere the key is taken on entering.
-    Errors are `owned_take`'s: redis-py's (the cache API re-raises them unwrapped).
-    Leaving the block unread leaves the key as Redis set it: the caller that gives up on a
-    take it may have won lets it lapse, or releases it with `owned_release`."""
-
-    def __init__(self, key: str, owner: str, seconds: float) -> None:
-        self.key, self.owner, self.seconds = key, owner, seconds
-        self._later: Later | None = None
-        self._taken: bool | None = None
-
-    def __enter__(self) -> "OwnedTake":
-        backend = _redis()
-        if backend is None:
-            self._taken = owned_take(self.key, self.owner, self.seconds)
-            return self
-        client = backend.client
-        # what django-redis's `add` sends: SET key value PX ms NX
-        set_nx = ("SET", client.make_key(self.key), client.encode(self.owner))
-        set_nx += ("PX", int(self.seconds * 1000), "NX")
-        self._later = Later(backend, [set_nx]).__enter__()
-        return self
-
-    def taken(self) -> bool:
-        if self._taken is None and self._later is not None:
-            (reply,) = self._later.replies()
-            self._taken = reply is not None  # OK, or nil when the key was set
-        return bool(self._taken)
-
-    def __exit__(self, *exc_info) -> None:
-        if self._later is not None:
-            self._later.close()
 
 
 @contextmanager

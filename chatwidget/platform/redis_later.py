@@ -1,10 +1,10 @@
 """Redis commands whose replies are read later (issue 30).
 
-A turn's hop waits for Redis twice before its model request: the visitor's rate limits and
-the answer's lease. Each answer is needed only a little later than the command can go out,
-so the commands are sent at once and their replies read where they are needed: the round
-trip runs beside the hop's own work (the message's redaction; the context's newest turns)
-instead of before it. Users: `ratelimit.RateCount`, `owned.OwnedTake`.
+A turn's hop needs the visitor's rate limits a little later than their commands can go out:
+the commands are sent at once and the replies read where they are needed, so the round trip
+runs beside the hop's own work (the message's redaction) instead of before it. User:
+`ratelimit.RateCount`. (The answer's lease was tried the same way, beside the context's
+newest turns, and measured no faster: ARCHITECTURE.md.)
 """
 
 from typing import Any

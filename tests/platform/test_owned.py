@@ -6,7 +6,7 @@ import uuid
 import pytest
 from django.core.cache import cache, caches
 
-from chatwidget.platform.owned import OwnedTake, owned_release, owned_renew
+from chatwidget.platform.owned import owned_release, owned_renew
 
 
 @pytest.fixture(params=["locmem", "redis"])
@@ -43,53 +43,6 @@ def test_only_the_owner_renews(backend):
         assert 55 <= ttl <= 60
     cache.delete("lease:2")
     assert owned_renew("lease:2", "me", 60) is False  # expired or taken: not ours any more
-
-
-def test_a_take_read_later_is_a_take(backend):
-    with OwnedTake("lease:4", "me", 30) as first:
-        assert first.taken() is True
-        assert first.taken() is True, "read once, answered again"
-    with OwnedTake("lease:4", "other", 30) as second:
-        assert second.taken() is False
-    assert cache.get("lease:4") == "me", "written as `add` writes it"
-    assert owned_renew("lease:4", "me", 60) is True
-    if backend == "redis":
-        client = caches["default"].client
-        assert 55 <= client.get_client().ttl(client.make_key("lease:4")) <= 60
-    assert owned_release("lease:4", "me") is True
-
-
-def test_a_take_expires_as_asked(backend):
-    if backend != "redis":
-        pytest.skip("the expiry is Redis's own")
-    with OwnedTake("lease:5", "me", 2.5) as take:
-        assert take.taken()
-    client = caches["default"].client
-    assert 2000 < client.get_client().pttl(client.make_key("lease:5")) <= 2500
-
-
-def test_a_take_left_unread_holds_the_key_and_leaves_no_reply_on_the_pool(backend):
-    with pytest.raises(RuntimeError), OwnedTake("lease:6", "me", 30):
-        raise RuntimeError("the caller failed before reading")
-    assert cache.get("lease:6") == "me", "taken all the same: the caller lets it lapse"
-    cache.set("unrelated", 7)
-    assert cache.get("unrelated") == 7  # a pooled socket with a stale reply would say "OK"
-
-
-def test_a_take_while_redis_is_away_fails_as_owned_take_does(settings):
-    from redis.exceptions import ConnectionError as RedisConnectionError
-
-    settings.CACHES = {  # a closed port on this machine: the connection is refused
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": "redis://127.0.0.1:9/0",
-            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.5},
-        }
-    }
-    with pytest.raises(RedisConnectionError), OwnedTake("lease:7", "me", 30):
-        pass
-    with pytest.raises(RedisConnectionError):
-        cache.add("lease:7", "me", timeout=30)
 
 
 def test_on_redis_one_round_trip_each(backend, monkeypatch):

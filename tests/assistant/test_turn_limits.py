@@ -1,17 +1,14 @@
-"""The turn hop's two Redis round trips run beside its own work (issue 30): the visitor's
-rate limits beside the message's redaction, the answer's lease beside the context's newest
-turns. A message the limits refuse still reads and stores nothing; a lease held by another
-still leaves the answer to its holder."""
+"""The visitor's rate limits in the turn's hop (issue 30): their round trip to Redis runs
+beside the message's redaction instead of before it, and a message they refuse still reads
+and stores nothing."""
 
 import pytest
 from django.core.cache import caches
 
-import chatwidget.assistant.sections
 import memory.services
 from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
-from chatwidget.platform.owned import OwnedTake
 from chatwidget.platform.ratelimit import RateCount
-from memory.models import Conversation, Turn
+from memory.models import Turn
 from memory.services import visitor_message_receive
 
 pytestmark = pytest.mark.django_db
@@ -109,41 +106,3 @@ def test_a_refused_message_reads_and_stores_nothing(
         refused = _receive(site, None, text, "m3", token=token)
     assert refused.outcome is TurnOutcome.RATE_LIMITED
     assert Turn.objects.filter(conversation=conv, role="visitor").count() == 2
-
-
-def test_the_leases_reply_is_read_after_the_newest_turns(site, redis_cache, monkeypatch):
-    _, conv, _, _ = visitor_message_receive(site_id=site.id, token=None, client_id="a", text="Hi")
-    order: list[str] = []
-    enter, taken = OwnedTake.__enter__, OwnedTake.taken
-    newest = chatwidget.assistant.sections.turns_newest
-
-    def entered(self):
-        order.append("lease sent")
-        return enter(self)
-
-    def read(self):
-        order.append("lease read")
-        return taken(self)
-
-    def turns(**kwargs):
-        order.append("newest turns")
-        return newest(**kwargs)
-
-    monkeypatch.setattr(OwnedTake, "__enter__", entered)
-    monkeypatch.setattr(OwnedTake, "taken", read)
-    monkeypatch.setattr(chatwidget.assistant.sections, "turns_newest", turns)
-    turn = _receive(site, conv.pk, "Is the kurta KU-2291-M in size L?", "m1")
-    assert turn.prepared is not None and turn.prepared.built is not None
-    assert order == ["lease sent", "newest turns", "lease read"]
-    assert caches["default"].get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner
-
-
-def test_a_lease_held_by_another_leaves_the_answer_to_it_on_redis(site, redis_cache):
-    _, conv, _, _ = visitor_message_receive(site_id=site.id, token=None, client_id="a", text="Hi")
-    request_seq = Conversation.objects.get(pk=conv.pk).next_seq
-    key = f"answering:{conv.pk}:{request_seq}"
-    caches["default"].add(key, "a-recovering-tab", timeout=5)
-    turn = _receive(site, conv.pk, "Hello again", "m1")
-    assert turn.seq == request_seq and turn.outcome is TurnOutcome.ANSWER
-    assert turn.prepared is None, "the context built meanwhile is thrown away"
-    assert caches["default"].get(key) == "a-recovering-tab"

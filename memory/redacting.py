@@ -105,3 +105,23 @@ def removed_hint(*, removed: dict[str, int], language: str) -> str:
     """Tell the visitor what was removed and where to go instead, in their language."""
     with translation.override(language):
         return " ".join(gettext(HINTS[kind]) for kind in removed if kind in HINTS)
+
+
+def redaction_moved(conv: Conversation, role: str, redacted: RedactionResult) -> list[str]:
+    """What the turn leaves open (a code asked for, card digits begun) and the findings'
+    counts, on the conversation; the names of the fields that changed."""
+    changed = []
+    if role != TurnRole.TOOL:
+        left = open_after(
+            conv.redaction_open,
+            redacted.leaves_open,
+            visitor=role == TurnRole.VISITOR,
+            text=redacted.text,
+        )
+        if left != conv.redaction_open:
+            conv.redaction_open = left
+            changed.append("redaction_open")
+    if redacted.findings:
+        conv.findings = merge_counts(conv.findings, redacted.findings)
+        changed.append("findings")
+    return changed

@@ -26,10 +26,9 @@ from memory.models import Conversation, ConversationState, Turn, TurnRole
 from memory.pages import page_clean
 from memory.profiles import profile_link_conversation, profile_update_after_turn
 from memory.redacting import (
-    merge_counts,
-    open_after,
     redacted_in_context,
     redacted_new,
+    redaction_moved,
     removed_hint,
 )
 from memory.redaction import RedactionResult, previous_turn_needed
@@ -192,7 +191,7 @@ def _append_locked(
         answer_seq = conv.next_seq
         conv.next_seq += 1
     conv.last_activity_at = timezone.now()
-    update = ["next_seq", "last_activity_at", *_redaction_moved(conv, role, redacted)]
+    update = ["next_seq", "last_activity_at", *redaction_moved(conv, role, redacted)]
     if not _counters_save(conv, update, role=role, findings=redacted.findings, turn=turn):
         # its client id is stored already (a resend): that turn, nothing written
         conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings = before
@@ -215,26 +214,6 @@ def _append_locked(
         },
     )
     return AppendResult(turn=turn, created=True, removed=redacted.removed, answer_seq=answer_seq)
-
-
-def _redaction_moved(conv: Conversation, role: str, redacted: RedactionResult) -> list[str]:
-    """What the turn leaves open (a code asked for, card digits begun) and the findings'
-    counts, on the conversation; the names of the fields that changed."""
-    changed = []
-    if role != TurnRole.TOOL:
-        left = open_after(
-            conv.redaction_open,
-            redacted.leaves_open,
-            visitor=role == TurnRole.VISITOR,
-            text=redacted.text,
-        )
-        if left != conv.redaction_open:
-            conv.redaction_open = left
-            changed.append("redaction_open")
-    if redacted.findings:
-        conv.findings = merge_counts(conv.findings, redacted.findings)
-        changed.append("findings")
-    return changed
 
 
 def condensation_may_follow(conv: Conversation) -> bool:
@@ -304,7 +283,6 @@ def visitor_message_receive(
     (the message's embedding starts there); must not raise. `admit()`: the caller's own
     check (the visitor's rate limits, whose round trip runs beside the redaction); raising
     refuses the turn before anything is read or stored. May be called twice."""
-    new_token = None
     found = None
     lookup = conversation_id is None and bool(token)
     if admit is not None and (lookup or previous_turn_needed(text)):
@@ -316,23 +294,14 @@ def visitor_message_receive(
     if admit is not None:
         admit()
     with transaction.atomic():
-        conv = None
-        if conversation_id is not None:
-            # The socket resolved and checked the token at hello (or created the
-            # conversation): no token lookup on every message. An erased conversation falls
-            # through below.
-            conv = _conversation_lock(pk=conversation_id, site_id=site_id, with_core=True)
-            if conv is not None and _expired_on_socket(conv):
-                conv = None  # an open socket must not revive an expired transcript: a new one
-        elif found is not None:
-            conv = _conversation_lock(pk=found.pk, with_core=True)
-        if conv is None:
-            started, new_token = conversation_start(
-                site_id=site_id, language=language, customer_id=customer_id
-            )
-            if profile_id:  # a recognised visit (memory.profiles): the new one joins it
-                profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
-            conv = _conversation_lock(pk=started.pk, with_core=True) or started  # with its site
+        conv, new_token = _conversation_for_turn(
+            site_id=site_id,
+            conversation_id=conversation_id,
+            found=found,
+            language=language,
+            customer_id=customer_id,
+            profile_id=profile_id,
+        )
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
         if on_redacted is not None:
@@ -354,6 +323,37 @@ def visitor_message_receive(
         if before_commit is not None:
             before_commit(result, conv)
     return result, conv, new_token, hint
+
+
+def _conversation_for_turn(
+    *,
+    site_id: int,
+    conversation_id: int | None,
+    found: Conversation | None,
+    language: str,
+    customer_id: int | None,
+    profile_id: int | None,
+) -> tuple[Conversation, str | None]:
+    """The conversation a visitor's turn goes to, read and locked with its site, and the
+    token of one started here (None otherwise). `conversation_id`: the socket's, whose
+    token was resolved and checked at hello (or which it created), so no token lookup runs
+    on every message; an erased or expired one gives way to a new conversation (an open
+    socket must not revive an expired transcript). `found`: the session token's."""
+    conv = None
+    if conversation_id is not None:
+        conv = _conversation_lock(pk=conversation_id, site_id=site_id, with_core=True)
+        if conv is not None and _expired_on_socket(conv):
+            conv = None
+    elif found is not None:
+        conv = _conversation_lock(pk=found.pk, with_core=True)
+    if conv is not None:
+        return conv, None
+    started, new_token = conversation_start(
+        site_id=site_id, language=language, customer_id=customer_id
+    )
+    if profile_id:  # a recognised visit (memory.profiles): the new one joins it
+        profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
+    return _conversation_lock(pk=started.pk, with_core=True) or started, new_token  # with its site
 
 
 def _removal_hint_append(

@@ -161,22 +161,17 @@ def visitor_turn_receive(
     except _Refused:
         return RATE_LIMITED
     except DatabaseError:
-        # nothing stored: the widget sends the same id again, which is counted then; the
-        # answer made ready for it lets go of its lease (the same seq comes again)
-        for conversation_id_, request_seq, prepared in made:
-            answer_prepared_release(conversation_id_, request_seq, prepared)
-        rate_limits_refund_fail_open(hits=hits, at=at)
+        _store_failed(made, hits=hits, at=at)
         raise
-    if not result.created and _first_resend(session_key=session_key, client_id=client_id):
-        # a resend of a stored message (its ack or its answer was lost in an outage): free
-        # once per message, so resending one id cannot buy model calls past the limits
-        rate_limits_refund_fail_open(hits=hits, at=at)
+    _limits_settle(
+        hits=hits,
+        at=at,
+        resent=not result.created,
+        session_key=session_key,
+        client_id=client_id,
+        new_session=conv.pk if new_token else None,
+    )
     ready = made[-1][2] if made else _prepared_after_commit(result, conv, deferred)
-    if new_token:
-        # the first message was counted under this connection; count it for the session
-        rate_limit_hit_fail_open(
-            key=cache_keys.rate_session(conv.pk), rate=settings.RATE_LIMIT_PER_SESSION
-        )
     return VisitorTurn(
         outcome=turn_outcome(state=conv.state, created=result.created),
         conversation_id=conv.pk,
@@ -185,6 +180,37 @@ def visitor_turn_receive(
         hint=turn_public(hint) if hint is not None else None,
         prepared=ready,
     )
+
+
+def _store_failed(
+    made: list[tuple[int, int, PreparedAnswer]], *, hits: list[tuple[str, str]], at: float
+) -> None:
+    """Nothing was stored: the widget sends the same id again, which is counted then, and
+    the answer made ready for it lets go of its lease (the same seq comes again)."""
+    for conversation_id, request_seq, prepared in made:
+        answer_prepared_release(conversation_id, request_seq, prepared)
+    rate_limits_refund_fail_open(hits=hits, at=at)
+
+
+def _limits_settle(
+    *,
+    hits: list[tuple[str, str]],
+    at: float,
+    resent: bool,
+    session_key: str,
+    client_id: str,
+    new_session: int | None,
+) -> None:
+    """What the limits count once the turn is stored. A resend of a stored message (its
+    ack or its answer was lost in an outage) is free once per message, so resending one id
+    cannot buy model calls past the limits. The first message of a new conversation was
+    counted under the socket; it counts for the conversation's session too."""
+    if resent and _first_resend(session_key=session_key, client_id=client_id):
+        rate_limits_refund_fail_open(hits=hits, at=at)
+    if new_session is not None:
+        rate_limit_hit_fail_open(
+            key=cache_keys.rate_session(new_session), rate=settings.RATE_LIMIT_PER_SESSION
+        )
 
 
 def _admit(counted: RateCount) -> None:

@@ -2,6 +2,8 @@
 count per key elsewhere; the same limits either way. `RateCount` sends the counts and reads
 their answer later (the round trip beside the message's redaction)."""
 
+import socket
+import threading
 import time
 
 import pytest
@@ -112,3 +114,38 @@ def test_a_count_fails_open_while_redis_is_away(settings, caplog):
     with RateCount(hits=[("sess:3", "1/60")]) as counted:
         assert counted.limited() is False
     assert "cache unavailable" in caplog.text
+
+
+def test_a_count_whose_answer_never_comes_fails_open(settings, caplog):
+    """A Redis that takes the counts and hangs (here a socket on this machine that reads
+    and never answers): the read times out, the turn goes on unlimited, and the connection
+    goes back to the pool closed, not with a reply still owed."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held = []
+
+    def accept() -> None:
+        conn, _ = server.accept()
+        held.append(conn)
+        while conn.recv(65536):
+            pass
+
+    threading.Thread(target=accept, daemon=True).start()
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{server.getsockname()[1]}/0",
+            "OPTIONS": {"SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 0.3},
+        }
+    }
+    try:
+        with RateCount(hits=[("sess:2", "1/60")]) as counted:
+            assert counted.limited() is False, "fail open, as while Redis is away"
+        pool = caches["default"].client.get_client(write=True).connection_pool
+        assert all(c._sock is None for c in pool._available_connections), "none owing a reply"
+        assert "cache unavailable" in caplog.text
+    finally:
+        for conn in held:
+            conn.close()
+        server.close()

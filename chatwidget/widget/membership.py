@@ -14,6 +14,10 @@ log = logging.getLogger(__name__)
 # How often an open socket renews its conversation-group membership in the channel layer: a
 # Redis restart without persistence forgets every group, and this brings the tab back.
 GROUP_RENEW_SECONDS = 30
+# A join that failed (Redis away, or caught in its client's reconnect) is tried again after
+# this, doubling up to GROUP_RENEW_SECONDS: a tab that said hello while Redis restarted
+# would otherwise miss the conversation's answers from other processes for half a minute.
+GROUP_RETRY_SECONDS = 1.0
 
 
 class ConversationMembership:
@@ -23,6 +27,7 @@ class ConversationMembership:
     conversation_id: int | None
     renewer: asyncio.Task | None
     answer_lock: asyncio.Lock
+    group_retry: float | None = None  # after a failed join: seconds until the next try
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -56,7 +61,7 @@ class ConversationMembership:
 
     async def _renew_group(self) -> None:
         while True:
-            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            await asyncio.sleep(self.group_retry or GROUP_RENEW_SECONDS)
             if self.conversation_id is not None:
                 await self._group("add", self.conversation_id)
 
@@ -81,3 +86,9 @@ class ConversationMembership:
                 "channel layer unavailable",
                 extra={"at": f"group_{action}", "error": type(exc).__name__},
             )
+            if action == "add":  # the renewer tries again soon (GROUP_RETRY_SECONDS)
+                delay = 2 * self.group_retry if self.group_retry else GROUP_RETRY_SECONDS
+                self.group_retry = min(delay, GROUP_RENEW_SECONDS)
+            return
+        if action == "add":
+            self.group_retry = None

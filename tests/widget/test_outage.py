@@ -2,6 +2,8 @@
 reaches the open page; an outage that lasts gets `unavailable` with the message's id, and
 asking again works; resends of one message after an outage count once against the limits."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
@@ -184,3 +186,73 @@ async def test_a_channel_layer_caught_reconnecting_does_not_close_the_socket(
         "message", timeout=10, role="assistant", text="In three to six days."
     )
     assert final["seq"] > delta["seq"]
+
+
+async def test_a_tab_whose_join_meets_the_race_joins_again_soon(
+    site, connect, fake_llm, monkeypatch
+):
+    """A second tab says hello while Redis restarts: its join fails, and it tries again
+    after GROUP_RETRY_SECONDS instead of the half-minute renewal, so the answers the other
+    tab's questions get reach it without it sending anything (tests/integration/
+    test_multi_process.py's Redis restart met this on a busy machine)."""
+    from channels.layers import get_channel_layer
+
+    import chatwidget.widget.membership as membership
+
+    monkeypatch.setattr(membership, "GROUP_RETRY_SECONDS", 0.2)
+    fake_llm.script.append(Reply("We ship to Vienna.", first_token_ms=20))
+    fake_llm.script.append(Reply("In three to six days.", first_token_ms=20))
+    first = await connect(site.key)
+    await first.hello()
+    ack = await first.say("Do you ship to Vienna?", "m1")
+    await first.answer()
+
+    layer = get_channel_layer()
+    group_add = layer.group_add
+    failed = []
+
+    async def racing(group, channel):
+        if not failed:
+            failed.append(group)
+            raise RuntimeError(
+                "readuntil() called while another coroutine is already waiting for incoming data"
+            )
+        await group_add(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", racing)
+    second = await connect(site.key)
+    welcome = await second.hello(session=ack["session"])
+    assert welcome["type"] == "welcome" and failed, "the hello's join met the race"
+    await asyncio.sleep(0.6)  # the retry, well before the 30 s renewal
+    await first.say("How long does it take?", "m2")
+    final, _ = await second.recv_until(
+        "message", timeout=5, role="assistant", text="In three to six days."
+    )
+    assert final["text"] == "In three to six days."
+
+
+async def test_failed_joins_are_tried_again_less_and_less_often(monkeypatch):
+    """Redis away for long: each socket's retries double up to the half-minute renewal
+    (a warning each), and a join that works goes back to the renewal's pace."""
+    import chatwidget.widget.membership as membership
+
+    class Layer:
+        up = False
+
+        async def group_add(self, group, channel):
+            if not self.up:
+                raise TimeoutError
+
+    class Tab(membership.ConversationMembership):
+        channel_layer = Layer()
+        channel_name = "tab"
+
+    tab = Tab()
+    waits = []
+    for _ in range(7):
+        await tab._group("add", 7, presence=False)
+        waits.append(tab.group_retry)
+    assert waits == [1.0, 2.0, 4.0, 8.0, 16.0, 30, 30]
+    Tab.channel_layer.up = True
+    await tab._group("add", 7, presence=False)
+    assert tab.group_retry is None

@@ -233,6 +233,20 @@ def django_db_setup(
             )
 
 
+def redis_cache_use(settings, prefix: str) -> None:
+    """The default cache on this worker's Redis database (TEST_REDIS_URL), its keys under
+    `prefix`; skips the test where no Redis answers."""
+    if not settings.TEST_REDIS_URL:
+        pytest.skip("needs Redis (TEST_REDIS_URL)")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": settings.TEST_REDIS_URL,
+            "KEY_PREFIX": prefix,
+        }
+    }
+
+
 @pytest.fixture
 def site(db):
     from chatwidget.sites.services import site_create

@@ -10,21 +10,14 @@ from chatwidget.assistant.turns import TurnOutcome, visitor_turn_receive
 from chatwidget.platform.ratelimit import RateCount
 from memory.models import Turn
 from memory.services import visitor_message_receive
+from tests.conftest import redis_cache_use
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def redis_cache(settings):
-    if not settings.TEST_REDIS_URL:
-        pytest.skip("needs Redis (TEST_REDIS_URL)")
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": settings.TEST_REDIS_URL,
-            "KEY_PREFIX": "test-turn-limits",
-        }
-    }
+    redis_cache_use(settings, "test-turn-limits")
     caches["default"].clear()
     yield
     caches["default"].clear()

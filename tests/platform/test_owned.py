@@ -7,20 +7,13 @@ import pytest
 from django.core.cache import cache, caches
 
 from chatwidget.platform.owned import owned_release, owned_renew
+from tests.conftest import redis_cache_use
 
 
 @pytest.fixture(params=["locmem", "redis"])
 def backend(request, settings):
     if request.param == "redis":
-        if not settings.TEST_REDIS_URL:
-            pytest.skip("needs Redis (TEST_REDIS_URL)")
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django_redis.cache.RedisCache",
-                "LOCATION": settings.TEST_REDIS_URL,
-                "KEY_PREFIX": f"test-owned-{uuid.uuid4().hex}",
-            }
-        }
+        redis_cache_use(settings, f"test-owned-{uuid.uuid4().hex}")
     return request.param
 
 

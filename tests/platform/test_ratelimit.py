@@ -15,20 +15,13 @@ from chatwidget.platform.ratelimit import (
     rate_limits_hit,
     rate_limits_refund_fail_open,
 )
+from tests.conftest import redis_cache_use
 
 
 @pytest.fixture(params=["locmem", "redis"])
 def cache_backend(request, settings):
     if request.param == "redis":
-        if not settings.TEST_REDIS_URL:
-            pytest.skip("needs Redis (TEST_REDIS_URL)")
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django_redis.cache.RedisCache",
-                "LOCATION": settings.TEST_REDIS_URL,
-                "KEY_PREFIX": "test-ratelimit",
-            }
-        }
+        redis_cache_use(settings, "test-ratelimit")
     caches["default"].clear()
     yield request.param
     caches["default"].clear()

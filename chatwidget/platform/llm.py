@@ -13,6 +13,7 @@ import functools
 import json
 import logging
 import time
+import weakref
 from collections.abc import AsyncIterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -76,6 +77,64 @@ def get_client() -> openai.AsyncOpenAI:
     return _client(settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY or "demo")
 
 
+class _LoopClients:
+    """One event loop's streaming clients, by their settings, and what closes them."""
+
+    def __init__(self) -> None:
+        self.clients: dict[tuple, openai.AsyncOpenAI] = {}
+        self.closer = _closed_with_loop(self.clients)
+
+
+_STREAMING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopClients]
+_STREAMING = weakref.WeakKeyDictionary()
+
+
+async def stream_client() -> openai.AsyncOpenAI:
+    """The client of streamed answers: the same SDK (endpoint, key, retries, timeouts) over
+    aiohttp's transport, the SDK's own `DefaultAioHttpClient`. Reading a 100-word answer's
+    events through httpx and anyio cost about 9.5 ms of CPU, through aiohttp's C parser 3.7
+    (issue 30; tests/bench/README.md), every answer. Proxies from the environment apply as
+    with httpx. An aiohttp session belongs to the event loop it was made in, so there is one
+    client per loop: the ASGI server's, for its life; tests and tools run more loops, whose
+    clients close as the loop shuts down (`_closed_with_loop`)."""
+    sdk = openai_sdk()
+    if not hasattr(sdk, "DefaultAioHttpClient"):  # pragma: no cover - SDKs before 1.90
+        return get_client()
+    loop = asyncio.get_running_loop()
+    kept = _STREAMING.get(loop)
+    if kept is None:
+        kept = _STREAMING[loop] = _LoopClients()
+        await anext(kept.closer)  # armed: its `finally` runs when the loop shuts down
+    key = (
+        settings.OPENAI_BASE_URL,
+        settings.OPENAI_API_KEY or "demo",
+        settings.LLM_MAX_RETRIES,
+        settings.LLM_TIMEOUT_SECONDS,
+    )
+    client = kept.clients.get(key)
+    if client is None:
+        timeout = sdk.Timeout(settings.LLM_TIMEOUT_SECONDS, connect=5.0)
+        client = kept.clients[key] = sdk.AsyncOpenAI(
+            api_key=key[1],
+            base_url=key[0],
+            max_retries=settings.LLM_MAX_RETRIES,
+            timeout=timeout,
+            http_client=sdk.DefaultAioHttpClient(timeout=timeout),
+        )
+    return client
+
+
+async def _closed_with_loop(clients: dict):
+    """Closes the loop's clients when the loop shuts down its async generators (asyncio.run,
+    asgiref and pytest-asyncio do before closing it): an aiohttp session left open is
+    reported as a leak when it is collected."""
+    try:
+        yield
+    finally:
+        for client in list(clients.values()):
+            await client.close()
+
+
 # An answer started before its visitor's turn committed (chatwidget.widget.early, issue 30)
 # holds the model's events here until the commit: the request and the model's thinking
 # overlap the commit, and nothing the answer does with the events (frames, shop lookups,
@@ -104,7 +163,7 @@ async def stream_reply(
     timeout (LLM_TIMEOUT_SECONDS) bounds every gap, with no timer per chunk. Any failure -
     after retries, a timeout, a broken connection, an error event, a malformed chunk - is
     ModelUnavailable."""
-    client = get_client()
+    client = await stream_client()
     body = {"model": model, "messages": messages, "stream": True}
     if tools:
         body["tools"] = tools

@@ -11,7 +11,10 @@ cache, no rate limits, no context: whatever the product costs above this is ours
 
 The stream is read raw (server-sent events split by hand, each chunk parsed with orjson),
 the cheapest way the SDK allows; the product's `chatwidget.platform.llm` does the same since issue 14,
-but the floor keeps its own copy so that changes to the product never move the floor.
+but the floor keeps its own copy so that changes to the product never move the floor. The
+SDK's HTTP transport is its default, httpx (the floor of issue 30); `FLOOR_HTTP=aiohttp`
+gives the floor the transport the product streams over since (`llm.stream_client`), to see
+how much of the product's gap that transport closed and how much is the product's own.
 
     DJANGO_SETTINGS_MODULE= OPENAI_BASE_URL=http://127.0.0.1:9100/v1 \
         python -m daphne -b 127.0.0.1 -p 8002 tests.bench.floor_app:application
@@ -44,6 +47,11 @@ _client = openai.AsyncOpenAI(
     base_url=os.environ.get("OPENAI_BASE_URL"),
     max_retries=2,
     timeout=openai.Timeout(30.0, connect=5.0),
+    http_client=(
+        openai.DefaultAioHttpClient(timeout=openai.Timeout(30.0, connect=5.0))
+        if os.environ.get("FLOOR_HTTP") == "aiohttp"
+        else None
+    ),
 )
 
 

@@ -1,6 +1,7 @@
 """The model client reads the raw event stream: same events, same failures, as the SDK's
 objects gave; against the fake OpenAI-compatible server over real HTTP."""
 
+import asyncio
 import json
 
 import pytest
@@ -151,3 +152,56 @@ async def test_event_stream_parsing_at_every_split(newline):
         got = [c async for c in llm.sse_chunks(body([raw[:cut], raw[cut:]]))]
         texts = [c["choices"][0]["delta"]["content"] for c in got]
         assert texts == ["a", "b", "c"], cut
+
+
+async def test_answers_stream_over_aiohttp_with_one_client_per_event_loop(fake_llm):
+    """The streamed answer's transport is aiohttp's (a third of httpx's CPU per answer,
+    issue 30); its session belongs to one event loop, and closes when that loop ends."""
+    from openai._vendor.httpx_aiohttp.transport import AiohttpTransport
+
+    fake_llm.script.append(Reply("here", token_ms=1))
+    assert "".join(e.text for e in await collect()) == "here"
+    client = await llm.stream_client()
+    assert client is await llm.stream_client()
+    assert isinstance(client._client._transport, AiohttpTransport)
+
+    async def elsewhere():
+        other = await llm.stream_client()
+        got = [e async for e in llm.stream_reply(messages=MESSAGES, model="fake")]
+        return other, got
+
+    fake_llm.script.append(Reply("from another loop", token_ms=1))
+    other, got = await asyncio.to_thread(asyncio.run, elsewhere())
+    assert other is not client
+    assert "".join(e.text for e in got) == "from another loop"
+    assert other._client._transport.client.closed  # asyncio.run shut its loop down
+    assert not client._client._transport.client.closed
+
+
+async def test_a_connection_cut_mid_stream_is_unavailable(settings):
+    """The model's server dies after the first event: what arrived is passed on, then the
+    answer fails as ModelUnavailable (aiohttp's payload error mapped by the SDK's transport)."""
+
+    async def dying(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        await reader.read(65536)  # the request's body
+        event = f"data: {chunk('first ')}\n\n".encode()
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            b"transfer-encoding: chunked\r\n\r\n" + f"{len(event):x}\r\n".encode() + event + b"\r\n"
+        )
+        await writer.drain()
+        writer.transport.abort()  # no last chunk: the body is cut
+
+    server = await asyncio.start_server(dying, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    settings.OPENAI_BASE_URL = f"http://127.0.0.1:{port}/v1"
+    settings.LLM_MAX_RETRIES = 0
+    got = []
+    try:
+        with pytest.raises(llm.ModelUnavailable):
+            async for event in llm.stream_reply(messages=MESSAGES, model="fake"):
+                got.append(event)
+    finally:
+        server.close()
+    assert got == [llm.Delta("first ")]

@@ -205,3 +205,44 @@ async def test_a_connection_cut_mid_stream_is_unavailable(settings):
     finally:
         server.close()
     assert got == [llm.Delta("first ")]
+
+
+async def test_an_outbound_proxy_from_the_environment_carries_the_answer(settings, monkeypatch):
+    """A shop behind an egress proxy (HTTP_PROXY) keeps its answers after the move to
+    aiohttp: the request goes to the proxy, in absolute form. The model's address is a
+    loopback port nothing listens on, so nothing leaves 127.0.0.0/8 either way."""
+    seen: list[bytes] = []
+
+    async def proxy(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        seen.append(head.split(b"\r\n")[0])
+        length = int(
+            next(
+                v
+                for k, _, v in (ln.partition(b": ") for ln in head.split(b"\r\n"))
+                if k.lower() == b"content-length"
+            )
+        )
+        await reader.readexactly(length)
+        events = f"data: {chunk('via the proxy')}\n\ndata: [DONE]\n\n".encode()
+        writer.write(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+            + f"content-length: {len(events)}\r\n\r\n".encode()
+            + events
+        )
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(proxy, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    settings.OPENAI_BASE_URL = "http://127.0.0.2:9/v1"
+    settings.LLM_MAX_RETRIES = 0
+    try:
+        got = await collect()
+    finally:
+        server.close()
+    assert "".join(e.text for e in got) == "via the proxy"
+    assert seen == [b"POST http://127.0.0.2:9/v1/chat/completions HTTP/1.1"]

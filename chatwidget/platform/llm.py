@@ -92,13 +92,13 @@ _STREAMING = weakref.WeakKeyDictionary()
 async def stream_client() -> openai.AsyncOpenAI:
     """The client of streamed answers: the same SDK (endpoint, key, retries, timeouts) over
     aiohttp's transport, the SDK's own `DefaultAioHttpClient`. Reading a 100-word answer's
-    events through httpx and anyio cost about 9.5 ms of CPU, through aiohttp's C parser 3.7
-    (issue 30; tests/bench/README.md), every answer. Proxies from the environment apply as
+    events through httpx and anyio cost about 9.5 ms of CPU, through aiohttp's C parser 4
+    (issue 30; tests/bench/stream_transport.py), every answer. Proxies from the environment apply as
     with httpx. An aiohttp session belongs to the event loop it was made in, so there is one
     client per loop: the ASGI server's, for its life; tests and tools run more loops, whose
     clients close as the loop shuts down (`_closed_with_loop`)."""
     sdk = openai_sdk()
-    if not hasattr(sdk, "DefaultAioHttpClient"):  # pragma: no cover - SDKs before 1.90
+    if not hasattr(sdk, "DefaultAioHttpClient"):  # pragma: no cover - an SDK without it
         return get_client()
     loop = asyncio.get_running_loop()
     kept = _STREAMING.get(loop)
@@ -127,10 +127,12 @@ async def stream_client() -> openai.AsyncOpenAI:
 async def _closed_with_loop(clients: dict):
     """Closes the loop's clients when the loop shuts down its async generators (asyncio.run,
     asgiref and pytest-asyncio do before closing it): an aiohttp session left open is
-    reported as a leak when it is collected."""
+    reported as a leak when it is collected. The loop's entry goes too: its clients refer to
+    the loop, so the weak key alone would never let go of it."""
     try:
         yield
     finally:
+        _STREAMING.pop(asyncio.get_running_loop(), None)
         for client in list(clients.values()):
             await client.close()
 

@@ -168,13 +168,14 @@ async def test_answers_stream_over_aiohttp_with_one_client_per_event_loop(fake_l
     async def elsewhere():
         other = await llm.stream_client()
         got = [e async for e in llm.stream_reply(messages=MESSAGES, model="fake")]
-        return other, got
+        return other, got, asyncio.get_running_loop()
 
     fake_llm.script.append(Reply("from another loop", token_ms=1))
-    other, got = await asyncio.to_thread(asyncio.run, elsewhere())
+    other, got, gone = await asyncio.to_thread(asyncio.run, elsewhere())
     assert other is not client
     assert "".join(e.text for e in got) == "from another loop"
     assert other._client._transport.client.closed  # asyncio.run shut its loop down
+    assert gone not in llm._STREAMING  # its entry went with it (it refers to the loop)
     assert not client._client._transport.client.closed
 
 

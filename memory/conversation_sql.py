@@ -20,7 +20,7 @@ from typing import Any
 from django.db import connection
 
 from chatwidget.sites.models import Site
-from memory.models import Conversation, Core
+from memory.models import Conversation, Core, Turn
 from memory.turn_sql import column_converters, row_converted
 
 # the current core's values, read with the row: the context builder reads them from the
@@ -29,12 +29,15 @@ CORE_COLUMNS = (("core_row_data", "data"), ("core_row_covers", "covers_through_s
 
 
 @cache
-def _statement(vendor: str, with_core: bool, by_site: bool) -> tuple[str, list[tuple[Any, list]]]:
+def _statement(
+    vendor: str, with_core: bool, by_site: bool, with_client: bool
+) -> tuple[str, list[tuple[Any, list]]]:
     """The SELECT and, per column, (field, converters). Built once per process and shape."""
     q = connection.ops.quote_name
     conv: Any = Conversation._meta
     site: Any = Site._meta
     core: Any = Core._meta
+    turn: Any = Turn._meta
     columns: list[tuple[str, Any, str]] = [
         *(("c", f, f.column) for f in conv.concrete_fields),
         *(("s", f, f.column) for f in site.concrete_fields),
@@ -42,6 +45,12 @@ def _statement(vendor: str, with_core: bool, by_site: bool) -> tuple[str, list[t
     if with_core:
         columns += [("k", core.get_field(name), name) for _, name in CORE_COLUMNS]
     select = ", ".join(f"{alias}.{q(column)}" for alias, _, column in columns)
+    if with_client:  # the last column, not converted: is a turn with this client id stored?
+        select += (
+            f", EXISTS (SELECT 1 FROM {q(turn.db_table)} t "  # noqa: S608 - names from the models
+            f"WHERE t.{q(turn.get_field('conversation').column)} = c.{q(conv.pk.column)} "
+            f"AND t.{q(turn.get_field('client_id').column)} = %s)"
+        )
     sql = (
         f"SELECT {select} FROM {q(conv.db_table)} c "  # noqa: S608 - names from the models
         f"JOIN {q(site.db_table)} s ON s.{q(site.pk.column)} = c.{q(conv.get_field('site').column)} "
@@ -62,19 +71,22 @@ def _statement(vendor: str, with_core: bool, by_site: bool) -> tuple[str, list[t
 
 
 def conversation_lock_read(
-    *, pk: int, site_id: int | None = None, with_core: bool = False
+    *, pk: int, site_id: int | None = None, with_core: bool = False, client_id: str | None = None
 ) -> Conversation | None:
     """The conversation's row, locked for the caller's transaction (only its row), with its
-    site loaded and, `with_core`, the current core's values as `core_row_data`,
+    site loaded (the window settings decide whether condensation may be due, the context
+    builder reads the budget) and, `with_core`, the current core's values as `core_row_data`,
     `core_row_covers` and `core_row_tokens` (None without a core). `site_id`: only if the
-    conversation is that site's. None when there is no such conversation."""
-    sql, fields = _statement(connection.vendor, with_core, site_id is not None)
+    conversation is that site's. `client_id`: whether a turn with that client id is stored
+    already (a resend), as `client_id_stored`. None when there is no such conversation."""
+    sql, fields = _statement(connection.vendor, with_core, site_id is not None, bool(client_id))
+    params = [client_id] if client_id else []
     with connection.cursor() as cursor:
-        cursor.execute(sql, [pk] if site_id is None else [pk, site_id])
+        cursor.execute(sql, [*params, pk] if site_id is None else [*params, pk, site_id])
         row = cursor.fetchone()
     if row is None:
         return None
-    values = row_converted(row, fields)
+    values = row_converted(row[: len(fields)], fields)
     n_conv = len(Conversation._meta.concrete_fields)
     n_site = len(Site._meta.concrete_fields)
     alias = connection.alias
@@ -88,4 +100,5 @@ def conversation_lock_read(
     if with_core:
         for (name, _), value in zip(CORE_COLUMNS, values[n_conv + n_site :], strict=True):
             setattr(conv, name, value)
+    conv.client_id_stored = bool(client_id) and bool(row[-1])  # type: ignore[attr-defined]
     return conv

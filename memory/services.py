@@ -74,18 +74,6 @@ def conversation_start(
     return conv, token
 
 
-def _conversation_lock(
-    *, pk: int, site_id: int | None = None, with_core: bool = False
-) -> Conversation | None:
-    """The conversation's row, locked for this transaction, with its site (one statement:
-    the site's window settings decide whether condensation may be due, and the context
-    builder reads the budget from it). Only the conversation's row is locked. `with_core`:
-    the current core's values too (a visitor's turn: its answer's context reads them).
-    Raw SQL built from the models (memory.conversation_sql): the ORM's compile of this
-    query cost ten times the statement, twice per message."""
-    return conversation_lock_read(pk=pk, site_id=site_id, with_core=with_core)
-
-
 def _counters_save(
     conv: Conversation, fields: list[str], *, role: str, findings: dict, turn: Turn
 ) -> bool:
@@ -130,7 +118,7 @@ def turn_append(
     """
     redacted, tokens = redacted_new(conversation_id, text)
     with transaction.atomic(savepoint=savepoint):
-        conv = _conversation_lock(pk=conversation_id)
+        conv = conversation_lock_read(pk=conversation_id)
         if conv is None:
             raise Conversation.DoesNotExist(f"conversation {conversation_id}")
         return _append_locked(
@@ -162,10 +150,12 @@ def _append_locked(
     cards: list[dict] | None = None,
     choices: list[str] | None = None,
     attachments: list[dict] | None = None,
+    before_insert: Callable[[Turn, int | None], None] | None = None,
 ) -> AppendResult:
     """The turn, under the conversation's row lock (the caller's transaction): the client id
     checked, the turn inserted, the conversation's counters moved in one UPDATE (with
-    `reserve_answer`, the answer's seq too, while the bot has the conversation)."""
+    `reserve_answer`, the answer's seq too, while the bot has the conversation).
+    `before_insert(turn, answer_seq)`: the turn made, not yet written."""
     if seq is None:
         seq = conv.next_seq
     turn = Turn(
@@ -192,6 +182,8 @@ def _append_locked(
         conv.next_seq += 1
     conv.last_activity_at = timezone.now()
     update = ["next_seq", "last_activity_at", *redaction_moved(conv, role, redacted)]
+    if before_insert is not None:
+        before_insert(turn, answer_seq)
     if not _counters_save(conv, update, role=role, findings=redacted.findings, turn=turn):
         # its client id is stored already (a resend): that turn, nothing written
         conv.next_seq, conv.last_activity_at, conv.redaction_open, conv.findings = before
@@ -260,29 +252,30 @@ def visitor_message_receive(
     page_title: str = "",
     customer_id: int | None = None,  # a new conversation's verified customer (memory.customers)
     before_commit: Callable[[AppendResult, Conversation], None] | None = None,
+    before_insert: Callable[[Conversation, Turn, int | None], None] | None = None,
     attachments: list[dict] | None = None,  # a photo's or file's (chatwidget.assistant.uploads)
     on_redacted: Callable[[Conversation, str], None] | None = None,
     admit: Callable[[], None] | None = None,
 ) -> tuple[AppendResult, Conversation, str | None, Turn | None]:
     """The visitor's message: start the conversation if needed, then commit the turn.
-
     Returns (result, conversation as under the row lock, new_token only when created here
     (the widget's cookie), hint: the system turn saying what was removed, if anything was).
     With `profile_id` (a recognised visit) a conversation created here joins that profile.
-
     `reserve_answer`: reserve the seq of the bot's answer in the same transaction, while the
     conversation is with the bot (`result.answer_seq`): no statement of its own before the
     model call. One transaction, one row lock: on a socket that holds the conversation
     (`conversation_id`), one statement reads and locks it. `page_url`: the visitor's page,
     kept with the turn as the site allows (memory.pages).
-
-    `before_commit(result, conversation)`: inside the transaction, under the row lock, the
-    turn stored and the answer's seq reserved, before the commit (the answer's context is
-    built there: the model request starts while the commit runs); raising rolls the turn
-    back. `on_redacted(conv, text)`: the text to be stored, final, before its statement
-    (the message's embedding starts there); must not raise. `admit()`: the caller's own
-    check (the visitor's rate limits, whose round trip runs beside the redaction); raising
-    refuses the turn before anything is read or stored. May be called twice."""
+    `before_insert(conversation, turn, answer_seq)`: under the row lock, the turn made and
+    its answer's seq reserved, before the turn's statement (the answer's context is built
+    from the turn in hand: the model request goes out while the statement and the commit
+    run); not for a resend (read with the row) nor a turn followed by a removal hint, whose
+    answer is prepared in `before_commit(result, conversation)`, both turns stored. Raising
+    rolls the turn back. A copy sent at the same moment is found by the statement:
+    `result.created` is False, and the caller undoes what it started. `on_redacted(conv,
+    text)`: the text to be stored, final (the message's embedding starts there); must not
+    raise. `admit()`: the caller's own check (the rate limits, whose round trip runs beside
+    the redaction); raising refuses the turn before anything is read. May be called twice."""
     found = None
     lookup = conversation_id is None and bool(token)
     if admit is not None and (lookup or previous_turn_needed(text)):
@@ -301,6 +294,7 @@ def visitor_message_receive(
             language=language,
             customer_id=customer_id,
             profile_id=profile_id,
+            client_id=client_id if before_insert else None,
         )
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
@@ -316,6 +310,7 @@ def visitor_message_receive(
             reserve_answer=reserve_answer and not hinted,
             page=page_clean(url=page_url, title=page_title, allowed=conv.site.page_query_params),
             attachments=attachments,
+            before_insert=_early(before_insert, conv, hinted=hinted),
         )
         hint = None
         if result.created and hinted:
@@ -323,6 +318,14 @@ def visitor_message_receive(
         if before_commit is not None:
             before_commit(result, conv)
     return result, conv, new_token, hint
+
+
+def _early(hook, conv: Conversation, *, hinted: bool) -> Callable[[Turn, int | None], None] | None:
+    """`before_insert` for `_append_locked`: none for a resend (read with the row) or a turn
+    a removal hint follows."""
+    if hook is None or hinted or getattr(conv, "client_id_stored", False):
+        return None
+    return lambda turn, answer_seq: hook(conv, turn, answer_seq)
 
 
 def _conversation_for_turn(
@@ -333,19 +336,23 @@ def _conversation_for_turn(
     language: str,
     customer_id: int | None,
     profile_id: int | None,
+    client_id: str | None,
 ) -> tuple[Conversation, str | None]:
     """The conversation a visitor's turn goes to, read and locked with its site, and the
     token of one started here (None otherwise). `conversation_id`: the socket's, whose
     token was resolved and checked at hello (or which it created), so no token lookup runs
     on every message; an erased or expired one gives way to a new conversation (an open
-    socket must not revive an expired transcript). `found`: the session token's."""
+    socket must not revive an expired transcript). `found`: the session token's.
+    `client_id`: read with the row whether that message is stored already (a resend)."""
     conv = None
     if conversation_id is not None:
-        conv = _conversation_lock(pk=conversation_id, site_id=site_id, with_core=True)
+        conv = conversation_lock_read(
+            pk=conversation_id, site_id=site_id, with_core=True, client_id=client_id
+        )
         if conv is not None and _expired_on_socket(conv):
             conv = None
     elif found is not None:
-        conv = _conversation_lock(pk=found.pk, with_core=True)
+        conv = conversation_lock_read(pk=found.pk, with_core=True, client_id=client_id)
     if conv is not None:
         return conv, None
     started, new_token = conversation_start(
@@ -353,7 +360,9 @@ def _conversation_for_turn(
     )
     if profile_id:  # a recognised visit (memory.profiles): the new one joins it
         profile_link_conversation(profile_id=profile_id, conversation_id=started.pk)
-    return _conversation_lock(pk=started.pk, with_core=True) or started, new_token  # with its site
+    return conversation_lock_read(
+        pk=started.pk, with_core=True
+    ) or started, new_token  # with its site
 
 
 def _removal_hint_append(

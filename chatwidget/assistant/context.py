@@ -223,12 +223,11 @@ def context_build(
     request_seq: int,
     trace_save: bool = True,
     conversation: Conversation | None = None,
+    pending: TurnRow | None = None,
 ) -> BuiltContext:
-    """The messages of one model call and their trace. `trace_save=False` leaves the trace
-    unsaved for the caller to store with `context_trace_save` later: the answer flow writes
-    it after the answer, off the path to the model call (statements and a commit less
-    before the first token). `conversation`: the row with its site, when the caller has just
-    read it (the visitor's turn locked it): one query less."""
+    """The messages of one model call and their trace. `trace_save=False`: the caller stores
+    it later (`context_trace_save`, after the answer). `conversation`: the row with its site,
+    just read under the turn's lock. `pending`: the request turn, made, not yet written."""
     conv = conversation or Conversation.objects.select_related("site").get(pk=conversation_id)
     site = conv.site
     model = site_model(site)
@@ -236,7 +235,9 @@ def context_build(
     core = core_current(conv)
     min_turns = verbatim_minimum(min_exchanges=site.verbatim_min_exchanges)
     covered = core.covers_through_seq if core else 0
-    turns = turns_fetch(conv, covered=covered, request_seq=request_seq, min_turns=min_turns)
+    turns = turns_fetch(
+        conv, covered=covered, request_seq=request_seq, min_turns=min_turns, pending=pending
+    )
     fixed = fixed_sections(conv, model=model, left_out=left_out)
     room = site.context_budget - site.answer_reserve - fixed.total
     asked = _request_part(

@@ -18,6 +18,7 @@ from django.core.cache import cache
 
 from chatwidget.assistant.context import BuiltContext, context_after_ack, context_build
 from chatwidget.assistant.leases import lease_release
+from chatwidget.assistant.sections import TurnRow
 from chatwidget.platform import cache_keys
 from chatwidget.platform.owned import owned_take
 from memory.models import Turn, TurnRole
@@ -85,13 +86,14 @@ class PreparedAnswer:
 
 
 def answer_prepare(
-    *, conversation, request_seq: int, seq: int, message: str = ""
+    *, conversation, request_seq: int, seq: int, message: str = "", pending: TurnRow | None = None
 ) -> PreparedAnswer | None:
     """Inside the visitor turn's transaction, its answer's seq reserved
-    (memory.services.visitor_message_receive(reserve_answer=True, before_commit=...)): take
-    the lease and build the context from the row the turn locked and the turn it wrote. The
-    socket starts the model request with it before the commit (issue 30): no second hop, no
-    statement for the reservation, no second read of the conversation. With embeddings
+    (memory.services.visitor_message_receive(reserve_answer=True, before_insert=...)): take
+    the lease and build the context from the row the turn locked and the turn in hand
+    (`pending`, not yet written; None: the turn it wrote). The socket starts the model
+    request with it before the turn's statement and the commit (issue 30): no second hop,
+    no statement for the reservation, no second read of the conversation. With embeddings
     (`context_after_ack`) only the lease is taken here: the build embeds the message, which
     must not delay the ack, so it runs in the answer task after the ack
     (`context_build_after_ack`, issue 26), the conversation passed along.
@@ -113,6 +115,7 @@ def answer_prepare(
             request_seq=request_seq,
             trace_save=False,
             conversation=conversation,
+            pending=pending,
         )
     except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
         cache.delete(key)

@@ -220,8 +220,16 @@ def core_current(conv: Conversation) -> CoreRead | None:
     )
 
 
-def turns_fetch(conv: Conversation, *, covered: int, request_seq: int, min_turns: int) -> Turns:
-    """One LIMITed query: the newest turns down to the core's end (at least the minimum)."""
+def turns_fetch(
+    conv: Conversation,
+    *,
+    covered: int,
+    request_seq: int,
+    min_turns: int,
+    pending: TurnRow | None = None,
+) -> Turns:
+    """One LIMITed query: the newest turns down to the core's end (at least the minimum).
+    `pending`: the request turn in hand, not yet written (the build before its statement)."""
     limit = fetch_limit(conv.site)
     lower = max(0, min(covered, request_seq - min_turns - 1))
     fetched = [
@@ -229,11 +237,13 @@ def turns_fetch(conv: Conversation, *, covered: int, request_seq: int, min_turns
         for row in turns_newest(
             conversation_id=conv.pk,
             after=lower,
-            through=request_seq,
-            limit=limit + 1,
+            through=request_seq - 1 if pending else request_seq,
+            limit=limit if pending else limit + 1,
             names=TurnRow._fields,
         )
     ]
+    if pending is not None:
+        fetched.insert(0, pending)
     unfetched = len(fetched) > limit
     fetched = fetched[:limit]
     request = fetched[0] if fetched and fetched[0].seq == request_seq else None

@@ -24,6 +24,7 @@ from chatwidget.assistant.preparation import (
     answer_prepare,
     answer_prepared_release,
 )
+from chatwidget.assistant.sections import TurnRow
 from chatwidget.platform import cache_keys
 from chatwidget.platform.client_address import address_key
 from chatwidget.platform.ratelimit import (
@@ -69,6 +70,9 @@ class VisitorTurn:
     new_token: str | None = None
     hint: dict | None = None  # the system turn saying what was removed (turn_public)
     prepared: PreparedAnswer | None = None  # the answer made ready in the same hop
+    # an answer started for it before its statement found it stored already (a resend): the
+    # socket cancels that one and answers the stored turn the usual way
+    started_void: bool = False
 
 
 RATE_LIMITED = VisitorTurn(outcome=TurnOutcome.RATE_LIMITED)
@@ -130,15 +134,15 @@ def visitor_turn_receive(
     model. `page_url`, `page_title`: where the visitor is (the frame's `page`), kept with
     the turn (memory.pages).
 
-    The context is built inside the turn's transaction, before its commit, and handed to
-    `on_prepared(conversation_id, request_seq, prepared)` there (from this thread): the
-    socket starts the model request at once, so the commit runs while the model thinks
-    (issue 30). The socket sends no delta before the ack, which follows the commit; a turn
-    whose commit fails raises here, and the socket cancels the request it started."""
+    The context is built inside the turn's transaction from the turn in hand, before its
+    statement, and handed to `on_prepared(conversation_id, request_seq, prepared)` there
+    (from this thread): the socket starts the model request at once, so the statement and
+    the commit run while the model thinks (issue 30). The socket sends no delta before the
+    ack, which follows the commit; a turn whose commit fails raises here, and the socket
+    cancels the request it started (as one started for a resend, `started_void`)."""
     at = time.time()
     hits = _visitor_hits(address=address, session_key=session_key)
-    made: list[tuple[int, int, PreparedAnswer]] = []
-    deferred: list[bool] = []  # the prepare waits for the commit (a condensation may follow)
+    prep = _Preparation(on_prepared)
     try:
         # the limits' round trip runs beside the message's redaction (memory's `admit`)
         with RateCount(hits=hits, at=at) as counted:
@@ -154,14 +158,15 @@ def visitor_turn_receive(
                 conversation_id=conversation_id,
                 reserve_answer=prepare_answer,
                 customer_id=customer_id,
-                before_commit=_preparer(made, deferred, on_prepared) if prepare_answer else None,
+                before_insert=prep.before_insert if prepare_answer else None,
+                before_commit=prep.before_commit if prepare_answer else None,
                 on_redacted=_embedding_start if prepare_answer else None,
                 admit=lambda: _admit(counted),
             )
     except _Refused:
         return RATE_LIMITED
     except DatabaseError:
-        _store_failed(made, hits=hits, at=at)
+        _store_failed(prep.made, hits=hits, at=at)
         raise
     _limits_settle(
         hits=hits,
@@ -171,7 +176,11 @@ def visitor_turn_receive(
         client_id=client_id,
         new_session=conv.pk if new_token else None,
     )
-    ready = made[-1][2] if made else _prepared_after_commit(result, conv, deferred)
+    return _visitor_turn(prep, result, conv, new_token=new_token, hint=hint)
+
+
+def _visitor_turn(prep: "_Preparation", result, conv, *, new_token, hint) -> VisitorTurn:
+    ready, void = prep.settled(result, conv)
     return VisitorTurn(
         outcome=turn_outcome(state=conv.state, created=result.created),
         conversation_id=conv.pk,
@@ -179,6 +188,7 @@ def visitor_turn_receive(
         new_token=new_token,
         hint=turn_public(hint) if hint is not None else None,
         prepared=ready,
+        started_void=void,
     )
 
 
@@ -233,7 +243,7 @@ def _embedding_start(conv, text: str) -> None:
         log.info("message embedding not started early", extra={"error": type(exc).__name__})
 
 
-def _prepared_after_commit(result, conv, deferred: list[bool]) -> PreparedAnswer | None:
+def _prepared_after_commit(result, conv, deferred: bool) -> PreparedAnswer | None:
     """The answer of a turn that may start a condensation, prepared after the commit."""
     if not deferred or result.answer_seq is None:
         return None
@@ -245,37 +255,64 @@ def _prepared_after_commit(result, conv, deferred: list[bool]) -> PreparedAnswer
     )
 
 
-def _preparer(
-    made: list[tuple[int, int, PreparedAnswer]],
-    deferred: list[bool],
-    on_prepared: Callable[[int, int, PreparedAnswer], None] | None,
-) -> Callable:
-    """`before_commit` for visitor_message_receive: the answer made ready in the turn's
-    transaction, kept in `made` and handed to `on_prepared` (the socket) at once. A turn
-    whose commit may start a condensation is prepared after the commit instead (noted in
-    `deferred`), as before the overlap: where condensation runs at once (eager, a worker
-    that keeps up) the context then holds the new core, not an inline condensation."""
+class _Preparation:
+    """The answer made ready in the visitor turn's own transaction, kept in `made` and handed
+    to `on_prepared` (the socket) at once: from the turn in hand before its statement
+    (`before_insert`), so the model request goes out before the turn's statement and the
+    commit; a turn followed by a removal hint has no such step, and its answer is made
+    ready once both are written (`before_commit`). A turn whose commit may start a
+    condensation is prepared after the commit instead (`deferred`), as before the overlap:
+    where condensation runs at once (eager, a worker that keeps up) the context then holds
+    the new core, not an inline condensation."""
 
-    def prepare(result, conv) -> None:
-        if result.answer_seq is None:
+    def __init__(self, on_prepared: Callable[[int, int, PreparedAnswer], None] | None) -> None:
+        self.on_prepared = on_prepared
+        self.made: list[tuple[int, int, PreparedAnswer]] = []
+        self.deferred = False
+        self.tried = False
+
+    def before_insert(self, conv, turn, answer_seq: int | None) -> None:
+        self.tried = True
+        pending = TurnRow(
+            turn.seq, turn.role, turn.text, turn.token_count, turn.page, turn.attachments
+        )
+        self._prepare(conv, turn.seq, answer_seq, turn.text, pending)
+
+    def before_commit(self, result, conv) -> None:
+        if not self.tried:
+            self._prepare(conv, result.turn.seq, result.answer_seq, result.turn.text, None)
+
+    def settled(self, result, conv) -> tuple[PreparedAnswer | None, bool]:
+        """After the commit: the answer made ready, and whether one was started for a
+        message its statement found stored (void: made for the seq the resend did not take,
+        which the next message takes, so its lease goes now)."""
+        if self.made and not result.created:
+            for made in self.made:
+                answer_prepared_release(*made)
+            return _prepared_after_commit(result, conv, self.deferred), True
+        if self.made:
+            return self.made[-1][2], False
+        return _prepared_after_commit(result, conv, self.deferred), False
+
+    def _prepare(self, conv, request_seq: int, answer_seq, message: str, pending) -> None:
+        if answer_seq is None:
             return
         if condensation_may_follow(conv):
-            deferred.append(True)
+            self.deferred = True
             return
         prepared = answer_prepare(
             conversation=conv,
-            request_seq=result.turn.seq,
-            seq=result.answer_seq,
-            message=result.turn.text,
+            request_seq=request_seq,
+            seq=answer_seq,
+            message=message,
+            pending=pending,
         )
         if prepared is not None:
-            made.append((conv.pk, result.turn.seq, prepared))
+            self.made.append((conv.pk, request_seq, prepared))
             # built: the model request may start now; with embeddings the build waits for
             # the ack (it reads the committed turn), so the socket starts it after the ack
-            if on_prepared is not None and prepared.built is not None:
-                on_prepared(conv.pk, result.turn.seq, prepared)
-
-    return prepare
+            if self.on_prepared is not None and prepared.built is not None:
+                self.on_prepared(conv.pk, request_seq, prepared)
 
 
 def visitor_turn_case_update(*, turn: VisitorTurn) -> None:

@@ -185,6 +185,8 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         except BaseException:
             early.cancel()  # the turn rolled back, or its ack never went: nothing streams
             raise
+        if turn.started_void:  # started for a message that was stored already (a resend)
+            early.cancel()
         if outcome in (TurnOutcome.ANSWER, TurnOutcome.ANSWER_IF_UNANSWERED):
             if not early.go():
                 self._spawn(self._answer(turn.conversation_id, turn.seq, frame.id, turn=turn))

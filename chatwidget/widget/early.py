@@ -63,7 +63,10 @@ class EarlyAnswer:
         return self.task is not None
 
     def cancel(self) -> None:
+        """Stop it; `go()` then says none was started."""
         if self.task is not None:
             self.task.cancel()
+            self.task = None
         if self.prepared is not None:
             answer_prepared_release(*self.prepared)
+            self.prepared = None

@@ -292,3 +292,86 @@ def test_the_answer_is_handed_over_before_the_commit_and_let_go_when_it_fails(si
     assert not Turn.objects.filter(conversation=conv, text="And to Graz?").exists()
     next_seq = Conversation.objects.get(pk=conv.pk).next_seq
     assert cache.get(f"answering:{conv.pk}:{next_seq}") is None, "the lease was let go"
+
+
+def _receive_handing(site, conv_id, text, client_id, handed):
+    return visitor_turn_receive(
+        site_id=site.id,
+        address="10.0.0.9",
+        session_key=str(conv_id),
+        token=None,
+        client_id=client_id,
+        text=text,
+        language="en",
+        profile_id=None,
+        conversation_id=conv_id,
+        prepare_answer=True,
+        on_prepared=lambda conversation_id, request_seq, prepared: handed.append(
+            ("handed", request_seq)
+        ),
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_answer_is_handed_over_before_the_turns_statement(site):
+    """The context is built from the turn in hand, so the model request goes out before the
+    turn's INSERT and its commit (issue 30), and it holds the turns before it and the new
+    message, as a build after the statement would."""
+    conv = _conversation(site)
+    Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.BOT)
+    order: list = []
+
+    def record(execute, sql, params, many, context):
+        order.append(("sql", sql))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        turn = _receive_handing(site, conv.pk, "Do you ship to Vienna?", "m1", order)
+    handed = order.index(("handed", turn.seq))
+    inserted = next(i for i, (kind, sql) in enumerate(order) if "INSERT INTO" in str(sql))
+    assert handed < inserted, order
+    texts = [m["content"] for m in turn.prepared.built.messages if m["role"] == "user"]
+    assert texts[-2:] == ["Hello", "Do you ship to Vienna?"]
+    assert turn.prepared.built.trace.verbatim_seqs[-1] == turn.seq
+    assert Turn.objects.get(conversation=conv, client_id="m1").seq == turn.seq
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resend_starts_no_answer_before_its_statement(site):
+    """A message whose client id is stored already (its ack was lost) is known as such by
+    the conversation's locked read: no model request is started for a seq it will not
+    take, and the stored turn is answered the usual way."""
+    conv = _conversation(site)
+    Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.BOT)
+    first = _receive(site, conv.pk, "Do you ship to Vienna?", "m1", prepare=False)
+    handed: list = []
+    again = _receive_handing(site, conv.pk, "Do you ship to Vienna?", "m1", handed)
+    assert handed == []
+    assert again.outcome is TurnOutcome.ANSWER_IF_UNANSWERED and again.seq == first.seq
+    assert not again.started_void
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_answer_started_for_a_message_stored_meanwhile_is_voided(site, monkeypatch):
+    """Sent twice at once: the locked read did not see the client id, the INSERT does. The
+    answer started for the new seq is voided (the socket cancels it) and its lease let go,
+    so the next message, which takes that seq, is answered."""
+    import memory.services
+
+    conv = _conversation(site)
+    Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.BOT)
+    _receive(site, conv.pk, "Do you ship to Vienna?", "m1", prepare=False)
+    read = memory.services.conversation_lock_read
+
+    def unseen(**kwargs):
+        found = read(**kwargs)
+        found.client_id_stored = False  # as if the other copy committed after this read
+        return found
+
+    monkeypatch.setattr(memory.services, "conversation_lock_read", unseen)
+    handed: list = []
+    again = _receive_handing(site, conv.pk, "Do you ship to Vienna?", "m1", handed)
+    next_seq = Conversation.objects.get(pk=conv.pk).next_seq
+    assert handed == [("handed", next_seq)], "started for the seq the resend did not take"
+    assert again.started_void and again.prepared is None
+    assert cache.get(f"answering:{conv.pk}:{next_seq}") is None, "its lease let go"

@@ -380,3 +380,35 @@ async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
     await c.recv_until("ack", id="lost")
     assert await c.nothing(0.5)
     assert sum(1 for r in fake_llm.requests if r.get("stream")) == 2
+
+
+async def test_a_resend_the_locked_read_missed_is_answered_once(
+    site, connect, fake_llm, monkeypatch
+):
+    """The same message twice at once: the locked read did not see it stored, so an answer
+    was started for the next seq before the turn's statement, which then found it stored.
+    That answer is cancelled; the stored turn gets one answer, right after it."""
+    import memory.services
+    from memory.services import visitor_message_receive
+
+    read = memory.services.conversation_lock_read
+
+    def unseen(**kwargs):
+        found = read(**kwargs)
+        if found is not None:
+            found.client_id_stored = False
+        return found
+
+    c = await connect(site.key)
+    await c.hello()
+    token = (await c.say("first", "l0"))["session"]
+    await c.answer()
+    await database_sync_to_async(visitor_message_receive)(
+        site_id=site.pk, token=token, client_id="lost", text="second"
+    )
+    monkeypatch.setattr(memory.services, "conversation_lock_read", unseen)
+    await c.send({"type": "message", "id": "lost", "text": "second"})
+    ack, _ = await c.recv_until("ack", id="lost")
+    final, _ = await c.answer()
+    assert final["text"] == "You said: second" and final["seq"] == ack["seq"] + 1
+    assert await c.nothing(0.5)

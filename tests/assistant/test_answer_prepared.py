@@ -23,7 +23,7 @@ from tests.fakellm import Reply
 pytestmark = pytest.mark.django_db
 
 
-def _receive(site, conv_id, text, client_id, prepare=True):
+def _receive(site, conv_id, text, client_id, prepare=True, on_prepared=None):
     return visitor_turn_receive(
         site_id=site.id,
         address="10.0.0.9",
@@ -35,6 +35,7 @@ def _receive(site, conv_id, text, client_id, prepare=True):
         profile_id=None,
         conversation_id=conv_id,
         prepare_answer=prepare,
+        on_prepared=on_prepared,
     )
 
 
@@ -295,20 +296,13 @@ def test_the_answer_is_handed_over_before_the_commit_and_let_go_when_it_fails(si
 
 
 def _receive_handing(site, conv_id, text, client_id, handed):
-    return visitor_turn_receive(
-        site_id=site.id,
-        address="10.0.0.9",
-        session_key=str(conv_id),
-        token=None,
-        client_id=client_id,
-        text=text,
-        language="en",
-        profile_id=None,
-        conversation_id=conv_id,
-        prepare_answer=True,
-        on_prepared=lambda conversation_id, request_seq, prepared: handed.append(
-            ("handed", request_seq)
-        ),
+    """`_receive` that notes ("handed", request_seq) when the answer is handed over."""
+    return _receive(
+        site,
+        conv_id,
+        text,
+        client_id,
+        on_prepared=lambda conversation_id, seq, prepared: handed.append(("handed", seq)),
     )
 
 

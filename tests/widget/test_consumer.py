@@ -360,9 +360,9 @@ async def test_answer_survives_a_page_change_mid_stream(site, connect, fake_llm)
     assert len(fake_llm.requests) == 1
 
 
-async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
-    """The turn was committed but the ack never arrived (and no answer was started): the
-    retry with the same id gets the same ack and one answer."""
+async def _stored_but_not_acked(site, connect):
+    """A socket whose conversation holds the message "lost" ("second"), committed without
+    its ack ever reaching the widget: the widget will send it again."""
     from memory.services import visitor_message_receive
 
     c = await connect(site.key)
@@ -372,6 +372,13 @@ async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
     await database_sync_to_async(visitor_message_receive)(
         site_id=site.pk, token=token, client_id="lost", text="second"
     )
+    return c
+
+
+async def test_retry_after_a_lost_ack_is_answered_once(site, connect, fake_llm):
+    """The turn was committed but the ack never arrived (and no answer was started): the
+    retry with the same id gets the same ack and one answer."""
+    c = await _stored_but_not_acked(site, connect)
     await c.send({"type": "message", "id": "lost", "text": "second"})
     ack, _ = await c.recv_until("ack", id="lost")
     final, _ = await c.answer()
@@ -389,7 +396,6 @@ async def test_a_resend_the_locked_read_missed_is_answered_once(
     was started for the next seq before the turn's statement, which then found it stored.
     That answer is cancelled; the stored turn gets one answer, right after it."""
     import memory.services
-    from memory.services import visitor_message_receive
 
     read = memory.services.conversation_lock_read
 
@@ -399,13 +405,7 @@ async def test_a_resend_the_locked_read_missed_is_answered_once(
             found.client_id_stored = False
         return found
 
-    c = await connect(site.key)
-    await c.hello()
-    token = (await c.say("first", "l0"))["session"]
-    await c.answer()
-    await database_sync_to_async(visitor_message_receive)(
-        site_id=site.pk, token=token, client_id="lost", text="second"
-    )
+    c = await _stored_but_not_acked(site, connect)
     monkeypatch.setattr(memory.services, "conversation_lock_read", unseen)
     await c.send({"type": "message", "id": "lost", "text": "second"})
     ack, _ = await c.recv_until("ack", id="lost")

@@ -89,6 +89,7 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
             return
         self.token = frame.session
         await self._join(conv.pk)
+        self.seen_seq = max([frame.last_seq or 0, *(t["seq"] for t in page.turns)])
         await self._send(
             frames.welcome_frame(
                 session=frame.session,
@@ -294,6 +295,23 @@ class ChatConsumer(ConversationMembership, VisitorSocket):
         )
 
     # --- events from the channel layer ----------------------------------------------------
+
+    async def _rejoined(self, conversation_id: int) -> None:
+        """Back in the conversation's group after a join that failed (Redis restarting): the
+        turns published meanwhile, which the group kept for no one outside it, as message
+        frames. The widget keeps one turn per seq: one it has already is only put again."""
+        try:
+            page = await db_async(memory_selectors.turns_for_visitor_page)(
+                conversation_id=conversation_id,
+                after_seq=self.seen_seq,
+                max_bytes=history_turns_budget(),
+                masked=self.masked,
+            )
+        except DatabaseError as exc:  # the renewal and the widget's resume remain
+            log.warning("missed turns not sent", extra={"error": type(exc).__name__})
+            return
+        for turn in page.turns:
+            await self._send(frames.message_frame(turn))
 
     async def chat_event(self, message: dict) -> None:
         event = message["event"]

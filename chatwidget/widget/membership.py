@@ -28,6 +28,7 @@ class ConversationMembership:
     renewer: asyncio.Task | None
     answer_lock: asyncio.Lock
     group_retry: float | None = None  # after a failed join: seconds until the next try
+    seen_seq: int  # the newest complete turn sent to the widget (the socket keeps it)
 
     def _spawn(self, coro) -> asyncio.Task:
         task = asyncio.ensure_future(coro)
@@ -54,6 +55,7 @@ class ConversationMembership:
         member = self.conversation_id == conversation_id
         if self.conversation_id not in (None, conversation_id):
             await self._group("discard", self.conversation_id)
+            self.seen_seq = 0
         self.conversation_id = conversation_id
         await self._group("add", conversation_id, presence=not member)
         if self.renewer is None:
@@ -90,5 +92,10 @@ class ConversationMembership:
                 delay = 2 * self.group_retry if self.group_retry else GROUP_RETRY_SECONDS
                 self.group_retry = min(delay, GROUP_RENEW_SECONDS)
             return
-        if action == "add":
+        if action == "add" and self.group_retry is not None:
             self.group_retry = None
+            await self._rejoined(conversation_id)
+
+    async def _rejoined(self, conversation_id: int) -> None:
+        """Back in the group after a join that failed: the group kept no events for this
+        socket meanwhile (the consumer sends what it missed)."""

@@ -57,6 +57,7 @@ class VisitorSocket(AsyncWebsocketConsumer):
     site: SiteInfo | None = None
     greeted = False
     renewer: asyncio.Task | None = None
+    seen_seq = 0  # the newest complete turn sent to the widget (`ConversationMembership`)
     tasks: set[asyncio.Task]
 
     def _answer_running(self) -> bool:
@@ -192,6 +193,8 @@ class VisitorSocket(AsyncWebsocketConsumer):
                     await self.close(code=CLOSE_RECONNECT)
 
     async def _send(self, frame: dict) -> None:
+        if frame.get("type") == "message":
+            self.seen_seq = max(self.seen_seq, frame.get("seq") or 0)
         await self.send(text_data=json.dumps(frame, ensure_ascii=False))
 
     async def _error(self, error: ProtocolError) -> None:

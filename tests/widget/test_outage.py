@@ -231,6 +231,46 @@ async def test_a_tab_whose_join_meets_the_race_joins_again_soon(
     assert final["text"] == "In three to six days."
 
 
+async def test_what_was_published_before_the_retry_reaches_the_tab_after_it(
+    site, connect, fake_llm, monkeypatch
+):
+    """The other tab's question and its answer come while this tab is outside the group
+    (its hello's join failed, the retry not yet due): the group keeps nothing for it, so
+    the retry's join sends it the turns it missed (a clean-clone CI run met this)."""
+    from channels.layers import get_channel_layer
+
+    import chatwidget.widget.membership as membership
+
+    monkeypatch.setattr(membership, "GROUP_RETRY_SECONDS", 1.0)
+    fake_llm.script.append(Reply("We ship to Vienna.", first_token_ms=20))
+    fake_llm.script.append(Reply("In three to six days.", first_token_ms=20))
+    first = await connect(site.key)
+    await first.hello()
+    ack = await first.say("Do you ship to Vienna?", "m1")
+    await first.answer()
+
+    layer = get_channel_layer()
+    group_add = layer.group_add
+    failed = []
+
+    async def racing(group, channel):
+        if not failed:
+            failed.append(group)
+            raise RuntimeError("readuntil() called while another coroutine is already waiting")
+        await group_add(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", racing)
+    second = await connect(site.key)
+    welcome = await second.hello(session=ack["session"])
+    assert failed and [t["seq"] for t in welcome["turns"]] == [1, 2]
+    await first.say("How long does it take?", "m2")  # before the retry, a second from now
+    await first.answer()
+    asked, _ = await second.recv_until("message", timeout=5, role="visitor")
+    final, _ = await second.recv_until("message", timeout=5, role="assistant")
+    assert (asked["seq"], asked["text"]) == (3, "How long does it take?")
+    assert (final["seq"], final["text"]) == (4, "In three to six days.")
+
+
 async def test_failed_joins_are_tried_again_less_and_less_often(monkeypatch):
     """Redis away for long: each socket's retries double up to the half-minute renewal
     (a warning each), and a join that works goes back to the renewal's pace."""

@@ -10,6 +10,7 @@ recovery). `answer_prepared_release` lets go of a prepared answer whose turn rol
 
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -86,7 +87,13 @@ class PreparedAnswer:
 
 
 def answer_prepare(
-    *, conversation, request_seq: int, seq: int, message: str = "", pending: TurnRow | None = None
+    *,
+    conversation,
+    request_seq: int,
+    seq: int,
+    message: str = "",
+    pending: TurnRow | None = None,
+    hand_over: Callable[[PreparedAnswer], None] | None = None,
 ) -> PreparedAnswer | None:
     """Inside the visitor turn's transaction, its answer's seq reserved
     (memory.services.visitor_message_receive(reserve_answer=True, before_insert=...)): take
@@ -98,14 +105,22 @@ def answer_prepare(
     must not delay the ack, so it runs in the answer task after the ack
     (`context_build_after_ack`, issue 26), the conversation passed along.
 
+    `hand_over(prepared)`: called with the built answer before its lease is taken, so the
+    model request goes out while the lease's round trip runs. A turn not yet committed is
+    seen by no other socket: only a lease left by a process that died in the same seq's
+    transaction can refuse it; None is then returned, and the caller calls off what it
+    handed over (no delta goes out before the ack, which follows the commit).
+
     None when this socket must not answer (a recovering tab took the lease first) or the
     build failed: the answer task then takes the usual way (`answer_prepare_apart`), which
     answers, waits or reports the error as it always did."""
     owner = uuid.uuid4().hex
     key = cache_keys.answer_lease(conversation.pk, request_seq)
-    if not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
+    after_ack = context_after_ack(conversation.site_id)
+    lease_first = after_ack or hand_over is None
+    if lease_first and not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
         return None
-    if context_after_ack(conversation.site_id):
+    if after_ack:
         # the message's embedding started with the turn, once its text was final
         # (turns._embedding_start); the build after the ack finds it running or done
         return PreparedAnswer(None, seq, conversation.language, owner, conversation, message)
@@ -118,13 +133,19 @@ def answer_prepare(
             pending=pending,
         )
     except Exception as exc:  # noqa: BLE001 - the usual way reports it (and retries the build)
-        cache.delete(key)
+        if lease_first:
+            cache.delete(key)
         log.warning(
             "answer not prepared with the turn",
             extra={"conversation": conversation.pk, "error": type(exc).__name__},
         )
         return None
-    return PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
+    prepared = PreparedAnswer(built=built, seq=seq, language=conversation.language, owner=owner)
+    if hand_over is not None:
+        hand_over(prepared)
+        if not owned_take(key, owner, settings.ANSWER_LEASE_SECONDS):
+            return None
+    return prepared
 
 
 def answer_prepared_release(conversation_id: int, request_seq: int, prepared: PreparedAnswer):

@@ -70,8 +70,9 @@ class VisitorTurn:
     new_token: str | None = None
     hint: dict | None = None  # the system turn saying what was removed (turn_public)
     prepared: PreparedAnswer | None = None  # the answer made ready in the same hop
-    # an answer started for it before its statement found it stored already (a resend): the
-    # socket cancels that one and answers the stored turn the usual way
+    # an answer started for it that must not go on: its statement found it stored already (a
+    # resend), or its lease was refused after the model request went out; the socket cancels
+    # that one and answers the turn the usual way
     started_void: bool = False
 
 
@@ -270,6 +271,7 @@ class _Preparation:
         self.made: list[tuple[int, int, PreparedAnswer]] = []
         self.deferred = False
         self.tried = False
+        self.called_off = False  # handed to the socket, then its lease refused
 
     def before_insert(self, conv, turn, answer_seq: int | None) -> None:
         self.tried = True
@@ -285,11 +287,14 @@ class _Preparation:
     def settled(self, result, conv) -> tuple[PreparedAnswer | None, bool]:
         """After the commit: the answer made ready, and whether one was started for a
         message its statement found stored (void: made for the seq the resend did not take,
-        which the next message takes, so its lease goes now)."""
+        which the next message takes, so its lease goes now) or whose lease was refused once
+        it was handed over (void too: the usual way waits for the lease's holder)."""
         if self.made and not result.created:
             for made in self.made:
                 answer_prepared_release(*made)
             return _prepared_after_commit(result, conv, self.deferred), True
+        if self.called_off:  # another holds its lease: the usual way waits for it
+            return None, True
         if self.made:
             return self.made[-1][2], False
         return _prepared_after_commit(result, conv, self.deferred), False
@@ -300,19 +305,28 @@ class _Preparation:
         if condensation_may_follow(conv):
             self.deferred = True
             return
+        handed = False
+
+        def hand_over(prepared: PreparedAnswer) -> None:
+            # built: the model request starts now, the lease is taken while it goes out;
+            # with embeddings the build waits for the ack (it reads the committed turn), so
+            # there is no hand-over and the socket starts it after the ack
+            nonlocal handed
+            handed = True
+            self.on_prepared(conv.pk, request_seq, prepared)  # type: ignore[misc]
+
         prepared = answer_prepare(
             conversation=conv,
             request_seq=request_seq,
             seq=answer_seq,
             message=message,
             pending=pending,
+            hand_over=hand_over if self.on_prepared is not None else None,
         )
         if prepared is not None:
             self.made.append((conv.pk, request_seq, prepared))
-            # built: the model request may start now; with embeddings the build waits for
-            # the ack (it reads the committed turn), so the socket starts it after the ack
-            if self.on_prepared is not None and prepared.built is not None:
-                self.on_prepared(conv.pk, request_seq, prepared)
+        elif handed:
+            self.called_off = True
 
 
 def visitor_turn_case_update(*, turn: VisitorTurn) -> None:

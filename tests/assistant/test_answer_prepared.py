@@ -369,3 +369,42 @@ def test_an_answer_started_for_a_message_stored_meanwhile_is_voided(site, monkey
     assert handed == [("handed", next_seq)], "started for the seq the resend did not take"
     assert again.started_void and again.prepared is None
     assert cache.get(f"answering:{conv.pk}:{next_seq}") is None, "its lease let go"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_answer_is_handed_over_before_its_lease_is_taken(site, monkeypatch):
+    """The lease's round trip runs while the model request goes out (issue 30): a turn not
+    yet committed is seen by no other socket, so the lease is taken after the hand-over."""
+    import chatwidget.assistant.preparation as preparation
+
+    conv = _conversation(site)
+    Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.BOT)
+    order: list = []
+    take = preparation.owned_take
+
+    def recorded(key, owner, seconds):
+        order.append(("lease", key))
+        return take(key, owner, seconds)
+
+    monkeypatch.setattr(preparation, "owned_take", recorded)
+    turn = _receive_handing(site, conv.pk, "Do you ship to Vienna?", "m1", order)
+    assert order == [("handed", turn.seq), ("lease", f"answering:{conv.pk}:{turn.seq}")]
+    assert cache.get(f"answering:{conv.pk}:{turn.seq}") == turn.prepared.owner
+    assert not turn.started_void
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lease_refused_after_the_hand_over_calls_the_answer_off(site):
+    """A lease left for the same seq by a process that died in that seq's transaction: the
+    answer handed over is void (the socket cancels it before any delta, which waits for the
+    ack), the holder's lease is kept, and the usual way waits for it to lapse."""
+    conv = _conversation(site)
+    Conversation.objects.filter(pk=conv.pk).update(state=ConversationState.BOT)
+    request_seq = Conversation.objects.get(pk=conv.pk).next_seq
+    cache.add(f"answering:{conv.pk}:{request_seq}", "a-dead-process", timeout=5)
+    handed: list = []
+    turn = _receive_handing(site, conv.pk, "Do you ship to Vienna?", "m1", handed)
+    assert handed == [("handed", request_seq)]
+    assert turn.started_void and turn.prepared is None
+    assert turn.outcome is TurnOutcome.ANSWER and turn.seq == request_seq
+    assert cache.get(f"answering:{conv.pk}:{request_seq}") == "a-dead-process"

@@ -295,6 +295,7 @@ def visitor_message_receive(
             customer_id=customer_id,
             profile_id=profile_id,
             client_id=client_id if before_insert else None,
+            early=before_insert is not None,
         )
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
@@ -337,22 +338,31 @@ def _conversation_for_turn(
     customer_id: int | None,
     profile_id: int | None,
     client_id: str | None,
+    early: bool = False,
 ) -> tuple[Conversation, str | None]:
     """The conversation a visitor's turn goes to, read and locked with its site, and the
     token of one started here (None otherwise). `conversation_id`: the socket's, whose
     token was resolved and checked at hello (or which it created), so no token lookup runs
     on every message; an erased or expired one gives way to a new conversation (an open
     socket must not revive an expired transcript). `found`: the session token's.
-    `client_id`: read with the row whether that message is stored already (a resend)."""
+    `client_id`: read with the row whether that message is stored already (a resend).
+    `early` (the answer's context is built before the turn's statement): the newest turns
+    are read with the row too (`newest_turns`)."""
     conv = None
     if conversation_id is not None:
         conv = conversation_lock_read(
-            pk=conversation_id, site_id=site_id, with_core=True, client_id=client_id
+            pk=conversation_id,
+            site_id=site_id,
+            with_core=True,
+            client_id=client_id,
+            with_newest=early,
         )
         if conv is not None and _expired_on_socket(conv):
             conv = None
     elif found is not None:
-        conv = conversation_lock_read(pk=found.pk, with_core=True, client_id=client_id)
+        conv = conversation_lock_read(
+            pk=found.pk, with_core=True, client_id=client_id, with_newest=early
+        )
     if conv is not None:
         return conv, None
     started, new_token = conversation_start(

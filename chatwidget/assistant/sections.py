@@ -229,19 +229,23 @@ def turns_fetch(
     pending: TurnRow | None = None,
 ) -> Turns:
     """One LIMITed query: the newest turns down to the core's end (at least the minimum).
-    `pending`: the request turn in hand, not yet written (the build before its statement)."""
+    `pending`: the request turn in hand, not yet written (the build before its statement);
+    the turns before it were read with the conversation's locked row where the database
+    could (`newest_turns`, memory.conversation_sql: the newest `fetch_limit` below the
+    row's next seq), so no statement runs here."""
     limit = fetch_limit(conv.site)
     lower = max(0, min(covered, request_seq - min_turns - 1))
-    fetched = [
-        TurnRow(*row)
-        for row in turns_newest(
+    through = request_seq - 1 if pending else request_seq
+    read: list | None = getattr(conv, "newest_turns", None) if pending else None
+    if read is None:
+        read = turns_newest(
             conversation_id=conv.pk,
             after=lower,
-            through=request_seq - 1 if pending else request_seq,
+            through=through,
             limit=limit if pending else limit + 1,
             names=TurnRow._fields,
         )
-    ]
+    fetched = [TurnRow(*row) for row in read if lower < row[0] <= through]
     if pending is not None:
         fetched.insert(0, pending)
     unfetched = len(fetched) > limit

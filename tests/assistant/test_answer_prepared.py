@@ -63,10 +63,10 @@ def test_message_to_model_ready_in_one_transaction(site):
     # one transaction: lock+read (with the site), then on PostgreSQL one statement for the
     # turn (its client id checked by its INSERT's ON CONFLICT), the counters (with the
     # reservation) and the day's count (memory.turn_sql; elsewhere three); then the context
-    # (no core yet, so only the newest turns), still inside it: the model request starts
-    # before the commit (issue 30)
+    # (no core yet, so only the newest turns: on PostgreSQL read with the locked row),
+    # still inside it: the model request starts before the commit (issue 30)
     assert sql[0] == "BEGIN" and sql[-1] == "COMMIT", sql
-    assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
+    assert len(sql) == (4 if connection.vendor == "postgresql" else 7), sql
     assert sum("ON CONFLICT" in s for s in sql) == 1, "the client id's check is the INSERT"
     assert sum("FOR UPDATE" in s for s in sql) == (connection.vendor == "postgresql")
     assert not any(s.startswith('SELECT "memory_core"') for s in sql), "no core read of its own"
@@ -97,7 +97,8 @@ def test_the_current_core_is_read_with_the_conversation(site):
     assert built.trace.core_covers_through == core.covers_through_seq
     assert any("KU-2291-M" in m["content"] for m in built.messages if m["role"] == "user")
     assert not any(s.startswith('SELECT "memory_core"') for s in sql), sql
-    assert len(sql) == (5 if connection.vendor == "postgresql" else 7), sql
+    # the core and the newest turns with the locked row (PostgreSQL)
+    assert len(sql) == (4 if connection.vendor == "postgresql" else 7), sql
 
 
 @pytest.mark.django_db(transaction=True)

@@ -135,3 +135,37 @@ def test_on_postgresql_the_conversations_row_is_locked_and_its_sites_is_not(site
         thread.join(10)
     assert outcome["site"] == "free"
     assert outcome["conversation"] != "free"
+
+
+@pytest.mark.parametrize("window,after,minimum", [(2, 2, 1), (4, 6, 2)])
+def test_the_newest_turns_read_with_the_row_are_what_a_build_would_read(
+    site, window, after, minimum
+):
+    """On PostgreSQL the newest turns come with the locked row (issue 30), as many as a
+    context build may read (`fetch_limit`, computed over the same row's site columns), newest
+    first, each value as the ORM gives it; elsewhere none are read."""
+    from chatwidget.assistant.sections import TurnRow, fetch_limit
+    from memory.conversation_sql import NEWEST_FIELDS
+    from memory.models import Turn
+
+    assert TurnRow._fields == NEWEST_FIELDS
+    site.verbatim_window_turns, site.condense_after_turns = window, after
+    site.verbatim_min_exchanges = minimum
+    site.save()
+    conv = _conversation(site)
+    for n in range(40):
+        visitor_message_receive(
+            site_id=site.id, token=None, client_id=f"m{n}", text=f"Question {n}",
+            conversation_id=conv.pk, page_url="https://shop.test/p/kurta" if n % 2 else None,
+        )  # fmt: skip
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        read = conversation_lock_read(pk=conv.pk, with_core=True, with_newest=True)
+    assert len(queries) == 1
+    if connection.vendor != "postgresql":
+        assert read.newest_turns is None
+        return
+    limit = fetch_limit(read.site)
+    orm = Turn.objects.filter(conversation=conv).order_by("-seq").values_list(*NEWEST_FIELDS)
+    assert read.newest_turns == [list(row) for row in orm[:limit]]
+    assert len(read.newest_turns) == limit < 41
+    assert any(row[4] for row in read.newest_turns), "a page, decoded"

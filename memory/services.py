@@ -294,8 +294,7 @@ def visitor_message_receive(
             language=language,
             customer_id=customer_id,
             profile_id=profile_id,
-            client_id=client_id if before_insert else None,
-            early=before_insert is not None,
+            early_client_id=client_id if before_insert else None,
         )
         if conv.redaction_open:  # what the turns before leave open (memory.redaction.sequence)
             redacted, tokens = redacted_in_context(conv, text)
@@ -337,32 +336,30 @@ def _conversation_for_turn(
     language: str,
     customer_id: int | None,
     profile_id: int | None,
-    client_id: str | None,
-    early: bool = False,
+    early_client_id: str | None,
 ) -> tuple[Conversation, str | None]:
     """The conversation a visitor's turn goes to, read and locked with its site, and the
     token of one started here (None otherwise). `conversation_id`: the socket's, whose
     token was resolved and checked at hello (or which it created), so no token lookup runs
     on every message; an erased or expired one gives way to a new conversation (an open
     socket must not revive an expired transcript). `found`: the session token's.
-    `client_id`: read with the row whether that message is stored already (a resend).
-    `early` (the answer's context is built before the turn's statement): the newest turns
-    are read with the row too (`newest_turns`)."""
+    `early_client_id`: the message's id when its answer is built before its statement; the
+    row's read then also says whether it is stored already (a resend) and brings the newest
+    turns (`newest_turns`)."""
     conv = None
-    if conversation_id is not None:
+    early = early_client_id is not None
+    on_socket = conversation_id is not None  # else found by the site's token: no site check
+    pk = conversation_id if on_socket else (found.pk if found is not None else None)
+    if pk is not None:
         conv = conversation_lock_read(
-            pk=conversation_id,
-            site_id=site_id,
+            pk=pk,
+            site_id=site_id if on_socket else None,
             with_core=True,
-            client_id=client_id,
+            client_id=early_client_id,
             with_newest=early,
         )
-        if conv is not None and _expired_on_socket(conv):
+        if conv is not None and on_socket and _expired_on_socket(conv):
             conv = None
-    elif found is not None:
-        conv = conversation_lock_read(
-            pk=found.pk, with_core=True, client_id=client_id, with_newest=early
-        )
     if conv is not None:
         return conv, None
     started, new_token = conversation_start(

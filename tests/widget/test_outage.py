@@ -188,18 +188,15 @@ async def test_a_channel_layer_caught_reconnecting_does_not_close_the_socket(
     assert final["seq"] > delta["seq"]
 
 
-async def test_a_tab_whose_join_meets_the_race_joins_again_soon(
-    site, connect, fake_llm, monkeypatch
-):
-    """A second tab says hello while Redis restarts: its join fails, and it tries again
-    after GROUP_RETRY_SECONDS instead of the half-minute renewal, so the answers the other
-    tab's questions get reach it without it sending anything (tests/integration/
-    test_multi_process.py's Redis restart met this on a busy machine)."""
+async def _second_tab_whose_join_fails(site, connect, fake_llm, monkeypatch, retry: float):
+    """One tab asked and was answered; a second tab's hello meets the Redis client's race
+    (its group join fails once) and its retry comes after `retry` seconds. Returns the
+    first tab, the second, the second's welcome and the failed joins."""
     from channels.layers import get_channel_layer
 
     import chatwidget.widget.membership as membership
 
-    monkeypatch.setattr(membership, "GROUP_RETRY_SECONDS", 0.2)
+    monkeypatch.setattr(membership, "GROUP_RETRY_SECONDS", retry)
     fake_llm.script.append(Reply("We ship to Vienna.", first_token_ms=20))
     fake_llm.script.append(Reply("In three to six days.", first_token_ms=20))
     first = await connect(site.key)
@@ -209,7 +206,7 @@ async def test_a_tab_whose_join_meets_the_race_joins_again_soon(
 
     layer = get_channel_layer()
     group_add = layer.group_add
-    failed = []
+    failed: list = []
 
     async def racing(group, channel):
         if not failed:
@@ -222,6 +219,19 @@ async def test_a_tab_whose_join_meets_the_race_joins_again_soon(
     monkeypatch.setattr(layer, "group_add", racing)
     second = await connect(site.key)
     welcome = await second.hello(session=ack["session"])
+    return first, second, welcome, failed
+
+
+async def test_a_tab_whose_join_meets_the_race_joins_again_soon(
+    site, connect, fake_llm, monkeypatch
+):
+    """A second tab says hello while Redis restarts: its join fails, and it tries again
+    after GROUP_RETRY_SECONDS instead of the half-minute renewal, so the answers the other
+    tab's questions get reach it without it sending anything (tests/integration/
+    test_multi_process.py's Redis restart met this on a busy machine)."""
+    first, second, welcome, failed = await _second_tab_whose_join_fails(
+        site, connect, fake_llm, monkeypatch, retry=0.2
+    )
     assert welcome["type"] == "welcome" and failed, "the hello's join met the race"
     await asyncio.sleep(0.6)  # the retry, well before the 30 s renewal
     await first.say("How long does it take?", "m2")
@@ -237,31 +247,9 @@ async def test_what_was_published_before_the_retry_reaches_the_tab_after_it(
     """The other tab's question and its answer come while this tab is outside the group
     (its hello's join failed, the retry not yet due): the group keeps nothing for it, so
     the retry's join sends it the turns it missed (a clean-clone CI run met this)."""
-    from channels.layers import get_channel_layer
-
-    import chatwidget.widget.membership as membership
-
-    monkeypatch.setattr(membership, "GROUP_RETRY_SECONDS", 1.0)
-    fake_llm.script.append(Reply("We ship to Vienna.", first_token_ms=20))
-    fake_llm.script.append(Reply("In three to six days.", first_token_ms=20))
-    first = await connect(site.key)
-    await first.hello()
-    ack = await first.say("Do you ship to Vienna?", "m1")
-    await first.answer()
-
-    layer = get_channel_layer()
-    group_add = layer.group_add
-    failed = []
-
-    async def racing(group, channel):
-        if not failed:
-            failed.append(group)
-            raise RuntimeError("readuntil() called while another coroutine is already waiting")
-        await group_add(group, channel)
-
-    monkeypatch.setattr(layer, "group_add", racing)
-    second = await connect(site.key)
-    welcome = await second.hello(session=ack["session"])
+    first, second, welcome, failed = await _second_tab_whose_join_fails(
+        site, connect, fake_llm, monkeypatch, retry=1.0
+    )
     assert failed and [t["seq"] for t in welcome["turns"]] == [1, 2]
     await first.say("How long does it take?", "m2")  # before the retry, a second from now
     await first.answer()

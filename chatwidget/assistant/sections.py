@@ -237,15 +237,17 @@ def turns_fetch(
     lower = max(0, min(covered, request_seq - min_turns - 1))
     through = request_seq - 1 if pending else request_seq
     read: list | None = getattr(conv, "newest_turns", None) if pending else None
-    if read is None:
-        read = turns_newest(
+    if read is not None:  # the newest fetch_limit below the row's next seq: bounded here
+        rows = [row for row in read if lower < row[0] <= through]
+    else:
+        rows = turns_newest(
             conversation_id=conv.pk,
             after=lower,
             through=through,
             limit=limit if pending else limit + 1,
             names=TurnRow._fields,
         )
-    fetched = [TurnRow(*row) for row in read if lower < row[0] <= through]
+    fetched = [TurnRow(*row) for row in rows]
     if pending is not None:
         fetched.insert(0, pending)
     unfetched = len(fetched) > limit

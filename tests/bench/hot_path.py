@@ -5,7 +5,10 @@ message makes, on PostgreSQL and Redis as deployed. With `--baseline DIR` the sa
 against another checkout (e.g. `git worktree add /tmp/base <commit>`), alternating, and
 both are printed side by side.
 
-    python -m tests.bench.hot_path [--baseline /tmp/base] [--rounds 3]
+    python -m tests.bench.hot_path [--baseline /tmp/base] [--rounds 3] [--language de]
+
+`--language de` sends a German message (umlauts: the redaction's path for text that is not
+ASCII) instead of the English one.
 
 Env: BENCH_PG_URL's server, database `bench_chatwidget` (made by `tests.bench.run`; a site
 is created when it has none), Redis db 7 (BENCH_REDIS_URL).
@@ -24,7 +27,10 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-TEXT = "Is the kurta KU-2291-M in size L? I would like it in blue please"
+TEXTS = {
+    "en": "Is the kurta KU-2291-M in size L? I would like it in blue please",
+    "de": "Gibt es die Kurta KU-2291-M in Größe L? Ich hätte sie gern in Blau, für München",
+}
 ANSWER = (
     "The Kurta KU-2291-M comes in sizes S to XL; size L measures 104 cm at the chest. It is "
     "made of cotton and can be washed at 30 degrees. Delivery to Germany takes 2-4 working "
@@ -51,7 +57,7 @@ def _env() -> dict:
     }
 
 
-def measure(conversations: int, messages: int) -> dict:
+def measure(conversations: int, messages: int, language: str = "en") -> dict:
     """In this process (the checkout on sys.path): CPU ms per message of each hop."""
     os.environ.update(_env())
     import django
@@ -77,8 +83,8 @@ def measure(conversations: int, messages: int) -> dict:
             session_key=str(conversation_id or uuid.uuid4().hex),
             token=None,
             client_id=f"c{n}",
-            text=f"{TEXT} ({n})",
-            language="en",
+            text=f"{TEXTS[language]} ({n})",
+            language=language,
             profile_id=None,
             conversation_id=conversation_id,
             prepare_answer=True,
@@ -108,7 +114,7 @@ def measure(conversations: int, messages: int) -> dict:
     }
 
 
-def _run(checkout: Path, conversations: int, messages: int) -> dict:
+def _run(checkout: Path, conversations: int, messages: int, language: str) -> dict:
     done = subprocess.run(
         [
             sys.executable,
@@ -117,6 +123,7 @@ def _run(checkout: Path, conversations: int, messages: int) -> dict:
             "--child",
             str(conversations),
             str(messages),
+            *(["--language", language] if language != "en" else []),
         ],
         cwd=checkout,
         env={
@@ -140,17 +147,18 @@ def main() -> None:
     parser.add_argument(
         "--messages", type=int, default=6, help="per conversation, the first not counted"
     )
+    parser.add_argument("--language", choices=sorted(TEXTS), default="en")
     parser.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(measure(*args.child)))
+        print(json.dumps(measure(*args.child, language=args.language)))
         return
     checkouts = {"product": ROOT, **({"baseline": args.baseline} if args.baseline else {})}
     rows: dict[str, list[dict]] = {name: [] for name in checkouts}
     for _ in range(args.rounds):  # alternating, so a change in the machine's load hits both
         for name, checkout in checkouts.items():
-            rows[name].append(_run(checkout, args.conversations, args.messages))
-    print("database thread CPU per message (ms; median of rounds)")
+            rows[name].append(_run(checkout, args.conversations, args.messages, args.language))
+    print(f"database thread CPU per message (ms; median of rounds; language {args.language})")
     print(f"{'':10s} {'turn hop':>9s} {'store hop':>10s} {'total':>7s}")
     for name, runs in rows.items():
         med = {

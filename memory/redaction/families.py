@@ -163,6 +163,12 @@ CODE_QUALIFIERS = frozenset(
 )
 
 
+#: The characters that IGNORECASE matches to a letter of the phrases' words while their
+#: lower() is another letter: İ and ı (i), ſ (s). tests/memory/test_redaction_speed.py
+#: checks every code point against the phrases' words.
+FOLDS_APART = "\u0130\u0131\u017f"
+
+
 @dataclass(frozen=True)
 class Mention:
     family: str
@@ -184,9 +190,10 @@ def mentions(text: str) -> list[Mention]:
                 # "Sicherheitscode" is also a sign-in code ("aus der SMS")
                 found.append(Mention(CODE_F, match.start(), match.end()))
         previous = word
-    # a phrase cannot match an ASCII text without one of its words (lower case); other
-    # texts are matched whole (IGNORECASE folds characters that lower() does not)
-    lower = text.lower() if text.isascii() else None
+    # a phrase cannot match a text without one of its words (lower case); a text that holds
+    # a character IGNORECASE folds onto a word's letter while lower() does not is matched
+    # whole
+    lower = None if any(ch in text for ch in FOLDS_APART) else text.lower()
     for pattern, family, words in _PHRASES:
         if lower is not None and not any(word in lower for word in words):
             continue

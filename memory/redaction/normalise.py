@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 _NUMBER_WORDS: dict[str, str] = {
     "zero": "0",
@@ -76,7 +77,9 @@ class Normalised:
         return self.starts[start], self.ends[end - 1]
 
 
+@lru_cache(maxsize=1024)
 def _char_map(ch: str) -> str:
+    """What one character becomes (kept per process: a character says nothing of its text)."""
     if ch.isascii():
         return ch
     category = unicodedata.category(ch)
@@ -100,6 +103,15 @@ def normalise(text: str) -> Normalised:
     spoken = _SPOKEN_GATE.search(text) is not None
     if plain and not spoken:
         return Normalised(text=text)
+    if not plain and _maps_to_itself(text) and not _spoken_runs(text):
+        # the usual German or French message: its umlauts and accents stay as they are
+        # and it reads no digits out, so the walk would give back the same text
+        return Normalised(text=text)
+    return _walked(text, plain=plain)
+
+
+def _walked(text: str, *, plain: bool) -> Normalised:
+    """Each character mapped (`_char_map`), then spoken digits read, with the map back."""
     chars: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
@@ -113,12 +125,20 @@ def normalise(text: str) -> Normalised:
                 chars.append(out)
                 starts.append(index)
                 ends.append(index + 1)
-    folded = "".join(chars)
-    if spoken or not plain:
-        folded, starts, ends = _spoken_digits(folded, starts=starts, ends=ends)
+    folded, starts, ends = _spoken_digits("".join(chars), starts=starts, ends=ends)
     if folded == text:
         return Normalised(text=text)
     return Normalised(text=folded, starts=tuple(starts), ends=tuple(ends))
+
+
+def _maps_to_itself(text: str) -> bool:
+    """Whether no character of ``text`` changes under `_char_map` (ASCII never does)."""
+    return all(_char_map(ch) == ch for ch in set(text) if not ch.isascii())
+
+
+def _spoken_runs(text: str) -> list[re.Match[str]]:
+    """The runs `_spoken_digits` reads as digits (a run of digits alone is left as it is)."""
+    return [run for run in _SPOKEN_RUN.finditer(text) if not run.group().isdigit()]
 
 
 def _spoken_digits(
@@ -126,7 +146,7 @@ def _spoken_digits(
 ) -> tuple[str, list[int], list[int]]:
     """Read a spoken run as digits separated by single spaces ("four, one, nine" -> "4 1 9");
     each digit maps to its whole word, each space to the separator it replaces."""
-    runs = [run for run in _SPOKEN_RUN.finditer(text) if not run.group().isdigit()]
+    runs = _spoken_runs(text)
     if not runs:
         return text, starts, ends
     out: list[str] = []

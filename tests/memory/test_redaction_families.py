@@ -1,6 +1,7 @@
 """memory.redaction.families matches a word against every family's pattern in one regex call
-and skips a phrase whose words an ASCII text lacks (issue 30: a third of a turn's redaction
-CPU). Both must find exactly what trying every pattern on its own finds."""
+and skips a phrase whose words a text lacks (issue 30: a third of a turn's redaction CPU; a
+text with umlauts was matched against every phrase until the seventh session). Both must
+find exactly what trying every pattern on its own finds."""
 
 import re
 
@@ -59,7 +60,8 @@ def test_one_alternation_finds_each_words_first_matching_family():
 
 def test_a_phrase_skipped_for_want_of_its_words_would_not_have_matched():
     for base in SENTENCES:
-        for text in (base, base.upper(), base.title(), base.lower()):
+        variants = (base, base.upper(), base.title(), base.lower())
+        for text in (*variants, *(f"{v}, grüße aus Köln" for v in variants)):
             words = {m.group().lower() for m in TOKEN.finditer(text)}
             found = [(m.family, m.start, m.end) for m in mentions(text)]
             phrases = _every_phrase(text)
@@ -72,3 +74,23 @@ def test_a_phrase_is_matched_in_text_that_is_not_ascii():
     text that is not ASCII skips no phrase."""
     text = "My paſs word is hunter2"  # the long s: re.IGNORECASE matches it as "s"
     assert ("password", 3, 12) in [(m.family, m.start, m.end) for m in mentions(text)]
+
+
+def test_a_german_text_finds_its_phrases():
+    text = "Die drei Ziffern stehen auf der Rückseite, HINTEN AUF DER KARTE. Grüße!"
+    found = [(m.family, m.start, m.end) for m in mentions(text)]
+    assert all(p in found for p in _every_phrase(text))
+    assert ("security_code", 24, 41) in found  # "auf der Rückseite"
+
+
+def test_the_characters_that_fold_apart_are_every_one_there_is():
+    """FOLDS_APART: every code point that IGNORECASE matches to a letter of the phrases'
+    words while lower() makes it another; a text without them is gated by lower()."""
+    letters = sorted({ch for _, _, words in _PHRASES for word in words for ch in word})
+    any_letter = re.compile("[" + re.escape("".join(letters)) + "]", re.IGNORECASE)
+    apart = {
+        chr(cp)
+        for cp in range(0x110000)
+        if any_letter.fullmatch(chr(cp)) and chr(cp).lower() not in letters
+    }
+    assert apart == set(families.FOLDS_APART)

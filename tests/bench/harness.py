@@ -28,6 +28,23 @@ REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
 NOFILE = 65536
 
 
+def child_json(
+    checkout: Path, module: str, args: list[str], *, env: dict | None = None, timeout: float = 600
+) -> dict:
+    """`python -m module args` run in `checkout` with its own code on sys.path (a bench's
+    `--baseline` side, or this checkout's), and the JSON object its last line prints."""
+    done = subprocess.run(
+        [PY, "-m", module, *args],
+        cwd=checkout,
+        env={**(os.environ if env is None else env), "PYTHONPATH": str(checkout)},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def raise_nofile() -> int:
     """Raise RLIMIT_NOFILE as far as the hard limit allows; returns the new soft limit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

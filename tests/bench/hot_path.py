@@ -20,11 +20,11 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
+
+from tests.bench.harness import child_json
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = {
@@ -115,28 +115,12 @@ def measure(conversations: int, messages: int, language: str = "en") -> dict:
 
 
 def _run(checkout: Path, conversations: int, messages: int, language: str) -> dict:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tests.bench.hot_path",
-            "--child",
-            str(conversations),
-            str(messages),
-            *(["--language", language] if language != "en" else []),
-        ],
-        cwd=checkout,
-        env={
-            **os.environ,
-            "PYTHONPATH": str(checkout),
-            "TIKTOKEN_CACHE_DIR": _env()["TIKTOKEN_CACHE_DIR"],  # this checkout's, not its
-        },
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    args = ["--child", str(conversations), str(messages)]
+    if language != "en":
+        args += ["--language", language]
+    # this checkout's encodings, not the other's
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": _env()["TIKTOKEN_CACHE_DIR"]}
+    return child_json(checkout, "tests.bench.hot_path", args, env=env)
 
 
 def main() -> None:

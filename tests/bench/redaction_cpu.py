@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+from tests.bench.harness import child_json
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXTS = {
@@ -44,16 +44,13 @@ def measure() -> dict[str, float]:
 
 
 def _run(checkout: Path) -> dict[str, float]:
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.bench.redaction_cpu", "--child"],
-        cwd=checkout,
-        env={"PYTHONPATH": str(checkout), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
+    return child_json(
+        checkout,
+        "tests.bench.redaction_cpu",
+        ["--child"],
+        env={"PATH": "/usr/bin:/bin"},
         timeout=300,
-        check=True,
     )
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:

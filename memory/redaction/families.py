@@ -164,7 +164,7 @@ CODE_QUALIFIERS = frozenset(
 
 
 #: The characters that IGNORECASE matches to a letter of the phrases' words while their
-#: lower() is another letter: İ and ı (i), ſ (s). tests/memory/test_redaction_speed.py
+#: lower() is another letter: İ and ı (i), ſ (s). tests/memory/test_redaction_families.py
 #: checks every code point against the phrases' words.
 FOLDS_APART = "\u0130\u0131\u017f"
 

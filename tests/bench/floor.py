@@ -5,7 +5,8 @@
 - `side_by_side`: product and floor take turns at one load (P F P F ...), medians over the
   rounds: CPU per message, first-token overhead, ack, frames per answer, and their ratios.
 - capacity: conversations per process at which the p99 overhead stays within twice the
-  floor's p99 of the side-by-side rounds (`capacity_limit`), for product and floor alike.
+  floor's p99 of the side-by-side rounds (`capacity_limit`), for product and floor alike,
+  on one grid of levels where they take turns (capacity_grid.py).
 - `two_processes`: the capacity search for one product process and for two (the Redis
   channel layer and cache, as deployed; the load client spreads the conversations over both,
   as the proxy's upstream does), and the same for one floor process and two: what a second
@@ -22,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.bench import harness
+from tests.bench.capacity_grid import passes, pooled
 
 CPU_RATIO_TARGET = 1.25
 P50_GAP_MS = 3.0
@@ -70,6 +72,7 @@ def side_by_side(run, *, servers: dict, rounds: int, n: int) -> dict:
         "rounds": rounds,
         "summary": summary,
         "ratios": ratios,
+        "pooled": {name: pooled(n, rows) for name, rows in runs.items()},  # capacity_grid's start
         "runs": {
             k: [{x: y for x, y in r.items() if x != "overhead_ms"} for r in v]
             for k, v in runs.items()
@@ -108,7 +111,15 @@ def capacity_limit(side: dict) -> float:
 
 def capacity_summary(results: dict) -> dict:
     cap = results.get("side_capacity") or {}
-    return {name: c["largest_ok"] for name, c in cap.items()}
+    return {name: c.get("crossing", c["largest_ok"]) for name, c in cap.items()}
+
+
+def _capacity_cell(cap: dict) -> str:
+    """The crossing of the line (capacity_grid.py) and the grid's last passing level; a run
+    from before the grid has the bisection's level alone."""
+    if "crossing" not in cap:
+        return str(cap["largest_ok"])
+    return f"{_f(cap['crossing'])} (grid: {cap['largest_ok']} passes, {cap['first_failing']} fails)"
 
 
 def _gap(a: float | None, b: float | None) -> float | None:
@@ -180,14 +191,14 @@ def targets(results: dict) -> list[str]:
         )
     cap = results.get("side_capacity")
     if cap:
-        pc, fc = cap["product"]["largest_ok"], cap["floor"]["largest_ok"]
+        pc, fc = (cap[k].get("crossing", cap[k]["largest_ok"]) for k in ("product", "floor"))
         share = round(pc / fc, 2) if fc else None
         rows.append(
             _row(
                 f"capacity, conversations at p99 ≤ {cap['floor']['p99_limit_ms']:g} ms "
                 "(twice the floor's p99)",
-                fc,
-                pc,
+                _capacity_cell(cap["floor"]),
+                _capacity_cell(cap["product"]),
                 f"{_f(share)}",
                 f"≥ {CAPACITY_RATIO_TARGET:g} of the floor's",
                 None if share is None else share >= CAPACITY_RATIO_TARGET,
@@ -291,6 +302,7 @@ def markdown(results: dict) -> list[str]:
             f"{_f(r['overhead_p99'])} | {_f(r['ack_p50'])} | |",
             "",
         ]
+    out += _grid_markdown(results.get("side_capacity") or {})
     two = results.get("two")
     if two:
         out += [
@@ -329,3 +341,34 @@ def markdown(results: dict) -> list[str]:
                 )
         out.append("")
     return out
+
+
+def _grid_markdown(cap: dict) -> list[str]:
+    """The capacity grid's levels (capacity_grid.py), both servers; nothing for a run from
+    before the grid."""
+    if not cap or not all("levels" in c for c in cap.values()):
+        return []
+    limit = next(iter(cap.values()))["p99_limit_ms"]
+    out = [
+        f"## 7b. Capacity grid: p99 ≤ {limit:g} ms, product and floor taking turns at each "
+        "level, their runs' samples pooled",
+        "",
+        "| server | conversations | runs | samples | p50 | p95 | p99 (pooled) | p99 of each run "
+        "| CPU/msg | passes |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, c in cap.items():
+        for lv in c["levels"]:
+            each = " / ".join(_f(v) for v in lv["run_p99s"])
+            out.append(
+                f"| {name} | {lv['conversations']} | {lv['runs']} | {lv['samples']} | "
+                f"{_f(lv['overhead_p50'])} | {_f(lv['overhead_p95'])} | "
+                f"{_f(lv['overhead_p99'])} | {each} | {_f(lv['cpu_ms_per_msg'])} | "
+                f"{'yes' if passes(lv, limit) else 'no'} |"
+            )
+    out += [""] + [
+        f"- {name}: line crossed at {_f(c['crossing'])} conversations (last passing level "
+        f"{c['largest_ok']}, first failing {c['first_failing'] or 'none'})"
+        for name, c in cap.items()
+    ]
+    return out + [""]

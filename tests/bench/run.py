@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests.bench import cpuprofile, floor, harness, idlemem, report, weight
+from tests.bench import capacity_grid, cpuprofile, floor, harness, idlemem, report, weight
 from tests.bench.harness import OUT, PY, Procs
 
 SECTIONS = (
@@ -59,6 +59,7 @@ FULL = {
     "side_rounds": 3,
     "side_duration": 20.0,
     "side_200_load": 200,
+    "grid_rounds": 2,
     "two_max": 1000,
 }
 QUICK = {
@@ -79,6 +80,7 @@ QUICK = {
     "side_rounds": 1,
     "side_duration": 6.0,
     "side_200_load": 20,
+    "grid_rounds": 1,
     "two_max": 40,
 }
 
@@ -667,16 +669,14 @@ def main(argv: list[str] | None = None) -> int:
                 # issue 30: capacity at p99 within twice the floor's (from the rounds above),
                 # product and floor alike; then CPU per message at 200, side by side
                 limit = floor.capacity_limit(results["side"])
-
-                def capacity_of(name: str) -> dict:
-                    url_of = f"{servers[name].ws_base}/ws/chat/{keys.get(name, site_key)}/"
-                    return section_capacity(
-                        procs, servers[name], url_of, llm.pid, cfg, [], limit_ms=limit
-                    )
-
-                results["side_capacity"] = {
-                    name: capacity_of(name) for name in ("product", "floor")
-                }
+                results["side_capacity"] = capacity_grid.capacity_grid(
+                    lambda name, n: run(name, n, cfg["side_duration"]),
+                    names=("product", "floor"),
+                    limit_ms=limit,
+                    start=results["side"]["pooled"],
+                    top=cfg["capacity_max"],
+                    rounds=cfg["grid_rounds"],
+                )
                 log(f"capacity at p99 <= {limit} ms: {floor.capacity_summary(results)}")
                 results["side_200"] = floor.side_by_side(
                     lambda name, n: run(name, n, cfg["side_duration"]),

@@ -67,6 +67,15 @@ application = TrustedProxyMiddleware(
     )
 )
 
+# The cache's and the channel layer's backends (django_redis and channels_redis as deployed)
+# load on first use: after the freeze, their modules and functions (some 280) would stay in
+# the collector's view for the process's life. Made now; neither connects before it is used.
+from channels.layers import get_channel_layer  # noqa: E402
+from django.core.cache import caches  # noqa: E402
+
+getattr(caches["default"], "client", None)  # django_redis makes its client on first use
+get_channel_layer()
+
 # Every object made so far (Django, the apps, the tokenizer, the embedding model: about
 # 230,000) leaves the cyclic collector's view. A full collection walks every tracked
 # object: with them, a pause of 100-200 ms of the event loop that every open socket waits

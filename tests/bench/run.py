@@ -59,7 +59,7 @@ FULL = {
     "side_rounds": 3,
     "side_duration": 20.0,
     "side_200_load": 200,
-    "grid_rounds": 2,
+    "grid_rounds": capacity_grid.GRID_ROUNDS,
     "two_max": 1000,
 }
 QUICK = {

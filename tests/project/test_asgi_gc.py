@@ -35,19 +35,23 @@ print(json.dumps({"frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects
 """
 
 
-@pytest.fixture(scope="module")
-def seen():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "chatwidget.settings.test"}
+def _probe(script: str, **env: str):
+    """Run `script` in a fresh interpreter (as Daphne starts) and read the JSON it prints last."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE],
+        [sys.executable, "-c", script],
         cwd=ROOT,
-        env=env,
+        env={**os.environ, **env},
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def seen():
+    return _probe(PROBE, DJANGO_SETTINGS_MODULE="chatwidget.settings.test")
 
 
 def test_start_up_objects_are_out_of_the_collectors_view(seen):
@@ -83,19 +87,9 @@ def test_the_cache_and_channel_layer_backends_load_before_the_freeze():
     """As deployed (django_redis, channels_redis), their classes and modules are among the
     frozen: loaded on first use, some 280 functions stayed in the collector's view. Neither
     backend connects before it is used (the Redis URL is never reached here)."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "chatwidget.settings.local",
-        "REDIS_URL": "redis://127.0.0.1:6379/15",
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", BACKENDS],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    frozen = _probe(
+        BACKENDS,
+        DJANGO_SETTINGS_MODULE="chatwidget.settings.local",
+        REDIS_URL="redis://127.0.0.1:6379/15",
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    frozen = json.loads(done.stdout.strip().splitlines()[-1])
     assert frozen == {"django_redis.client.default": True, "channels_redis.pubsub": True}

@@ -39,8 +39,8 @@ def grid_levels(start: int, top: int) -> Iterator[int]:
         yield level
 
 
-def pooled(n: int, rows: list[dict]) -> dict:
-    """One level's runs of one server as one: the median of their p99s (what decides), the
+def level_of(n: int, rows: list[dict]) -> dict:
+    """One level's runs of one server as one level: the median of their p99s (what decides), the
     percentiles of all their first-token overheads pooled, and whether every run was clean
     (connected, no timeouts)."""
     samples = [v for r in rows for v in r.get("overhead_ms") or []]
@@ -109,7 +109,7 @@ def capacity_grid(
     rounds: int = GRID_ROUNDS,
 ) -> dict[str, dict]:
     """`run(name, n)` does one load run and returns its row (with `overhead_ms`); `start`:
-    each server's pooled level from the side-by-side rounds (the grid's first level)."""
+    each server's level (`level_of`) of the side-by-side rounds, the grid's first."""
     levels = {name: [start[name]] for name in names}
     going = [name for name in names if passes(start[name], limit_ms)]
     first = max(lv["conversations"] for lv in start.values())
@@ -121,7 +121,7 @@ def capacity_grid(
             for name in going:
                 rows[name].append(run(name, n))
         for name in list(going):
-            level = pooled(n, rows[name])
+            level = level_of(n, rows[name])
             levels[name].append(level)
             if not passes(level, limit_ms):
                 going.remove(name)

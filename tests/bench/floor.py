@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.bench import harness
-from tests.bench.capacity_grid import passes, pooled
+from tests.bench.capacity_grid import level_of, passes
 
 CPU_RATIO_TARGET = 1.25
 P50_GAP_MS = 3.0
@@ -72,7 +72,7 @@ def side_by_side(run, *, servers: dict, rounds: int, n: int) -> dict:
         "rounds": rounds,
         "summary": summary,
         "ratios": ratios,
-        "pooled": {name: pooled(n, rows) for name, rows in runs.items()},  # capacity_grid's start
+        "grid_start": {name: level_of(n, rows) for name, rows in runs.items()},  # capacity_grid
         "runs": {
             k: [{x: y for x, y in r.items() if x != "overhead_ms"} for r in v]
             for k, v in runs.items()
@@ -119,7 +119,8 @@ def _capacity_cell(cap: dict) -> str:
     from before the grid has the bisection's level alone."""
     if "crossing" not in cap:
         return str(cap["largest_ok"])
-    return f"{_f(cap['crossing'])} (grid: {cap['largest_ok']} passes, {cap['first_failing']} fails)"
+    failing = cap["first_failing"] or "none"
+    return f"{_f(cap['crossing'])} (grid: {cap['largest_ok']} passes, {failing} fails)"
 
 
 def _gap(a: float | None, b: float | None) -> float | None:

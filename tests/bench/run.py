@@ -673,7 +673,7 @@ def main(argv: list[str] | None = None) -> int:
                     lambda name, n: run(name, n, cfg["side_duration"]),
                     names=("product", "floor"),
                     limit_ms=limit,
-                    start=results["side"]["pooled"],
+                    start=results["side"]["grid_start"],
                     top=cfg["capacity_max"],
                     rounds=cfg["grid_rounds"],
                 )

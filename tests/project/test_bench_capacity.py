@@ -4,6 +4,7 @@ stall of the machine does not decide it), and a server's capacity is where its p
 the line between its last passing and first failing level."""
 
 from tests.bench import capacity_grid, floor
+from tests.bench import run as bench_run
 
 
 def _row(p99: float, *, n: int = 400, timeout: int = 0, tail_share: float = 0.02) -> dict:
@@ -26,18 +27,23 @@ def test_the_grid_steps_by_a_fifth_rounded_to_five_and_never_repeats():
 
 
 def test_one_run_that_meets_a_stall_does_not_decide_the_level():
-    level = capacity_grid.pooled(100, [_row(30.0), _row(550.0, tail_share=0.05), _row(35.0)])
+    level = capacity_grid.level_of(100, [_row(30.0), _row(550.0, tail_share=0.05), _row(35.0)])
     assert level["overhead_p99"] == 35.0, "the median of the runs' p99s"
     assert level["run_p99s"] == [30.0, 550.0, 35.0]
     assert level["samples"] == 1200
     assert level["pooled_p99"] > 50.0, "pooled, the stalled run's tail would have failed it"
     assert capacity_grid.passes(level, 50.0)
     assert level["clean"]
-    assert not capacity_grid.pooled(100, [_row(30.0), _row(30.0, timeout=1)])["clean"]
+    assert not capacity_grid.level_of(100, [_row(30.0), _row(30.0, timeout=1)])["clean"]
 
 
 def _level(n: int, p99: float, clean: bool = True) -> dict:
     return {"conversations": n, "overhead_p99": p99, "clean": clean}
+
+
+def test_the_bench_takes_three_runs_a_level():
+    """A median of three: one stalled run outvoted (FULL once kept two after the change)."""
+    assert bench_run.FULL["grid_rounds"] == capacity_grid.GRID_ROUNDS == 3
 
 
 def test_the_capacity_is_where_the_p99_crosses_the_line():
@@ -59,12 +65,11 @@ def test_product_and_floor_take_turns_and_each_stops_at_its_first_failure():
         calls.append((name, n))
         return _row(p99_at[name][n])
 
-    start = {name: capacity_grid.pooled(50, [_row(15.0)]) for name in ("product", "floor")}
+    start = {name: capacity_grid.level_of(50, [_row(15.0)]) for name in ("product", "floor")}
     cap = capacity_grid.capacity_grid(
         run, names=("product", "floor"), limit_ms=50.0, start=start, top=200, rounds=2
     )
     assert calls[:4] == [("product", 60), ("floor", 60), ("product", 60), ("floor", 60)]
-    assert capacity_grid.GRID_ROUNDS == 3  # the bench's own: a median of three
     assert ("product", 85) not in calls  # failed at 70
     assert calls[-1] == ("floor", 100)
     assert (cap["product"]["largest_ok"], cap["product"]["first_failing"]) == (60, 70)

@@ -40,6 +40,9 @@ def test_demo_answers_a_follow_up_from_memory_and_the_catalogue(demo_site, page)
     shadow(page, "textarea").press("Enter")
     answer = bubbles.nth(before)
     answer.filter(has_text="Price: 49.90 EUR").wait_for(timeout=15_000)  # the quote's end
+    # the answer complete (its stored message ends the stream): the accounting follows the
+    # quote, and read at the quote's end it was not always there yet
+    shadow(page, ".message.assistant:not([aria-busy])").nth(before).wait_for(timeout=15_000)
     text = answer.inner_text()
     assert "size L: in stock" in text, "the kurta's sizes, not a generic size chart"
     assert "Cotton kurta, mint" in text

@@ -4,7 +4,6 @@ stall of the machine does not decide it), and a server's capacity is where its p
 the line between its last passing and first failing level."""
 
 from tests.bench import capacity_grid, floor
-from tests.bench import run as bench_run
 
 
 def _row(p99: float, *, n: int = 400, timeout: int = 0, tail_share: float = 0.02) -> dict:
@@ -39,11 +38,6 @@ def test_one_run_that_meets_a_stall_does_not_decide_the_level():
 
 def _level(n: int, p99: float, clean: bool = True) -> dict:
     return {"conversations": n, "overhead_p99": p99, "clean": clean}
-
-
-def test_the_bench_takes_three_runs_a_level():
-    """A median of three: one stalled run outvoted (FULL once kept two after the change)."""
-    assert bench_run.FULL["grid_rounds"] == capacity_grid.GRID_ROUNDS == 3
 
 
 def test_the_capacity_is_where_the_p99_crosses_the_line():

@@ -256,10 +256,10 @@ def section_capacity(
     cfg,
     levels: list[dict],
     cap_max: int | None = None,
-    limit_ms: float = P99_CAPACITY_MS,
 ) -> dict:
     """The largest number of conversations (a message every 5 s) at which the p99 overhead
-    stays within `limit_ms`: doubling, then bisecting. Bisection never measures a level
+    stays within P99_CAPACITY_MS: doubling, then bisecting (the side's capacity against the
+    floor is capacity_grid.py's). Bisection never measures a level
     again: rounded to 25 above 100 conversations, a midpoint that is a level already
     measured is rounded to 5 instead, and bisection ends when that one was measured too.
     (Until 2026-12-06 it measured again and the second reading replaced the first: the
@@ -274,7 +274,7 @@ def section_capacity(
     def ok(row: dict) -> bool:
         return (
             row["overhead_p99"] is not None
-            and row["overhead_p99"] <= limit_ms
+            and row["overhead_p99"] <= P99_CAPACITY_MS
             and row["samples"] > 0
             and not row["connect_failed"]
             and not row["errors"].get("timeout")
@@ -321,7 +321,7 @@ def section_capacity(
     return {
         "largest_ok": best,
         "first_failing": worst,
-        "p99_limit_ms": limit_ms,
+        "p99_limit_ms": P99_CAPACITY_MS,
         "runs": sorted(
             ({k: v for k, v in r.items() if k != "overhead_ms"} for r in tried.values()),
             key=lambda r: r["conversations"],

@@ -40,8 +40,8 @@ from chatwidget.assistant.sections import (
     verbatim_choose,
 )
 from chatwidget.platform.db import relaxed_durability
-from chatwidget.shop.knowledge.analysis import opener_strip
 from chatwidget.shop.knowledge.embeddings import embedding_model, query_embed_prefetch
+from chatwidget.shop.knowledge.query import embed_text_of
 from chatwidget.shop.knowledge.vectors import knowledge_has_vectors
 from chatwidget.shop.knowledge.window import KnowledgeSection
 from chatwidget.shop.models.knowledge import KnowledgeTrace
@@ -199,10 +199,10 @@ def context_after_ack(site_id: int) -> bool:
 
 
 def message_embedding_start(message: str, *, handoff: bool = True) -> None:
-    """Start embedding what retrieval embeds for `message` (knowledge_query_build: the
-    message without its opener, "hi, ..."), so that the build finds it running or done;
+    """Start embedding what retrieval embeds for `message` (query.embed_text_of: the
+    message without its opener, "hi, ...", and its topics' words), so that the build finds it running or done;
     any other text would be embedded for nothing. `handoff`: embeddings._begin."""
-    query_embed_prefetch(opener_strip(message), handoff=handoff)
+    query_embed_prefetch(embed_text_of(message), handoff=handoff)
 
 
 def context_build_after_ack(*, conversation, request_seq: int, message: str) -> BuiltContext:

@@ -31,6 +31,7 @@ from chatwidget.shop.knowledge.analysis import (
     stems,
 )
 from chatwidget.shop.knowledge.referents import referent
+from chatwidget.shop.knowledge.topics import topic_words
 from memory.extract import ids_extract
 
 MAX_TERMS = 48
@@ -40,6 +41,7 @@ W_OBJECT = 0.8
 W_CONSTRAINT = 0.6
 W_REQUEST = 0.5
 W_RECENT = (0.6, 0.45, 0.3, 0.2)  # recent turns, newest first (an assistant turn: half)
+W_TOPIC = 0.5  # the words of the service topics the message asks about (topics.py)
 
 OWN_SUBJECT_SHARE = 0.2  # a word in more of the shop's chunks than this names no subject
 
@@ -117,6 +119,7 @@ class KnowledgeQuery:
     fresh: list[str] = field(default_factory=list)  # the message's words the memory lacks
     own_subject: bool = False  # leans back, yet names a subject of its own (scoring.py)
     embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
+    topic_text: str = ""  # the words of the service topics the message asks about (topics.py)
     page_key: str = ""  # memory.pages.page_key of the page the visitor is on, with a document
     page_wins: bool = False  # the page's document comes first ("does this come in XL?")
     language: str = "en"  # the message's, for its stems (analysis.stems)
@@ -190,6 +193,17 @@ class _Memory:
             _articles_note(text, active=self.active, shown=self.shown)
 
 
+def embed_text_of(message: str, pointed: str = "") -> str:
+    """What the query embedding is made of: the message without its opener and the item it
+    points at. The turn starts embedding it before the build (assistant.context.
+    message_embedding_start), so both must make the same text. The words of the message's
+    service topics (topics.py) are a vector of their own, made once per process and blended
+    in (selectors._topic_blend): adding them to this text would cost a long embedding at
+    every turn that has one."""
+    message = opener_strip(message)
+    return "\n".join(filter(None, [message, pointed]))
+
+
 def knowledge_query_build(
     *,
     message: str,
@@ -224,6 +238,11 @@ def knowledge_query_build(
     # "Nummer 2", "the last one", "das teurere": the item of the last list, as if named
     pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
     add(pointed, W_MESSAGE)
+    topics = topic_words(message)
+    lead = dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE)
+    for term in words(topics):
+        lead.setdefault(term, W_TOPIC)
+        terms.setdefault(term, W_TOPIC)
     back = bool(pointed) or refers_back(message)
     chosen = bool(pointed) or chooses(message)  # a list's item, "the woody one": the talk's
     return KnowledgeQuery(
@@ -232,10 +251,11 @@ def knowledge_query_build(
         recall=active - set(terms),
         shown=shown,
         text="\n".join(t for t in texts if t),
-        lead=dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE),
+        lead=lead,
         fresh=[w for w in words(message) if w not in remembered_words and not chosen],
         refers_back=back,
-        embed_text="\n".join(filter(None, [message, pointed])),
+        embed_text=embed_text_of(message, pointed),
+        topic_text=topics,
         page_key=page.key if page else "",
         page_wins=bool(page) and (deictic(message) or (back and not remembered)),
         language=language_guess(message, default=language),

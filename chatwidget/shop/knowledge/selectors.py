@@ -4,13 +4,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 
+import numpy as np
 from django.core.cache import cache
 from django.db.models import Sum
 
 from chatwidget.platform import cache_keys
 from chatwidget.platform.memo import ProcessMemo
 from chatwidget.shop.knowledge import backends
-from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model
+from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model, query_embed
 from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject
 from chatwidget.shop.knowledge.scoring import Candidate, candidates_score, names_own_subject
 from chatwidget.shop.knowledge.vectors import vector_search
@@ -19,6 +20,7 @@ from chatwidget.sites.models import Site
 from memory.pages import page_key
 
 CANDIDATES = 24
+W_TOPIC_VECTOR = 0.6  # the service topics' vector beside the message's (_topic_blend)
 DENSE_CANDIDATES = 12  # nearest chunks by embedding, added to the full-text candidates
 HINT_SECONDS = 60
 AVAILABLE = ProcessMemo[bool]()
@@ -128,6 +130,8 @@ def knowledge_search(
     if callable(vector):  # the full text is done: now wait for the message's vector
         vector = vector()
     qvec = vector.vector if vector is not None else _query_vector(query)
+    if qvec and query.topic_text:
+        qvec = _topic_blend(qvec, query.topic_text)
     if qvec:  # the nearest chunks also when no word of the question is in the shop's pages
         similarity, dense = _similarities(site=site, qvec=qvec, hits=hits)
         hits += dense
@@ -174,6 +178,20 @@ def _query_vector(query: KnowledgeQuery) -> bytes | None:
         return None
     found = embed([query.embed_text or query.text], kind="query")
     return found[0] if found else None
+
+
+def _topic_blend(qvec: bytes, topic_text: str) -> bytes:
+    """The message's vector moved towards the words a shop's page on its service topics uses
+    (topics.py): "kann ich das abstottern?" towards "Ratenzahlung". The topics' vector is a
+    query embedding like any other, made once per process (embeddings.query_embed's cache);
+    without it in time, the message's own vector."""
+    found = query_embed(topic_text)
+    if not found.vector or len(found.vector) != len(qvec):
+        return qvec
+    blended = np.frombuffer(qvec, dtype=np.float32) + W_TOPIC_VECTOR * np.frombuffer(
+        found.vector, dtype=np.float32
+    )
+    return (blended / (np.linalg.norm(blended) or 1.0)).astype(np.float32).tobytes()
 
 
 def _similarities(

@@ -91,6 +91,8 @@ def _query_vector(
         return QueryVector  # no vector to compare with: full text alone, nothing embedded
     text = query.embed_text or query.text
     query_embed_prefetch(text)
+    if query.topic_text:  # its vector is blended in (selectors._topic_blend): made once
+        query_embed_prefetch(query.topic_text, handoff=False)
 
     def wait() -> QueryVector:
         vector = query_embed(text)

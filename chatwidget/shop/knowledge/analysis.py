@@ -95,9 +95,13 @@ might may must been being am were say let lets wondering question quick though m
 ah ach alles klar andere anderen anderes frage fragen womit soll sollte man schon gerade denn
 eigentlich kannst könnt könnte konnte würde wäre hab habt hast bist mir mich dich dir euch
 ihnen ihm ihn wann warum wieso ob wenn dann also super prima toll genau moin servus
+those all each every either neither enough don doesn didn isn aren won wouldn couldn out off
+diese dieser dieses diesen jene davon dazu damit darin ganz nem nen ne
 """.split()
 )
 # The second half (issue 26): chat fillers and function words that matched pages by accident
+# (the last two lines: function words a follow-up's own words were read as a subject by,
+# "have you got enough of those for all of us?")
 # ("right" in "Your rights", "andere Frage" in the FAQ) and drowned a new question's own
 # words; found on the dev part of the held-out set.
 # The other widget languages (fr, es, it, nl, pl): their function words and greetings, none
@@ -256,6 +260,26 @@ _DE_OPENERS = ("und ", "was ist mit", "wie ist es mit", "auch ", "oder ")
 _TOKEN = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|[?!.,;:]")
 
 
+# What a short question asks of the thing just talked about, without naming it: its stock,
+# its price against the other's ("any left?", "wie viele habt ihr noch?", "was ist preislich
+# der Unterschied?"). A longer message with such words may name a subject of its own.
+_ASKS_OF_IT = re.compile(
+    r"\b(?:any (?:more )?left|how many (?:\w+ )?(?:left|in stock|do you have)|running (?:low|out)"
+    r"|sold out|in stock|still available|price difference|difference in price|cheaper"
+    r"|more expensive|wie viele|noch (?:da|vorratig|lieferbar|auf lager|zu haben|verfugbar)\b"
+    r"|ausverkauft|preislich|preisunterschied|unterschied|gunstiger|teurer|billiger)"
+)
+ASKS_OF_IT_WORDS = 4  # content words (query.words) a message that asks it may have
+
+
+def asks_of_it(message: str) -> bool:
+    """Whether a short message asks about the stock or the price of what was just named."""
+    return bool(_ASKS_OF_IT.search(fold(message))) and (
+        sum(1 for w in _TOKEN.findall(fold(message)) if w.isalpha() and w not in STOPWORDS)
+        <= ASKS_OF_IT_WORDS
+    )
+
+
 def refers_back(message: str) -> bool:
     """Whether a message leans on an earlier subject: "is it machine washable?", "and in
     blue?", "Wie groß ist der?", "Habt ihr die in 38?" (a German article standing alone,
@@ -278,7 +302,7 @@ def refers_back(message: str) -> bool:
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
             if not after or not after[0].isalpha() or after[0].islower():
                 return True
-    return chooses(message)
+    return chooses(message) or asks_of_it(message)
 
 
 def chooses(message: str) -> bool:

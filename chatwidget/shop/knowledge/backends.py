@@ -75,7 +75,7 @@ def _hit(row: tuple) -> Hit:
 
 # Both engines index the terms of chatwidget/shop/knowledge/analysis.py (stemmed in the
 # chunk's language); PostgreSQL's `simple` configuration only lower-cases them.
-PG_CONFIG = "simple"
+PG_CONFIG = vocab.PG_CONFIG
 COMPOUND_SPLITS = 8  # splits of one German compound tried in a query
 
 

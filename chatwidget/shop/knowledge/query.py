@@ -44,6 +44,7 @@ W_RECENT = (0.6, 0.45, 0.3, 0.2)  # recent turns, newest first (an assistant tur
 W_TOPIC = 0.5  # the words of the service topics the message asks about (topics.py)
 
 OWN_SUBJECT_SHARE = 0.2  # a word in more of the shop's chunks than this names no subject
+UNKNOWN_SUBJECT_WORDS = 3  # words the shop does not use that name a subject all the same
 
 _WORD = re.compile(r"[^\W_]+(?:[-./][^\W_]+)*")
 
@@ -263,10 +264,18 @@ def knowledge_query_build(
 
 
 def names_no_subject(lead: list[str], shares: dict[str, float]) -> bool:
-    """Whether a message's own words name nothing of their own: each of them is in more
-    than OWN_SUBJECT_SHARE of the shop's chunks (`shares`: backends.term_shares), or it has
-    none. "what's the material?" in a shop whose every product states its material asks
+    """Whether a message's own words name nothing of their own (`shares`: the share of the
+    shop's chunks each is in, backends.term_shares). A word names a subject when the shop
+    uses it rarely (in OWN_SUBJECT_SHARE of its chunks or fewer): "do you ship to Canada?",
+    or the words of a service topic it asks about (topics.py). A word in more chunks names
+    none: "what's the material?" in a shop whose every product states its material asks
     about the subject of the talk as "is it machine washable?" does, without a pronoun for
-    `refers_back` to see; "do you ship to Canada?" names a subject (a rare word, or one the
-    shop does not use at all)."""
-    return all(shares.get(word, 0.0) > OWN_SUBJECT_SHARE for word in lead)
+    `refers_back` to see. Nor do one or two words the shop does not use at all: "how tall
+    roughly?", "Maße?" after a product; UNKNOWN_SUBJECT_WORDS of them do ("I need a
+    tablecloth for a six-seater, ideally with blue stripes" in a shop that says
+    "Tischdecke")."""
+    if not lead:
+        return True
+    if not shares or any(0 < shares.get(word, 0.0) <= OWN_SUBJECT_SHARE for word in lead):
+        return False  # no counts (a small catalogue): every question names its subject
+    return sum(1 for word in lead if not shares.get(word)) < UNKNOWN_SUBJECT_WORDS

@@ -27,6 +27,8 @@ from chatwidget.shop.knowledge.analysis import stems
 from chatwidget.shop.knowledge.vectors import knowledge_version
 
 COMMON_SECONDS = 300
+PG_CONFIG = "simple"  # the text search configuration of the index: our own stems, as they are
+RARE = 1.0  # chunks PostgreSQL's rare lexemes count as (their share: RARE / chunks)
 SITES_KNOWN = 64  # sites whose counts a process keeps
 FORMS_KNOWN = 20_000  # counted words kept per site (SQLite) before they are counted again
 
@@ -36,7 +38,8 @@ class _Counts:
     version: str
     chunks: float = 0.0
     shares: dict[str, float] = field(default_factory=dict)  # index term -> share of chunks
-    complete: bool = False  # every term that matters is in `shares` (PostgreSQL's statistics)
+    complete: bool = False  # PostgreSQL: `common` are its statistics' common lexemes
+    common: frozenset[str] = frozenset()
 
 
 _KNOWN: OrderedDict[tuple[str, int], _Counts] = OrderedDict()
@@ -59,6 +62,21 @@ def _pg_common() -> tuple[float, dict[str, float]]:
         found = (chunks, dict(zip(row[0], row[1], strict=False)) if row and row[0] else {})
         cache.set(cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, found, COMMON_SECONDS)
     return found
+
+
+def _pg_present(forms: set[str]) -> set[str]:
+    """Which of `forms` some chunk holds (a lexeme PostgreSQL's statistics do not list may
+    be rare or absent: a GIN index lookup each, one statement)."""
+    words = sorted(f for f in forms if f.isalnum())
+    if not words:
+        return set()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT f FROM unnest(%s::text[]) AS f WHERE EXISTS (SELECT 1 FROM "
+            "memory_knowledgechunk c WHERE c.search @@ to_tsquery(%s::regconfig, f))",
+            [words, PG_CONFIG],
+        )
+        return {row[0] for row in cursor.fetchall()}
 
 
 def _sqlite_chunks() -> int:
@@ -97,15 +115,20 @@ def _counts(site_id: int | None, forms: set[str]) -> _Counts:
         found = _Counts(version=version)
         if connection.vendor == "postgresql":
             found.chunks, found.shares = _pg_common()
+            found.common = frozenset(found.shares)
             found.complete = True
         else:
             found.chunks = _sqlite_chunks()
-    missing = set() if found.complete or not found.chunks else forms - found.shares.keys()
+    missing = set() if not found.chunks else forms - found.shares.keys()
     if missing:
         if len(found.shares) > FORMS_KNOWN:
-            found.shares = {}
-            missing = set(forms)
-        found.shares |= {f: n / found.chunks for f, n in _sqlite_docs(missing).items()}
+            found.shares = {k: v for k, v in found.shares.items() if k in found.common}
+            missing = forms - found.shares.keys()
+        if found.complete:  # PostgreSQL: not among the common lexemes, so rare or absent
+            found.shares |= {f: RARE / found.chunks for f in _pg_present(missing)}
+            found.shares |= dict.fromkeys(missing - found.shares.keys(), 0.0)
+        else:
+            found.shares |= {f: n / found.chunks for f, n in _sqlite_docs(missing).items()}
     if kept:
         _KNOWN[key] = found
         _KNOWN.move_to_end(key)

@@ -39,7 +39,7 @@ PAGES = [
      "text": "Hand wash wool at 30 degrees with a wool detergent and dry it flat."},
 ]  # fmt: skip
 # no word of it (nor a stem) is in any page: only its meaning leads to the returns page
-PARAPHRASE = "can I change my mind after buying?"
+PARAPHRASE = "what if I regret buying it?"
 
 
 def _import(site, tmp_path, pages=PAGES):

@@ -33,7 +33,7 @@ def test_a_paraphrase_finds_its_page_only_with_the_embedded_model(site, tmp_path
         settings.EMBEDDING_MODEL = model
         assert knowledge_import(source=knowledge_source_ensure(site=site, location=str(path))).ok
         knowledge_embed_pending(site_id=site.pk)  # the worker's task, here in place
-        query = knowledge_query_build(message="can I change my mind after buying?")
+        query = knowledge_query_build(message="what if I regret buying it?")
         found = knowledge_search(site=site, query=query, limit=1)
         return found[0].title if found else None
 

@@ -74,7 +74,18 @@ def top(site, **query) -> list[str]:
     [
         (["material"], {"material": 0.9}, True),
         (["material", "colour"], {"material": 0.9, "colour": 0.5}, True),
-        (["ship", "canada"], {"ship": 0.3}, False),  # "canada": in no chunk, a word of its own
+        # one or two words in no chunk name no subject ("how tall roughly?" after a product),
+        (["tall", "roughly"], {"tall": 0.0, "roughly": 0.0}, True),
+        (["ship", "canada"], {"ship": 0.3, "canada": 0.0}, True),
+        # the words of the topic the message asks about do ("do you ship to Canada?": topics.py)
+        (["ship", "canada", "shipping"], {"ship": 0.3, "canada": 0.0, "shipping": 0.05}, False),
+        # and so do three of them ("a tablecloth with blue stripes" in a German shop)
+        (
+            ["tablecloth", "seater", "stripes"],
+            dict.fromkeys(["tablecloth", "seater", "stripes"], 0.0),
+            False,
+        ),
+        (["ship", "canada"], {}, False),  # no counts (a small catalogue): a subject of its own
         (["material", "canada"], {"material": 0.9, "canada": 0.01}, False),
         ([], {}, True),
     ],

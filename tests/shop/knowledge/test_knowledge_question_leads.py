@@ -87,6 +87,11 @@ def test_referent(message, expected):
         ("welches is dicker?", True),
         ("which jacket is waterproof?", False),
         ("welche Jacke ist wasserdicht?", False),
+        # a short question about the stock or price of what was just named
+        ("any left?", True),
+        ("wie viele habt ihr noch?", True),
+        ("Was ist preislich der Unterschied?", True),
+        ("do you have linen tablecloths with blue stripes in stock?", False),
     ],
 )
 def test_a_message_that_leans_on_an_earlier_subject(message, back):

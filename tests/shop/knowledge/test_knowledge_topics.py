@@ -40,6 +40,8 @@ from chatwidget.shop.tasks import knowledge_embed
         ("can I talk to a real person?", ("contact",)),
         # a product question, a follow-up, an acknowledgement: no service topic
         ("is it in stock?", ()),
+        ("how long are the legs?", ()),
+        ("how long does it take to Vienna?", ("shipping",)),
         ("and in blue?", ()),
         ("passt.", ()),
         ("will a 14 inch laptop fit in the tote?", ()),

@@ -344,7 +344,12 @@ def _built(
         sections=sections,
         demo=_demo_found(knowledge) if settings.DEMO_MODE else None,
         knowledge_trace=(
-            {"chunks": knowledge.retrieved, "tokens": knowledge.tokens, "room": knowledge.room}
+            {
+                "chunks": knowledge.retrieved,
+                "tokens": knowledge.tokens,
+                "room": knowledge.room,
+                "topics": knowledge.topics,
+            }
             if knowledge.retrieved
             else None
         ),

@@ -30,6 +30,7 @@ from chatwidget.shop.knowledge.sources import (
     knowledge_source_delete,
     knowledge_source_upload,
 )
+from chatwidget.shop.knowledge.topics import topic_labels
 from chatwidget.shop.models.knowledge import (
     KnowledgeChunk,
     KnowledgeDocument,
@@ -278,8 +279,13 @@ class KnowledgeTraceAdmin(admin.ModelAdmin):
 
     list_display = ("trace", "conversation", "tokens", "room", "sent", "left_out")
     list_select_related = ("trace",)
-    readonly_fields = ("trace", "tokens", "room", "retrieved")
+    readonly_fields = ("trace", "tokens", "room", "service_topics", "retrieved")
     fields = readonly_fields
+
+    @admin.display(description=_("service topics asked"))
+    def service_topics(self, obj: KnowledgeTrace) -> str:
+        """What led retrieval to a service page in other words than the visitor's."""
+        return ", ".join(topic_labels(obj.topics or [])) or "–"
 
     @admin.display(description=_("retrieved"))
     def retrieved(self, obj: KnowledgeTrace) -> str:

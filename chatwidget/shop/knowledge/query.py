@@ -31,7 +31,7 @@ from chatwidget.shop.knowledge.analysis import (
     stems,
 )
 from chatwidget.shop.knowledge.referents import referent
-from chatwidget.shop.knowledge.topics import topic_words
+from chatwidget.shop.knowledge.topics import topic_words, topics_of
 from memory.extract import ids_extract
 
 MAX_TERMS = 48
@@ -121,6 +121,7 @@ class KnowledgeQuery:
     own_subject: bool = False  # leans back, yet names a subject of its own (scoring.py)
     embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
     topic_text: str = ""  # the words of the service topics the message asks about (topics.py)
+    topics: tuple[str, ...] = ()  # their names, for the trace
     page_key: str = ""  # memory.pages.page_key of the page the visitor is on, with a document
     page_wins: bool = False  # the page's document comes first ("does this come in XL?")
     language: str = "en"  # the message's, for its stems (analysis.stems)
@@ -257,6 +258,7 @@ def knowledge_query_build(
         refers_back=back,
         embed_text=embed_text_of(message, pointed),
         topic_text=topics,
+        topics=topics_of(message),
         page_key=page.key if page else "",
         page_wins=bool(page) and (deictic(message) or (back and not remembered)),
         language=language_guess(message, default=language),

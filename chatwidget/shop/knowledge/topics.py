@@ -20,6 +20,8 @@ import functools
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from chatwidget.shop.knowledge.analysis import fold
 
 MAX_TOPICS = 2  # the first ones: TOPICS runs from the specific to the general
@@ -28,17 +30,20 @@ MAX_TOPICS = 2  # the first ones: TOPICS runs from the specific to the general
 @dataclass(frozen=True)
 class _Topic:
     name: str
+    label: str  # for staff: the trace in admin (a lazy translation)
     asks: re.Pattern
     words: str
 
 
-def _topic(name: str, asks: list[str], words: str) -> _Topic:
-    return _Topic(name, re.compile(r"\b(?:" + "|".join(asks) + r")", re.IGNORECASE), words)
+def _topic(name: str, label: str, asks: list[str], words: str) -> _Topic:
+    pattern = re.compile(r"\b(?:" + "|".join(asks) + r")", re.IGNORECASE)
+    return _Topic(name, label, pattern, words)
 
 
 TOPICS = (
     _topic(
         "returns",
+        _("returns and refunds"),
         [
             r"(?:send|sent|give|take|bring) (?:\w+ ){0,3}back",
             r"money back",
@@ -65,6 +70,7 @@ TOPICS = (
     ),
     _topic(
         "exchange",
+        _("exchanges"),
         [
             r"exchang",
             r"swap",
@@ -82,6 +88,7 @@ TOPICS = (
     ),
     _topic(
         "warranty",
+        _("defects and warranty"),
         [
             r"broke(?:n)?\b",
             r"break(?:s|ing)?\b",
@@ -123,6 +130,7 @@ TOPICS = (
     ),
     _topic(
         "instalments",
+        _("instalments and paying later"),
         [
             r"instal?ments?",
             r"spread (?:it |the (?:cost|payment) )?(?:over|out)",
@@ -145,6 +153,7 @@ TOPICS = (
     ),
     _topic(
         "customs",
+        _("delivery abroad and customs"),
         [
             r"customs",
             r"dut(?:y|ies)",
@@ -169,6 +178,7 @@ TOPICS = (
     ),
     _topic(
         "missing_parcel",
+        _("a parcel that has not arrived"),
         [
             r"(?:has ?n'?t|hasnt|not|never|still not) "
             r"(?:arrived|come|turned up|shown up|been delivered)",
@@ -190,6 +200,7 @@ TOPICS = (
     ),
     _topic(
         "change_cancel",
+        _("changing or cancelling an order"),
         [
             r"cancel",
             r"change (?:my |the )?(?:order|address)",
@@ -207,6 +218,7 @@ TOPICS = (
     ),
     _topic(
         "furniture_delivery",
+        _("furniture delivery"),
         [
             r"carr(?:y|ied|ies)",
             r"upstairs",
@@ -231,6 +243,7 @@ TOPICS = (
     ),
     _topic(
         "holidays",
+        _("delivery before holidays"),
         [
             r"christmas",
             r"xmas",
@@ -246,6 +259,7 @@ TOPICS = (
     ),
     _topic(
         "express",
+        _("express delivery"),
         [
             r"express",
             r"next day",
@@ -264,6 +278,7 @@ TOPICS = (
     ),
     _topic(
         "collect",
+        _("stores and collection"),
         [
             r"pick (?:it |them )?up",
             r"collect",
@@ -286,6 +301,7 @@ TOPICS = (
     ),
     _topic(
         "vouchers",
+        _("gift cards and discount codes"),
         [
             r"voucher",
             r"gift ?card",
@@ -307,6 +323,7 @@ TOPICS = (
     ),
     _topic(
         "gift_wrap",
+        _("gift wrapping"),
         [
             r"gift",
             r"present\b",
@@ -319,6 +336,7 @@ TOPICS = (
     ),
     _topic(
         "account",
+        _("the customer account"),
         [
             r"account",
             r"log ?in",
@@ -337,6 +355,7 @@ TOPICS = (
     ),
     _topic(
         "privacy",
+        _("personal data"),
         [
             r"my data",
             r"personal (?:data|information|details)",
@@ -357,6 +376,7 @@ TOPICS = (
     ),
     _topic(
         "newsletter",
+        _("the newsletter"),
         [
             r"newsletter",
             r"unsubscrib",
@@ -372,6 +392,7 @@ TOPICS = (
     ),
     _topic(
         "sustainability",
+        _("sustainability"),
         [
             r"sustainab",
             r"eco",
@@ -390,6 +411,7 @@ TOPICS = (
     ),
     _topic(
         "terms",
+        _("terms and conditions"),
         [
             r"terms and conditions",
             r"legal(?:ly)?\b",
@@ -403,6 +425,7 @@ TOPICS = (
     ),
     _topic(
         "contact",
+        _("contacting the shop"),
         [
             r"talk to",
             r"speak (?:to|with)",
@@ -423,6 +446,7 @@ TOPICS = (
     ),
     _topic(
         "care",
+        _("care and washing"),
         [
             r"wash",
             r"clean",
@@ -444,6 +468,7 @@ TOPICS = (
     ),
     _topic(
         "size",
+        _("sizes and fit"),
         [
             r"(?:the|how (?:does|do|will|would) (?:it|they|this|that)) fit",
             r"fits? (?:small|large|big|true|me\b|him\b|her\b)",
@@ -463,6 +488,7 @@ TOPICS = (
     ),
     _topic(
         "shipping",
+        _("delivery times and costs"),
         [
             r"how (?:long (?:does|do|will|would|until|till|to|for)|many days|soon|quickly)",
             r"when (?:will|would|do|does|can) (?:it|they|my|i get|the)",
@@ -483,6 +509,7 @@ TOPICS = (
     ),
     _topic(
         "payment",
+        _("payment methods"),
         [
             r"(?:how|can|could) (?:i|we) pay",
             r"payment",
@@ -511,8 +538,14 @@ def topics_of(message: str) -> tuple[str, ...]:
 
 
 _WORDS = {t.name: t.words for t in TOPICS}
+_LABELS = {t.name: t.label for t in TOPICS}
 
 
 def topic_words(message: str) -> str:
     """The words a shop's pages on the message's topics use (empty: none asked)."""
     return " ".join(_WORDS[name] for name in topics_of(message))
+
+
+def topic_labels(names: list[str]) -> list[str]:
+    """The topics as staff read them (a name no longer known: as it was stored)."""
+    return [str(_LABELS.get(name, name)) for name in names]

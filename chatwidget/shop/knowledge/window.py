@@ -53,6 +53,7 @@ class KnowledgeSection:
     active: list[str] = field(default_factory=list)  # active objects, for the demo reply
     room: int = 0  # the tokens the budget could give
     attempted: bool = False  # a search ran (the site has knowledge and the share is on)
+    topics: list[str] = field(default_factory=list)  # the service topics asked (topics.py)
 
 
 def knowledge_share(site: Site) -> int:
@@ -137,6 +138,7 @@ def knowledge_select(
     vector = _query_vector(site, query, section)
     candidates = knowledge_search(site=site, query=query, limit=RETRIEVE, page=page, vector=vector)
     section.attempted = True
+    section.topics = list(query.topics)
     section.active = _active_labels(core, query.shown)
     if not candidates:
         return section

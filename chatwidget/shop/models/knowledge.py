@@ -147,6 +147,9 @@ class KnowledgeTrace(models.Model):
     chunks = models.JSONField(default=list)  # [{"chunk", "score", "bonus", "sent", "why"?}]
     tokens = models.PositiveIntegerField(default=0)  # the excerpts' share of the call
     room = models.PositiveIntegerField(default=0)  # what the budget could give them
+    # the service topics the message asked about (knowledge/topics.py: names), which led
+    # retrieval to their pages
+    topics = models.JSONField(default=list, blank=True)
 
     class Meta:
         db_table = "memory_knowledgetrace"  # the table keeps its name from before the move

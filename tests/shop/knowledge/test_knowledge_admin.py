@@ -156,3 +156,27 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, demo_site):
     assert f'<a href="{kurta.url}"' in detail and "Cotton kurta, mint" in detail
     assert "no: did not fit the knowledge share of the context budget" in detail
     assert "excerpt 987654321 (deleted since)" in detail and "knowledge_over_budget" not in detail
+
+
+def test_a_trace_says_which_service_topics_led_retrieval(owner, demo_site):
+    """The context build keeps the topics the message asked about with its trace; staff
+    read them as words, in their language."""
+    from django.utils import translation
+
+    from chatwidget.assistant.context import context_build, context_trace_save
+    from memory.services import conversation_start, turn_append
+
+    conv = conversation_start(site_id=demo_site.pk)[0]
+    seq = turn_append(
+        conversation_id=conv.pk, role="visitor", text="can I spread the cost over months?"
+    ).turn.seq
+    built = context_build(conversation_id=conv.pk, request_seq=seq, trace_save=False)
+    assert built.knowledge_trace["topics"] == ["instalments"]
+    context_trace_save(built=built)
+    trace = KnowledgeTrace.objects.get(trace__conversation=conv)
+    assert trace.topics == ["instalments"]
+    url = reverse("admin:shop_knowledgetrace_change", args=[trace.pk])
+    assert "instalments and paying later" in owner.get(url).content.decode()
+    with translation.override("de"):
+        detail = owner.get(url, headers={"accept-language": "de"}).content.decode()
+    assert "Ratenzahlung und späteres Bezahlen" in detail

@@ -261,19 +261,26 @@ _TOKEN = re.compile(r"[^\W\d_]+(?:'[a-z]+)?|[?!.,;:]")
 
 
 # What a short question asks of the thing just talked about, without naming it: its stock,
-# its price against the other's ("any left?", "wie viele habt ihr noch?", "was ist preislich
-# der Unterschied?"). A longer message with such words may name a subject of its own.
+# its price against the other's, its measures ("any left?", "wie viele habt ihr noch?", "was
+# ist preislich der Unterschied?", "Maße?"). A longer message with such words may name a
+# subject of its own.
 _ASKS_OF_IT = re.compile(
     r"\b(?:any (?:more )?left|how many (?:\w+ )?(?:left|in stock|do you have)|running (?:low|out)"
     r"|sold out|in stock|still available|price difference|difference in price|cheaper"
     r"|more expensive|wie viele|noch (?:da|vorratig|lieferbar|auf lager|zu haben|verfugbar)\b"
-    r"|ausverkauft|preislich|preisunterschied|unterschied|gunstiger|teurer|billiger)"
+    r"|ausverkauft|preislich|preisunterschied|unterschied|gunstiger|teurer|billiger"
+    # its measures and make: "how tall roughly?", "Maße?", "wie schwer ist der?"
+    r"|how (?:tall|high|wide|big|heavy|deep|thick)\b|how long (?:is|are)\b"
+    r"|dimensions|measurements|weight\b|what(?:'s| is| are) (?:it|they) made of"
+    r"|masse\b|abmessungen|gewicht|wie (?:gross|hoch|lang|breit|schwer|tief|dick)\b"
+    r"|aus welchem (?:material|stoff))"
 )
 ASKS_OF_IT_WORDS = 4  # content words (query.words) a message that asks it may have
 
 
 def asks_of_it(message: str) -> bool:
-    """Whether a short message asks about the stock or the price of what was just named."""
+    """Whether a short message asks about the stock, the price or the measures of what was
+    just named."""
     return bool(_ASKS_OF_IT.search(fold(message))) and (
         sum(1 for w in _TOKEN.findall(fold(message)) if w.isalpha() and w not in STOPWORDS)
         <= ASKS_OF_IT_WORDS

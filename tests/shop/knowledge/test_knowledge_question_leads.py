@@ -91,6 +91,9 @@ def test_referent(message, expected):
         ("any left?", True),
         ("wie viele habt ihr noch?", True),
         ("Was ist preislich der Unterschied?", True),
+        ("how tall roughly?", True),
+        ("Maße?", True),
+        ("how long does delivery take to Vienna?", False),
         ("do you have linen tablecloths with blue stripes in stock?", False),
     ],
 )

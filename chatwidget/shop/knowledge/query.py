@@ -19,17 +19,14 @@ from dataclasses import dataclass, field
 
 from chatwidget.shop.knowledge.analysis import (
     STOPWORDS,
-    chooses,
     compound_head,
     compound_splits,
-    deictic,
     fold,
     language_guess,
-    opener_strip,
-    refers_back,
     stem,
     stems,
 )
+from chatwidget.shop.knowledge.asking import chooses, deictic, opener_strip, refers_back
 from chatwidget.shop.knowledge.referents import referent
 from chatwidget.shop.knowledge.topics import topic_words, topics_of
 from memory.extract import ids_extract

@@ -1,9 +1,9 @@
-"""analysis.deictic: which messages point at what the visitor is looking at (the page's
+"""asking.deictic: which messages point at what the visitor is looking at (the page's
 document then comes first), and the query it shapes (query.knowledge_query_build)."""
 
 import pytest
 
-from chatwidget.shop.knowledge.analysis import deictic
+from chatwidget.shop.knowledge.asking import deictic
 from chatwidget.shop.knowledge.query import PageDocument, knowledge_query_build
 
 PAGE = PageDocument(key="https://shop.example/p/ku-2291-s", identifiers=["KU-2291-S"])

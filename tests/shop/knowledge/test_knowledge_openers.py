@@ -4,7 +4,7 @@ dilute the message's embedding nor hide how the question itself begins."""
 
 import pytest
 
-from chatwidget.shop.knowledge.analysis import opener_strip, refers_back
+from chatwidget.shop.knowledge.asking import opener_strip, refers_back
 from chatwidget.shop.knowledge.query import knowledge_query_build
 
 TALK = [  # newest first, as knowledge_select gets them

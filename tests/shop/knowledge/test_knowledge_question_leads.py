@@ -4,7 +4,7 @@ assistant's last list."""
 
 import pytest
 
-from chatwidget.shop.knowledge.analysis import chooses, refers_back
+from chatwidget.shop.knowledge.asking import chooses, refers_back
 from chatwidget.shop.knowledge.query import knowledge_query_build
 from chatwidget.shop.knowledge.referents import referent
 from chatwidget.shop.knowledge.selectors import knowledge_search

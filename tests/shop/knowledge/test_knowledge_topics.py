@@ -18,7 +18,7 @@ from chatwidget.shop.knowledge.embeddings import QueryVector
 from chatwidget.shop.knowledge.query import W_TOPIC, embed_text_of, knowledge_query_build, words
 from chatwidget.shop.knowledge.selectors import knowledge_search
 from chatwidget.shop.knowledge.services import knowledge_import, knowledge_source_ensure
-from chatwidget.shop.knowledge.topics import topic_words, topics_of
+from chatwidget.shop.knowledge.topics import LABELS, TOPICS, topic_words, topics_of
 from chatwidget.shop.tasks import knowledge_embed
 
 
@@ -50,6 +50,11 @@ from chatwidget.shop.tasks import knowledge_embed
 )
 def test_the_topics_a_message_asks_about(message, topics):
     assert topics_of(message) == topics
+
+
+def test_every_topic_of_the_data_has_a_label_for_staff():
+    assert [t.name for t in TOPICS] and {t.name for t in TOPICS} == set(LABELS)
+    assert all(t.words.strip() for t in TOPICS)
 
 
 def test_a_message_that_touches_many_topics_keeps_the_most_specific_two():

@@ -52,6 +52,15 @@ def test_the_topics_a_message_asks_about(message, topics):
     assert topics_of(message) == topics
 
 
+def test_a_long_message_is_read_at_its_opening_and_its_question():
+    """The phrasings are scanned from every position: a site's longest message (20,000
+    characters) is read at its first and last SCAN_CHARS only, its question included."""
+    story = "we bought a lot of things from you over the years and " * 400
+    assert topics_of(story + "can I pay in instalments?") == ("instalments", "payment")
+    assert topics_of("can I pay in instalments? " + story) == ("instalments", "payment")
+    assert topics_of(story[:10_000] + "I want a refund " + story[:10_000]) == ()
+
+
 def test_every_topic_of_the_data_has_a_label_for_staff():
     assert [t.name for t in TOPICS] and {t.name for t in TOPICS} == set(LABELS)
     assert all(t.words.strip() for t in TOPICS)

@@ -1,7 +1,13 @@
+"""Checks a held-out retrieval set's format: `python3 check_set.py DIR` (DIR holds
+conversations.jsonl and catalogue.jsonl; every expected id must exist)."""
+
 import os
+import sys
 import json, collections
-cat = {json.loads(l)["id"]: json.loads(l) for l in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalogue.jsonl"))}
-rows = [json.loads(l) for l in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "conversations.jsonl"))]
+
+HERE = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+cat = {json.loads(l)["id"]: json.loads(l) for l in open(os.path.join(HERE, "catalogue.jsonl"))}
+rows = [json.loads(l) for l in open(os.path.join(HERE, "conversations.jsonl"))]
 cnt = collections.Counter((r["category"], r["lang"]) for r in rows)
 errs = []
 ids = set()

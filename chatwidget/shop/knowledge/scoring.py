@@ -5,7 +5,9 @@ built from memory (a term's weight times how rare it is among the candidates, mo
 match in the identifiers or title), normalised to 0..1, the message's score joined by the
 embedding similarity when there is one, and weighs the two by whether the message leans on
 an earlier subject. An active object's chunk gets 0.2 then (ShopBot's ACTIVE_SKU_BOOST,
-0.05, otherwise: a tie-breaker).
+0.05, otherwise: a tie-breaker). After an earlier turn, the talk's object (its active
+objects, or the product its earlier words name) keeps a place among the first three unless
+the message asks about the shop's service or names another product (`_object_kept`).
 """
 
 import math
@@ -22,6 +24,7 @@ from chatwidget.shop.knowledge.query import (
     text_terms,
     word_forms,
 )
+from chatwidget.shop.knowledge.topics import asks_service
 from memory.pages import page_key
 
 ACTIVE_BONUS = 0.05
@@ -32,6 +35,7 @@ W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subjec
 W_MEMORY_NEW = 0.2  # the memory, when the message is a question of its own
 OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
 W_TEXT = 0.15  # with embeddings: the full-text share of the message's ranking (dev: 0.10-0.15)
+OBJECT_PLACE = 3  # the talk's object is among this many first candidates (_object_kept)
 OWN_SUBJECT_WORDS = 3  # words of its own that make a subject of a message that leans back
 
 
@@ -198,4 +202,63 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
         c.bonus = bonus if query.active_ids & kw else 0.0
         c.page = query.page_wins and page_key(c.url) == query.page_key
     # the page's document first when the message points at it, its best chunk leading
-    return sorted(candidates, key=lambda c: (not c.page, -c.total, -c.rank, c.chunk_id))
+    ranked = sorted(candidates, key=lambda c: (not c.page, -c.total, -c.rank, c.chunk_id))
+    if w_memory and not asks_service(query.topics):
+        keys = _talk_object(query, candidates, fields, where)
+        if not _names_other_product(query, keys, fields, where):
+            _object_kept(ranked, keys)
+    return ranked
+
+
+def _names_other_product(
+    query: KnowledgeQuery, keys: set[str], fields: list[_Fields], where: list[dict[str, int]]
+) -> bool:
+    """Whether the message names a product other than the talk's: one of its own words is in
+    the title or identifiers of a product candidate outside `keys` and in no title of the
+    talk's object ("The Nora: do you have that in 200 x 200?" after a talk of Crisp)."""
+    titled = {
+        term: [
+            bool(kw & keys)
+            for (kw, *_), found in zip(fields, where, strict=True)
+            if kw and found.get(term, 0) >= 2
+        ]
+        for term in query.lead
+    }
+    return any(hits and not any(hits) for hits in titled.values())
+
+
+def _talk_object(
+    query: KnowledgeQuery,
+    candidates: list[Candidate],
+    fields: list[_Fields],
+    where: list[dict[str, int]],
+) -> set[str]:
+    """The identifier keys of what the conversation is about: its active objects (the
+    core's, the identifiers its turns named, the visitor's page), or else the product its
+    earlier words match best (a talk that named "the Fell jumper in burgundy" and no article
+    number). Nothing when the earlier words match no product."""
+    if query.active_ids:
+        return query.active_ids
+    remembered = {t: w for t, w in query.terms.items() if t not in query.lead}
+    scores = _raw(remembered, where)
+    best = max(
+        (i for i, (kw, *_) in enumerate(fields) if kw and scores[i] > 0),
+        key=lambda i: (scores[i], candidates[i].similarity or 0.0),
+        default=None,
+    )
+    return fields[best][0] if best is not None else set()
+
+
+def _object_kept(ranked: list[Candidate], keys: set[str]) -> None:
+    """The talk's object keeps a place among the first OBJECT_PLACE candidates: a follow-up
+    ("tumble dryer ok?", "M da?", "was kosten die zwei zusammen?") asks about it even when
+    its own words match a service page or another product better, and a new subject keeps
+    the places above it. Its best-ranked chunk moves up to the last of those places."""
+    if not keys or any(
+        keys & {identifier_key(i) for i in c.identifiers} for c in ranked[:OBJECT_PLACE]
+    ):
+        return
+    for index, c in enumerate(ranked):
+        if keys & {identifier_key(i) for i in c.identifiers}:
+            ranked.insert(OBJECT_PLACE - 1, ranked.pop(index))
+            return

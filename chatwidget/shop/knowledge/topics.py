@@ -65,6 +65,7 @@ class _Topic:
     name: str
     asks: re.Pattern
     words: str
+    of_product: bool  # a product's own text answers it too (topics.toml)
 
 
 def _load(path: Path = DATA) -> tuple[_Topic, ...]:
@@ -75,6 +76,7 @@ def _load(path: Path = DATA) -> tuple[_Topic, ...]:
             name=row["name"],
             asks=re.compile(r"\b(?:" + "|".join(row["asks"]) + r")", re.IGNORECASE),
             words=row["words"],
+            of_product=row.get("of_product", False),
         )
         for row in rows
     )
@@ -82,6 +84,7 @@ def _load(path: Path = DATA) -> tuple[_Topic, ...]:
 
 TOPICS = _load()
 _WORDS = {t.name: t.words for t in TOPICS}
+_SERVICE = {t.name for t in TOPICS if not t.of_product}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -97,6 +100,12 @@ def topics_of(message: str) -> tuple[str, ...]:
 def topic_words(message: str) -> str:
     """The words a shop's pages on the message's topics use (empty: none asked)."""
     return " ".join(_WORDS[name] for name in topics_of(message))
+
+
+def asks_service(topics: tuple[str, ...]) -> bool:
+    """Whether any of the topics is the shop's service (returns, delivery, payment...), not
+    something a product's own text answers (its care, its sizes: `of_product`)."""
+    return bool(_SERVICE.intersection(topics))
 
 
 def topic_labels(names: list[str]) -> list[str]:

@@ -1,0 +1,79 @@
+"""The talk's object keeps a place (issue 26): a follow-up that names no product of its own
+finds the product talked about among the first three excerpts, even when its words match a
+service page or another product better ("tumble dryer ok?" after a jumper named by name,
+no article number, no core); a question on the shop's service, or one naming another
+product, is ranked as a new subject."""
+
+import pytest
+
+from chatwidget.shop.knowledge.query import knowledge_query_build
+from chatwidget.shop.knowledge.scoring import OBJECT_PLACE, Candidate, _object_kept
+from chatwidget.shop.knowledge.selectors import knowledge_search
+from chatwidget.shop.models.knowledge import KnowledgeChunk
+
+JUMPER_TALK = [  # newest first, as the context builder passes them
+    ("assistant", "The merino wool jumper in navy is in stock in M, a fine-knit crew neck."),
+    ("visitor", "I'd like the merino wool jumper in navy for my dad, he's a medium."),
+]
+
+
+def top(site, message: str, recent=JUMPER_TALK) -> list[str]:
+    doc_of = dict(KnowledgeChunk.objects.values_list("pk", "document__external_id"))
+    query = knowledge_query_build(message=message, recent=recent)
+    return [doc_of[c.chunk_id] for c in knowledge_search(site=site, query=query, limit=3)]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "message",
+    # the first three missed it before (the care page, other products, first)
+    ["tumble dryer ok?", "tumble dry?", "stains easily?", "and how do I wash it?", "M da?"],
+)
+def test_a_follow_up_keeps_the_product_named_by_name(demo_site, message):
+    assert "WJ-3310-N" in top(demo_site, message)
+
+
+STRICKJACKE_TALK = [
+    ("assistant", "Die rote Strickjacke ist in M vorrätig, ein lockerer Grobstrick."),
+    ("visitor", "Ich suche die Strickjacke in Rot für meine Mutter."),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("message", ["Trockner ok?", "Wäschetrockner geht?", "noch in L da?"])
+def test_a_german_follow_up_keeps_it_too(demo_site, message):
+    assert "SJ-2020-R" in top(demo_site, message, recent=STRICKJACKE_TALK)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_question_on_the_shops_service_is_a_new_subject(demo_site):
+    found = top(demo_site, "How long does shipping to Austria take?")
+    assert found[0] == "shipping.md"
+    assert "WJ-3310-N" not in found
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_naming_another_product_is_ranked_for_it(demo_site):
+    assert top(demo_site, "and the leather belt, how wide is that?")[0] == "BE-1403-B"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_message_keeps_no_place_for_anything(demo_site):
+    assert "WJ-3310-N" not in top(demo_site, "tumble dryer ok?", recent=[])
+
+
+def _candidate(pk: int, ids: list[str]) -> Candidate:
+    return Candidate(pk, f"t{pk}", f"http://shop.test/{pk}", ids, "text", 10, score=1 - pk / 10)
+
+
+def test_the_object_moves_up_to_the_last_kept_place_and_nothing_above_it_moves():
+    ranked = [_candidate(i, [f"P-{i}"] if i in (1, 5) else []) for i in range(6)]
+    _object_kept(ranked, {"p5"})
+    assert [c.chunk_id for c in ranked] == [0, 1, 5, 2, 3, 4]
+    assert OBJECT_PLACE == 3
+
+
+def test_an_object_already_among_the_first_places_stays_where_it_is():
+    ranked = [_candidate(i, ["P-1"] if i == 1 else []) for i in range(5)]
+    _object_kept(ranked, {"p1"})
+    assert [c.chunk_id for c in ranked] == [0, 1, 2, 3, 4]

@@ -304,6 +304,7 @@ class KnowledgeTraceAdmin(admin.ModelAdmin):
                 "url": found.get(r.get("chunk"), {}).get("url", ""),
                 "score": r.get("score", 0) + r.get("bonus", 0),
                 "sent": bool(r.get("sent")),
+                "kept": bool(r.get("kept")),
                 "why": LEFT_OUT_REASONS.get(r.get("why", ""), r.get("why", "")),
             }
             for r in obj.chunks

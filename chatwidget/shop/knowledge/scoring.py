@@ -65,6 +65,7 @@ class Candidate:
     score: float = 0.0  # final, 0..1, before the bonus
     bonus: float = 0.0
     page: bool = False  # of the visitor's page's document, which the message points at
+    kept: bool = False  # the talk's object, kept among the first places (_object_kept)
 
     @property
     def total(self) -> float:
@@ -236,29 +237,37 @@ def _talk_object(
     """The identifier keys of what the conversation is about: its active objects (the
     core's, the identifiers its turns named, the visitor's page), or else the product its
     earlier words match best (a talk that named "the Fell jumper in burgundy" and no article
-    number). Nothing when the earlier words match no product."""
+    number). Nothing when they match a page better than any product: the talk was about
+    the shop's service ("can I collect it in Vienna?"), and a product that shares a word or
+    two with it is no object of it."""
     if query.active_ids:
         return query.active_ids
     remembered = {t: w for t, w in query.terms.items() if t not in query.lead}
     scores = _raw(remembered, where)
     best = max(
-        (i for i, (kw, *_) in enumerate(fields) if kw and scores[i] > 0),
+        range(len(candidates)),
         key=lambda i: (scores[i], candidates[i].similarity or 0.0),
         default=None,
     )
-    return fields[best][0] if best is not None else set()
+    return fields[best][0] if best is not None and scores[best] > 0 else set()
 
 
 def _object_kept(ranked: list[Candidate], keys: set[str]) -> None:
     """The talk's object keeps a place among the first OBJECT_PLACE candidates: a follow-up
     ("tumble dryer ok?", "M da?", "was kosten die zwei zusammen?") asks about it even when
     its own words match a service page or another product better, and a new subject keeps
-    the places above it. Its best-ranked chunk moves up to the last of those places."""
-    if not keys or any(
-        keys & {identifier_key(i) for i in c.identifiers} for c in ranked[:OBJECT_PLACE]
-    ):
+    the places above it. Its best-ranked chunk moves up to the last of those places unless
+    it is among them already, and is marked `kept`: sent however far its score is below
+    the best one's (window.py)."""
+    if not keys:
         return
-    for index, c in enumerate(ranked):
-        if keys & {identifier_key(i) for i in c.identifiers}:
-            ranked.insert(OBJECT_PLACE - 1, ranked.pop(index))
-            return
+    index = next(
+        (i for i, c in enumerate(ranked) if keys & {identifier_key(x) for x in c.identifiers}),
+        None,
+    )
+    if index is None:
+        return
+    if index >= OBJECT_PLACE:
+        ranked.insert(OBJECT_PLACE - 1, ranked.pop(index))
+        index = OBJECT_PLACE - 1
+    ranked[index].kept = True

@@ -150,9 +150,11 @@ def knowledge_select(
         record = {"chunk": c.chunk_id, "score": c.score, "bonus": c.bonus, "sent": False}
         if c.page:
             record["page"] = True  # the visitor's page's document, pointed at
+        if c.kept:
+            record["kept"] = True  # the talk's object (scoring._object_kept): never weak
         if c.similarity is not None:
             record["similarity"] = round(c.similarity, 3)  # found or weighed by meaning
-        if c.total < best * MIN_RELATIVE_SCORE:
+        if c.total < best * MIN_RELATIVE_SCORE and not c.kept:
             record["why"] = LEFT_KNOWLEDGE_WEAK
             weak.append(c.chunk_id)
         elif cut or used + c.token_count > room:

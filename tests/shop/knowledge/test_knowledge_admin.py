@@ -136,7 +136,7 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, demo_site):
         tokens=300,
         room=2000,
         chunks=[
-            {"chunk": kurta.pk, "score": 1.0, "bonus": 0.05, "sent": True},
+            {"chunk": kurta.pk, "score": 1.0, "bonus": 0.05, "sent": True, "kept": True},
             {
                 "chunk": 987654321,  # an id no chunk has (sequences are not reset between tests)
                 "score": 0.9,
@@ -156,6 +156,7 @@ def test_retrieval_traces_are_listed_with_sent_and_left_out(owner, demo_site):
     assert f'<a href="{kurta.url}"' in detail and "Cotton kurta, mint" in detail
     assert "no: did not fit the knowledge share of the context budget" in detail
     assert "excerpt 987654321 (deleted since)" in detail and "knowledge_over_budget" not in detail
+    assert "yes (what the conversation is about, kept among the first three)" in detail
 
 
 def test_a_trace_says_which_service_topics_led_retrieval(owner, demo_site):

@@ -77,3 +77,40 @@ def test_an_object_already_among_the_first_places_stays_where_it_is():
     ranked = [_candidate(i, ["P-1"] if i == 1 else []) for i in range(5)]
     _object_kept(ranked, {"p1"})
     assert [c.chunk_id for c in ranked] == [0, 1, 2, 3, 4]
+
+
+RETURNS_TALK = [
+    ("assistant", "You can send it back within 30 days; the return label is in the parcel."),
+    ("visitor", "How do returns work if I'm not happy with it?"),
+]
+
+
+def _select(site, message: str, recent):
+    from chatwidget.shop.knowledge.window import knowledge_select
+
+    return knowledge_select(
+        site=site, model="gpt-4o-mini", message=message, core=None, recent=recent, room=2000
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_kept_object_is_sent_and_the_trace_says_why(demo_site):
+    section = _select(demo_site, "tumble dryer ok?", JUMPER_TALK)
+    kept = [r for r in section.retrieved if r.get("kept")]
+    assert len(kept) == 1 and kept[0]["sent"]
+    assert "WJ-3310-N" in KnowledgeChunk.objects.get(pk=kept[0]["chunk"]).identifiers
+
+
+SHIPPING_TALK = [
+    ("assistant", "Standard delivery to Austria takes 3 to 6 working days and costs 4.90 EUR."),
+    ("visitor", "How long does delivery to Austria take?"),
+]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("talk", [RETURNS_TALK, SHIPPING_TALK])
+@pytest.mark.parametrize("message", ["ok and what does that cost?", "thanks, and on weekends?"])
+def test_a_talk_about_the_shops_service_has_no_product_to_keep(demo_site, talk, message):
+    """The product whose words the talk's match best (the jumper, the scarf: a word or
+    two) is no object of it: the talk's words match a service page better."""
+    assert not [r for r in _select(demo_site, message, talk).retrieved if r.get("kept")]

@@ -28,7 +28,7 @@ from chatwidget.shop.knowledge.analysis import (
 )
 from chatwidget.shop.knowledge.asking import chooses, deictic, opener_strip, refers_back
 from chatwidget.shop.knowledge.referents import referent
-from chatwidget.shop.knowledge.topics import topic_words, topics_of
+from chatwidget.shop.knowledge.topics import service_topics_of, topic_words, topics_of
 from memory.extract import ids_extract
 
 MAX_TERMS = 48
@@ -119,6 +119,9 @@ class KnowledgeQuery:
     embed_text: str = ""  # what the query embedding is made of: the message (and its referent)
     topic_text: str = ""  # the words of the service topics the message asks about (topics.py)
     topics: tuple[str, ...] = ()  # their names, for the trace
+    # the service topic the condensed talk is about (its core's request), when the message
+    # asks none of its own: its page keeps a place (selectors._talk_topic_pages)
+    talk_topics: tuple[str, ...] = ()
     page_key: str = ""  # memory.pages.page_key of the page the visitor is on, with a document
     page_wins: bool = False  # the page's document comes first ("does this come in XL?")
     language: str = "en"  # the message's, for its stems (analysis.stems)
@@ -238,6 +241,7 @@ def knowledge_query_build(
     pointed = referent(message, next((t for role, t in recent if role == "assistant"), ""))
     add(pointed, W_MESSAGE)
     topics = topic_words(message)
+    own_topics = topics_of(message)
     lead = dict.fromkeys(words(f"{message}\n{pointed}"), W_MESSAGE)
     for term in words(topics):
         lead.setdefault(term, W_TOPIC)
@@ -255,7 +259,8 @@ def knowledge_query_build(
         refers_back=back,
         embed_text=embed_text_of(message, pointed),
         topic_text=topics,
-        topics=topics_of(message),
+        topics=own_topics,
+        talk_topics=() if own_topics else service_topics_of(str((core or {}).get("request") or "")),
         page_key=page.key if page else "",
         page_wins=bool(page) and (deictic(message) or (back and not remembered)),
         language=language_guess(message, default=language),

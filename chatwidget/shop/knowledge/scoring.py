@@ -5,13 +5,15 @@ built from memory (a term's weight times how rare it is among the candidates, mo
 match in the identifiers or title), normalised to 0..1, the message's score joined by the
 embedding similarity when there is one, and weighs the two by whether the message leans on
 an earlier subject. An active object's chunk gets 0.2 then (ShopBot's ACTIVE_SKU_BOOST,
-0.05, otherwise: a tie-breaker). After an earlier turn, the talk's object (its active
-objects, or the product its earlier words name) keeps a place among the first three unless
-the message asks about the shop's service or names another product (`_object_kept`).
+0.05, otherwise: a tie-breaker). After an earlier turn, what the talk is about keeps a
+place among the first three (`_kept`): the page on its condensed service topic, or else its
+object (its active objects, or the product its earlier words name) unless the message asks
+about the shop's service or names another product.
 """
 
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from chatwidget.shop.knowledge.analysis import compound_parts, language_guess
@@ -35,7 +37,7 @@ W_LEAD_BACK = 0.6  # the message's own words, when it leans on an earlier subjec
 W_MEMORY_NEW = 0.2  # the memory, when the message is a question of its own
 OBJECT_BONUS = 0.2  # an active object's chunk, when the message leans on it
 W_TEXT = 0.15  # with embeddings: the full-text share of the message's ranking (dev: 0.10-0.15)
-OBJECT_PLACE = 3  # the talk's object is among this many first candidates (_object_kept)
+OBJECT_PLACE = 3  # the talk's object is among this many first candidates (_kept)
 OWN_SUBJECT_WORDS = 3  # words of its own that make a subject of a message that leans back
 
 
@@ -65,7 +67,8 @@ class Candidate:
     score: float = 0.0  # final, 0..1, before the bonus
     bonus: float = 0.0
     page: bool = False  # of the visitor's page's document, which the message points at
-    kept: bool = False  # the talk's object, kept among the first places (_object_kept)
+    kept: bool = False  # the talk's object, kept among the first places (_kept)
+    talk_topic: bool = False  # a page on the condensed talk's service topic (query.talk_topics)
 
     @property
     def total(self) -> float:
@@ -204,10 +207,12 @@ def candidates_score(*, query: KnowledgeQuery, candidates: list[Candidate]) -> l
         c.page = query.page_wins and page_key(c.url) == query.page_key
     # the page's document first when the message points at it, its best chunk leading
     ranked = sorted(candidates, key=lambda c: (not c.page, -c.total, -c.rank, c.chunk_id))
-    if w_memory and not asks_service(query.topics):
+    if any(c.talk_topic for c in ranked):
+        _kept(ranked, lambda c: c.talk_topic)
+    elif w_memory and not asks_service(query.topics):
         keys = _talk_object(query, candidates, fields, where)
         if not _names_other_product(query, keys, fields, where):
-            _object_kept(ranked, keys)
+            _kept(ranked, lambda c: bool(keys & {identifier_key(x) for x in c.identifiers}))
     return ranked
 
 
@@ -252,19 +257,16 @@ def _talk_object(
     return fields[best][0] if best is not None and scores[best] > 0 else set()
 
 
-def _object_kept(ranked: list[Candidate], keys: set[str]) -> None:
-    """The talk's object keeps a place among the first OBJECT_PLACE candidates: a follow-up
-    ("tumble dryer ok?", "M da?", "was kosten die zwei zusammen?") asks about it even when
-    its own words match a service page or another product better, and a new subject keeps
-    the places above it. Its best-ranked chunk moves up to the last of those places unless
-    it is among them already, and is marked `kept`: sent however far its score is below
-    the best one's (window.py)."""
-    if not keys:
-        return
-    index = next(
-        (i for i, c in enumerate(ranked) if keys & {identifier_key(x) for x in c.identifiers}),
-        None,
-    )
+def _kept(ranked: list[Candidate], talks_of: Callable[[Candidate], bool]) -> None:
+    """What the talk is about keeps a place among the first OBJECT_PLACE candidates: the
+    page on the condensed talk's service topic (query.talk_topics: "what do you need from
+    me?" after a core that reports a defect), or else the talk's object. A follow-up ("tumble
+    dryer ok?", "M da?", "was kosten die zwei zusammen?") asks about it even when its own
+    words match a service page or another product better, and a new subject keeps the
+    places above it. Its best-ranked chunk moves up to the last of those places unless it
+    is among them already, and is marked `kept`: sent however far its score is below the
+    best one's (window.py)."""
+    index = next((i for i, c in enumerate(ranked) if talks_of(c)), None)
     if index is None:
         return
     if index >= OBJECT_PLACE:

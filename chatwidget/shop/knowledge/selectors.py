@@ -12,8 +12,9 @@ from chatwidget.platform import cache_keys
 from chatwidget.platform.memo import ProcessMemo
 from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import QueryVector, embed, embedding_model, query_embed
-from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject
+from chatwidget.shop.knowledge.query import KnowledgeQuery, PageDocument, names_no_subject, words
 from chatwidget.shop.knowledge.scoring import Candidate, candidates_score, names_own_subject
+from chatwidget.shop.knowledge.topics import words_of
 from chatwidget.shop.knowledge.vectors import vector_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk, KnowledgeDocument
 from chatwidget.sites.models import Site
@@ -126,6 +127,9 @@ def knowledge_search(
     if page is not None:
         hits += [h for h in page.hits if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in page.hits}
+    talk_pages = _talk_topic_pages(site, query)
+    hits += [h for h in talk_pages if h.chunk_id not in seen]
+    seen |= {h.chunk_id for h in talk_pages}
     similarity: dict[int, float] = {}
     if callable(vector):  # the full text is done: now wait for the message's vector
         vector = vector()
@@ -147,10 +151,30 @@ def knowledge_search(
             token_count=h.token_count,
             rank=h.rank,
             similarity=similarity.get(h.chunk_id),
+            talk_topic=h in talk_pages,
         )
         for h in hits
     ]
     return candidates_score(query=query, candidates=candidates)[:limit]
+
+
+TALK_TOPIC_PAGES = 2  # the pages searched for the condensed talk's service topic
+
+
+def _talk_topic_pages(site: Site, query: KnowledgeQuery) -> list[backends.Hit]:
+    """The pages on the service topic the condensed talk is about (query.talk_topics: "what
+    do you need from me to get this sorted?" after a core whose request reports a defect),
+    found by the words such a page uses (topics.toml); one more full-text search, only in a
+    turn with such a core and a message that asks no topic of its own."""
+    if not query.talk_topics:
+        return []
+    found = backends.search(
+        site_id=site.pk,
+        terms=words(words_of(query.talk_topics)),
+        language=query.language,
+        limit=TALK_TOPIC_PAGES,
+    )
+    return [h for h in found if not h.identifiers]  # pages, not the products that share a word
 
 
 def _leans_on_memory(query: KnowledgeQuery, site_id: int) -> KnowledgeQuery:

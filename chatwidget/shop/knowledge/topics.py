@@ -99,7 +99,18 @@ def topics_of(message: str) -> tuple[str, ...]:
 
 def topic_words(message: str) -> str:
     """The words a shop's pages on the message's topics use (empty: none asked)."""
-    return " ".join(_WORDS[name] for name in topics_of(message))
+    return words_of(topics_of(message))
+
+
+def service_topics_of(text: str) -> tuple[str, ...]:
+    """The shop's service topics a text asks about (the core's request: "the visitor reports
+    that a rain jacket lets water in" -> warranty), those a product's text answers aside."""
+    return tuple(name for name in topics_of(text) if name in _SERVICE)
+
+
+def words_of(topics: tuple[str, ...]) -> str:
+    """The words a shop's pages on these topics use."""
+    return " ".join(_WORDS[name] for name in topics if name in _WORDS)
 
 
 def asks_service(topics: tuple[str, ...]) -> bool:

@@ -151,7 +151,7 @@ def knowledge_select(
         if c.page:
             record["page"] = True  # the visitor's page's document, pointed at
         if c.kept:
-            record["kept"] = True  # the talk's object (scoring._object_kept): never weak
+            record["kept"] = True  # what the talk is about (scoring._kept): never weak
         if c.similarity is not None:
             record["similarity"] = round(c.similarity, 3)  # found or weighed by meaning
         if c.total < best * MIN_RELATIVE_SCORE and not c.kept:

@@ -7,7 +7,7 @@ product, is ranked as a new subject."""
 import pytest
 
 from chatwidget.shop.knowledge.query import knowledge_query_build
-from chatwidget.shop.knowledge.scoring import OBJECT_PLACE, Candidate, _object_kept
+from chatwidget.shop.knowledge.scoring import OBJECT_PLACE, Candidate, _kept
 from chatwidget.shop.knowledge.selectors import knowledge_search
 from chatwidget.shop.models.knowledge import KnowledgeChunk
 
@@ -66,17 +66,32 @@ def _candidate(pk: int, ids: list[str]) -> Candidate:
     return Candidate(pk, f"t{pk}", f"http://shop.test/{pk}", ids, "text", 10, score=1 - pk / 10)
 
 
+def _of(*keys: str):
+    return lambda c: bool(set(keys) & {i.lower().replace("-", "") for i in c.identifiers})
+
+
 def test_the_object_moves_up_to_the_last_kept_place_and_nothing_above_it_moves():
     ranked = [_candidate(i, [f"P-{i}"] if i in (1, 5) else []) for i in range(6)]
-    _object_kept(ranked, {"p5"})
+    _kept(ranked, _of("p5"))
     assert [c.chunk_id for c in ranked] == [0, 1, 5, 2, 3, 4]
-    assert OBJECT_PLACE == 3
+    assert ranked[2].kept and OBJECT_PLACE == 3
 
 
 def test_an_object_already_among_the_first_places_stays_where_it_is():
     ranked = [_candidate(i, ["P-1"] if i == 1 else []) for i in range(5)]
-    _object_kept(ranked, {"p1"})
+    _kept(ranked, _of("p1"))
     assert [c.chunk_id for c in ranked] == [0, 1, 2, 3, 4]
+    assert ranked[1].kept
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_talks_topic_page_is_kept_rather_than_its_object(demo_site):
+    """After a core that reports a return of the jumper: the returns page, not the jumper,
+    takes the kept place (the request says what the talk is about)."""
+    section = _select_core(demo_site, "ok, what do you need from me?", RETURN_CORE)
+    kept = [r["chunk"] for r in section.retrieved if r.get("kept")]
+    assert len(kept) == 1
+    assert KnowledgeChunk.objects.get(pk=kept[0]).identifiers == []
 
 
 RETURNS_TALK = [
@@ -114,3 +129,37 @@ def test_a_talk_about_the_shops_service_has_no_product_to_keep(demo_site, talk, 
     """The product whose words the talk's match best (the jumper, the scarf: a word or
     two) is no object of it: the talk's words match a service page better."""
     assert not [r for r in _select(demo_site, message, talk).retrieved if r.get("kept")]
+
+
+RETURN_CORE = {  # a condensed talk about sending the jumper back
+    "request": "The visitor wants to send the merino jumper back because it is too big.",
+    "objects": [{"kind": "article", "id": "WJ-3310-N", "label": "Merino wool jumper, navy"}],
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "message", ["ok, what do you need from me?", "wie mach ich das am besten?"]
+)
+def test_the_condensed_talks_service_topic_keeps_its_page(demo_site, message):
+    """A message that asks no topic of its own, after a core whose request is a return:
+    the returns page among the first three."""
+    section = _select_core(demo_site, message, RETURN_CORE)
+    docs = [KnowledgeChunk.objects.get(pk=c.chunk_id).document.external_id for c in section.sent]
+    assert {"returns.md", "rueckgabe.md"} & set(docs[:3])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_with_a_topic_of_its_own_asks_that_instead(demo_site):
+    section = _select_core(demo_site, "how long does shipping to Austria take?", RETURN_CORE)
+    docs = [KnowledgeChunk.objects.get(pk=c.chunk_id).document.external_id for c in section.sent]
+    assert docs[0] == "shipping.md"
+    assert not [r for r in section.retrieved if r.get("kept")]  # neither page nor jumper
+
+
+def _select_core(site, message: str, core: dict):
+    from chatwidget.shop.knowledge.window import knowledge_select
+
+    return knowledge_select(
+        site=site, model="gpt-4o-mini", message=message, core=core, recent=[], room=2000
+    )

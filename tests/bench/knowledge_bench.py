@@ -225,6 +225,7 @@ def embedding_figures(site, seconds: float, fill: bool) -> dict:
     import numpy as np
     from django.conf import settings
 
+    from chatwidget.shop.knowledge import backends
     from chatwidget.shop.knowledge.embedding_queue import knowledge_embed_pending
     from chatwidget.shop.models.knowledge import KnowledgeChunk
 
@@ -251,6 +252,7 @@ def embedding_figures(site, seconds: float, fill: bool) -> dict:
             row.embedding = (v / np.linalg.norm(v)).astype(np.float32).tobytes()
         KnowledgeChunk.objects.bulk_update(rows, ["embedding"], batch_size=1000)
         out["filled"] = len(rows)
+        backends.pending_merge()  # as the task does after its writes
     from chatwidget.shop.knowledge.vectors import knowledge_version_bump
 
     knowledge_version_bump(site.pk)

@@ -145,14 +145,23 @@ def index_rebuild(*, chunks, batch: int = 500) -> int:
     return done
 
 
+def pending_merge() -> None:
+    """PostgreSQL: merge the full-text index's pending list. Rows written since the last
+    merge (an import's; every chunk the embedding task gives its vector, a new row version
+    with new index entries) wait there, and every search scans the list row by row until
+    autovacuum merges it: after the background embedding of 10,000 chunks a full-text search
+    took 27 ms at p50 against 3 ms merged (knowledge_bench)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT gin_clean_pending_list('knowledge_chunk_search'::regclass)")
+
+
 def statistics_refresh() -> None:
     """After an import: the index merged and PostgreSQL's statistics up to date, so the
     planner uses the GIN index and `_selective` knows the catalogue's common words."""
+    pending_merge()
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            # New entries wait in the GIN index's pending list, which every search would
-            # scan row by row until autovacuum merges it: merge it now.
-            cursor.execute("SELECT gin_clean_pending_list('knowledge_chunk_search'::regclass)")
             cursor.execute("ANALYZE memory_knowledgechunk")
     cache.delete_many([cache_keys.KNOWLEDGE_PG_COMMON_LEXEMES, cache_keys.KNOWLEDGE_SQLITE_CHUNKS])
 

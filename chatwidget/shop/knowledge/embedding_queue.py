@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 
 from chatwidget.platform.queue import task_enqueue_on_commit
+from chatwidget.shop.knowledge import backends
 from chatwidget.shop.knowledge.embeddings import embed, embedding_model
 from chatwidget.shop.knowledge.vectors import knowledge_version_bump, vectors_pack
 from chatwidget.shop.models.knowledge import KnowledgeChunk
@@ -119,6 +120,7 @@ def knowledge_embed_pending(
         now = time.perf_counter()
         if run.batches == 0 or now - bumped >= VERSION_EVERY_SECONDS:
             knowledge_version_bump(site_id)  # outside a transaction: at once
+            backends.pending_merge()  # the vectors' new row versions: searches stay fast
             bumped = now
         run.embedded += len(rows)
         run.batches += 1
@@ -126,6 +128,7 @@ def knowledge_embed_pending(
             break
     if run.embedded:
         knowledge_version_bump(site_id)
+        backends.pending_merge()
     run.seconds = time.perf_counter() - started
     run.remaining = _pending(site_id).exists()
     return run

@@ -51,6 +51,7 @@ LABELS: dict[str, str | Promise] = {  # for staff: the trace in admin
     "privacy": _("personal data"),
     "newsletter": _("the newsletter"),
     "sustainability": _("sustainability"),
+    "imprint": _("the shop's legal details"),
     "terms": _("terms and conditions"),
     "contact": _("contacting the shop"),
     "care": _("care and washing"),

@@ -56,6 +56,9 @@ from chatwidget.shop.tasks import knowledge_embed
         ("does it look nice with jeans?", ()),
         ("how long do you keep the jacket in stock?", ("shipping",)),
         ("die dritte Farbe bitte", ()),
+        ("Wer steckt hinter dem Shop? Brauch die Handelsregisternummer", ("imprint",)),
+        ("who runs this shop?", ("imprint",)),
+        ("who is behind the design?", ()),
         # a product question, a follow-up, an acknowledgement: no service topic
         ("is it in stock?", ()),
         ("how long are the legs?", ()),

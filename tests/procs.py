@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -17,7 +18,35 @@ MIGRATIONS = ("chatwidget", "memory", "handover")  # the packages whose migratio
 SAME_SCHEMA = {"tests.e2e.stack_settings": "chatwidget.settings.local"}
 
 
+PORTS_FROM = 20000  # the lowest port a test server is given (free_port)
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on, for a server a test starts later.
+
+    Chosen below the kernel's ephemeral range: a port from bind(0) is free again once the
+    probe closes, and until the server binds it, any outgoing connection of the suite (the
+    database, Redis, the fake model, another xdist worker's clients) may take it as its
+    local port; the server then fails to start. The suite's own connections never use a port
+    below that range. Where the range is unknown or starts low, bind(0) as before."""
+    low = _ephemeral_low()
+    if low > PORTS_FROM + 1000:
+        rng = random.SystemRandom()
+        for _ in range(64):
+            port = rng.randrange(PORTS_FROM, low)
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

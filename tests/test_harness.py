@@ -52,3 +52,18 @@ def test_browser_tests_take_debians_headless_shell_where_it_is_installed(tmp_pat
     shell.touch()
     assert chromium_path({}, builds) == str(shell)
     assert chromium_path({"E2E_CHROMIUM": "/opt/other"}, builds) == "/opt/other"
+
+
+def test_a_test_servers_port_is_below_the_ephemeral_range():
+    """An outgoing connection of the suite takes its local port from the ephemeral range;
+    a server's port chosen there could be taken before the server binds it (procs.free_port)."""
+    import socket
+
+    from tests.procs import PORTS_FROM, _ephemeral_low, free_port
+
+    low = _ephemeral_low()
+    port = free_port()
+    if low > PORTS_FROM + 1000:
+        assert PORTS_FROM <= port < low
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))  # and it is free

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.procs import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 NGINX_DIR = ROOT / "deploy" / "nginx"
 HOST = "chat.example.com"
@@ -33,12 +35,6 @@ def _nginx() -> str:
     if not binary:
         pytest.skip("nginx is not installed: deploy/nginx/*.conf not checked")
     return binary
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _replace(text: str, old: str, new: str) -> str:
@@ -222,7 +218,7 @@ def compose_nginx(tmp_path, backend):
     """compose.conf as compose runs it, with "web:8000" pointed at the stand-in backend."""
     nginx = _nginx()
     conf = _copy_conf(tmp_path)
-    port = _free_port()
+    port = free_port()
     compose = conf / "compose.conf"
     text = _replace(compose.read_text(), "web:8000", f"127.0.0.1:{backend.server_address[1]}")
     text = _replace(text, "listen 80 default_server;", f"listen 127.0.0.1:{port} default_server;")
@@ -238,7 +234,7 @@ def bare_metal_nginx(tmp_path, backend):
     backend, /static/ aliased to a folder of collected files."""
     nginx = _nginx()
     conf = _copy_conf(tmp_path)
-    port = _free_port()
+    port = free_port()
     backend_port = backend.server_address[1]
     site = conf / "chatwidget.conf"
     text = _replace(site.read_text(), "server 127.0.0.1:8000 ", f"server 127.0.0.1:{backend_port} ")

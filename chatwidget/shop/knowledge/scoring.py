@@ -67,7 +67,7 @@ class Candidate:
     score: float = 0.0  # final, 0..1, before the bonus
     bonus: float = 0.0
     page: bool = False  # of the visitor's page's document, which the message points at
-    kept: bool = False  # the talk's object, kept among the first places (_kept)
+    kept: bool = False  # what the talk is about, kept among the first places (_kept)
     talk_topic: bool = False  # a page on the condensed talk's service topic (query.talk_topics)
 
     @property

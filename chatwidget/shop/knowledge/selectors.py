@@ -108,7 +108,8 @@ def knowledge_search(
     they run while the message is embedded; None embeds here without a limit (evaluations,
     commands). `page`: the chunks of the
     visitor's page's document are candidates too (scoring.candidates_score puts them first
-    when the message points at the page). A message whose words name no subject of their
+    when the message points at the page), and so are the pages on the condensed talk's
+    service topic (`_talk_topic_pages`), which the scoring keeps among the first three. A message whose words name no subject of their
     own leans on the earlier one as a pronoun would make it (`_leans_on_memory`)."""
     query = _leans_on_memory(query, site.pk)
     searches = [query.backend_terms()]
@@ -127,9 +128,9 @@ def knowledge_search(
     if page is not None:
         hits += [h for h in page.hits if h.chunk_id not in seen]
         seen |= {h.chunk_id for h in page.hits}
-    talk_pages = _talk_topic_pages(site, query)
-    hits += [h for h in talk_pages if h.chunk_id not in seen]
-    seen |= {h.chunk_id for h in talk_pages}
+    talk_pages = {h.chunk_id: h for h in _talk_topic_pages(site, query)}
+    hits += [h for pk, h in talk_pages.items() if pk not in seen]
+    seen |= set(talk_pages)
     similarity: dict[int, float] = {}
     if callable(vector):  # the full text is done: now wait for the message's vector
         vector = vector()
@@ -151,7 +152,7 @@ def knowledge_search(
             token_count=h.token_count,
             rank=h.rank,
             similarity=similarity.get(h.chunk_id),
-            talk_topic=h in talk_pages,
+            talk_topic=h.chunk_id in talk_pages,
         )
         for h in hits
     ]

@@ -163,3 +163,24 @@ def _select_core(site, message: str, core: dict):
     return knowledge_select(
         site=site, model="gpt-4o-mini", message=message, core=core, recent=[], room=2000
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_topic_page_the_message_found_too_is_still_the_talks(demo_site, monkeypatch):
+    """The page on the talk's topic may come from the message's own search as well, ranked
+    differently there: it is the talk's page all the same, and keeps its place."""
+    from dataclasses import replace
+
+    from chatwidget.shop.knowledge import backends, selectors
+
+    page = KnowledgeChunk.objects.filter(document__external_id="returns.md").first()
+    found = backends.search(
+        site_id=demo_site.pk, terms=["send", "back", "returns"], language="en", limit=5
+    )
+    hit = next(h for h in found if h.chunk_id == page.pk)
+    monkeypatch.setattr(
+        selectors, "_talk_topic_pages", lambda site, query: [replace(hit, rank=0.5)]
+    )
+    query = knowledge_query_build(message="so I send it back?", core=RETURN_CORE)
+    ranked = knowledge_search(site=demo_site, query=query, limit=5)
+    assert [c.talk_topic for c in ranked if c.chunk_id == page.pk] == [True]
